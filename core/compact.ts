@@ -1,0 +1,112 @@
+/** One cliff: head | middle | tail, with the middle replaced by one summary message. */
+import { DEFAULT_CONFIG, resolveConfig, type Config } from "./config";
+import { getDialect, type Dialect, type DialectName } from "./dialects/index";
+import type { Focus } from "./focus";
+import { pythonJsonLength } from "./json";
+import type { PartContext } from "./parts";
+import { renderSummary } from "./summary";
+
+export interface CompactResult {
+  /** head + [summary] + kept tail; head and tail are the input's own objects. */
+  messages: unknown[];
+  /** Messages before the summary. */
+  headLen: number;
+  /** Index in the input where the verbatim tail starts (`input.slice(cut)` is the tail). */
+  cut: number;
+  /** The summary message (dialect-shaped). */
+  summary: unknown;
+  /** The summary text and its parts. */
+  summaryText: string;
+  parts: string[];
+}
+
+export interface CompactOptions {
+  /** Honour a focus: dropped results that mention its terms contribute matching lines. */
+  focus?: Focus;
+  /** Protect exactly this many leading messages as the head instead of detecting it. */
+  headLen?: number;
+}
+
+/** Index of the end of the head (see spec §3): before the first model turn, cut at the first old summary, minus trailing summaries and system messages. */
+export function headLength(messages: readonly unknown[], dialect: Dialect): number | null {
+  let first = -1;
+  for (let i = 0; i < messages.length; i++) {
+    if (dialect.isAssistant(messages[i])) {
+      first = i;
+      break;
+    }
+  }
+  if (first < 0) return null;
+  let head = first;
+  for (let i = 0; i < first; i++) {
+    if (dialect.isSummary(messages[i])) {
+      head = i;
+      break;
+    }
+  }
+  while (head > 0 && (dialect.isSummary(messages[head - 1]) || dialect.trimFromHead(messages[head - 1]))) head--;
+  return head;
+}
+
+/** Start indices (within `body`) of its turns: a leading orphan group when the body does not open with a turn. */
+export function turnStarts(body: readonly unknown[], dialect: Dialect): number[] {
+  const starts: number[] = [];
+  for (let i = 0; i < body.length; i++) {
+    if (i === 0 || dialect.startsTurn(body[i], body[i - 1])) starts.push(i);
+  }
+  return starts;
+}
+
+/** Full config from whatever the caller passed (a complete Config is used as is). */
+export function toConfig(config?: Partial<Config> | Config): Config {
+  return config === undefined ? { ...DEFAULT_CONFIG } : resolveConfig(config);
+}
+
+/**
+ * Compacts `messages` once. Returns null when there is nothing to gain: no model turn, no more
+ * turns than keepRecent, or a result that would not be smaller. The input is never mutated.
+ */
+export function compact(
+  messages: unknown,
+  dialect: DialectName | Dialect | string,
+  config?: Partial<Config>,
+  options: CompactOptions = {},
+): CompactResult | null {
+  if (!Array.isArray(messages)) return null;
+  return compactWith(messages, getDialect(dialect), toConfig(config), options);
+}
+
+/** compact() with a resolved dialect and config (hosts and the ladder call this in loops). */
+export function compactWith(messages: readonly unknown[], d: Dialect, cfg: Config, options: CompactOptions = {}): CompactResult | null {
+  const headLen =
+    options.headLen !== undefined ? Math.max(0, Math.min(messages.length, Math.floor(options.headLen))) : headLength(messages, d);
+  if (headLen === null) return null;
+  const body = messages.slice(headLen);
+  const starts = turnStarts(body, d);
+  const k = Math.max(0, cfg.keepRecent);
+  if (starts.length <= k) return null;
+  const keptFrom = k === 0 ? body.length : starts[starts.length - k];
+  const ctx: PartContext = {
+    cfg,
+    focus: options.focus === undefined ? undefined : { focus: options.focus, perResult: cfg.focusResultMaxChars, remaining: cfg.focusTotalMaxChars },
+  };
+  const parts: string[] = [];
+  for (let i = 0; i < keptFrom; i++) for (const p of d.summarize(body[i], ctx)) parts.push(p);
+  const summaryText = renderSummary(parts);
+  const summary = d.summaryMessage(summaryText);
+  const out: unknown[] = messages.slice(0, headLen);
+  out.push(summary);
+  for (let i = keptFrom; i < body.length; i++) out.push(body[i]);
+  if (out.length > messages.length) return null;
+  if (out.length === messages.length) {
+    // Same count: worth it only when the span was not just old summaries and the new text is smaller.
+    let onlySummaries = true;
+    let replaced = 0;
+    for (let i = 0; i < keptFrom; i++) {
+      if (!d.isSummary(body[i])) onlySummaries = false;
+      replaced += pythonJsonLength(body[i]);
+    }
+    if (onlySummaries || pythonJsonLength(summary) >= replaced) return null;
+  }
+  return { messages: out, headLen, cut: headLen + keptFrom, summary, summaryText, parts };
+}

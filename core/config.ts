@@ -1,0 +1,133 @@
+/**
+ * Configuration: one record, camelCase, with the reference proxy's defaults. `resolveConfig`
+ * only validates and merges; reading files or the environment is each host's job.
+ */
+
+export interface Config {
+  /** false: hosts step aside and let their own compaction run. */
+  enabled: boolean;
+  /** Context size (estimated tokens) at which the engine compacts; hosts use it for strict mode and overBudget. */
+  thresholdTokens: number;
+  /** Newest assistant-step turns kept verbatim. */
+  keepRecent: number;
+  /** Cap on assistant text in a summary; 0 = unlimited (the paper used 300). */
+  thoughtMaxChars: number;
+  /** Cap on a tool-call signature's arguments. */
+  cmdMaxChars: number;
+  /** Tool results up to this length (after stripping) are kept; longer ones are dropped. */
+  resultMaxChars: number;
+  /** Sanity cap on human text in a summary. */
+  humanMaxChars: number;
+  /** Fold thinking into the summary as text. */
+  keepThinking: boolean;
+  /** Cap on thinking text; 0 = unlimited. */
+  thinkingMaxChars: number;
+  /** Report what would happen, change nothing. */
+  shadow: boolean;
+  /** Walk rung 3 (truncate the summary itself) when still over the threshold. */
+  strict: boolean;
+  /** Prefix store bounds (engine). */
+  storeMaxEntries: number;
+  storeMaxBytes: number;
+  /** AgentParley: the summary must stay within this fraction of the compaction threshold. */
+  maxSummaryRatio: number;
+  /** Focus excerpts: at most this many characters from one dropped result, and in all. */
+  focusResultMaxChars: number;
+  focusTotalMaxChars: number;
+}
+
+export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
+  enabled: true,
+  thresholdTokens: 200000,
+  keepRecent: 3,
+  thoughtMaxChars: 0,
+  cmdMaxChars: 150,
+  resultMaxChars: 500,
+  humanMaxChars: 20000,
+  keepThinking: true,
+  thinkingMaxChars: 0,
+  shadow: false,
+  strict: false,
+  storeMaxEntries: 4096,
+  storeMaxBytes: 67108864,
+  maxSummaryRatio: 0.45,
+  focusResultMaxChars: 800,
+  focusTotalMaxChars: 6000,
+});
+
+type Kind = "int" | "bool" | "ratio";
+
+const KINDS: { [K in keyof Config]: Kind } = {
+  enabled: "bool",
+  thresholdTokens: "int",
+  keepRecent: "int",
+  thoughtMaxChars: "int",
+  cmdMaxChars: "int",
+  resultMaxChars: "int",
+  humanMaxChars: "int",
+  keepThinking: "bool",
+  thinkingMaxChars: "int",
+  shadow: "bool",
+  strict: "bool",
+  storeMaxEntries: "int",
+  storeMaxBytes: "int",
+  maxSummaryRatio: "ratio",
+  focusResultMaxChars: "int",
+  focusTotalMaxChars: "int",
+};
+
+/** The config keys, in their camelCase spelling. */
+export const CONFIG_KEYS = Object.keys(KINDS) as (keyof Config)[];
+
+/** Raised by resolveConfig; `key` names the offending setting. */
+export class ConfigError extends Error {
+  constructor(readonly key: string, message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+function camel(key: string): string {
+  return key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+function describe(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "string") return "the string " + JSON.stringify(v.length > 40 ? v.slice(0, 40) + "…" : v);
+  return typeof v === "object" ? "an object" : String(v);
+}
+
+/**
+ * Merges `partial` over `base` (DEFAULT_CONFIG by default). Keys may be camelCase or snake_case
+ * (`keep_recent`). Integers must be whole, non-negative and safe; booleans must be booleans;
+ * maxSummaryRatio must be in (0, 1]. Anything else, unknown keys included, throws a ConfigError
+ * naming the key. `undefined` values are ignored.
+ */
+export function resolveConfig(partial?: unknown, base: Readonly<Config> = DEFAULT_CONFIG): Config {
+  const out: Config = { ...base };
+  if (partial === undefined || partial === null) return out;
+  if (typeof partial !== "object" || Array.isArray(partial)) {
+    throw new ConfigError("(config)", `config must be an object of settings, got ${describe(partial)}`);
+  }
+  for (const raw of Object.keys(partial)) {
+    const value = (partial as Record<string, unknown>)[raw];
+    if (value === undefined) continue;
+    const key = camel(raw) as keyof Config;
+    if (!Object.prototype.hasOwnProperty.call(KINDS, key)) {
+      throw new ConfigError(raw, `unknown config key "${raw}"; known keys: ${CONFIG_KEYS.join(", ")}`);
+    }
+    const kind = KINDS[key];
+    if (kind === "bool") {
+      if (typeof value !== "boolean") throw new ConfigError(raw, `config key "${raw}" must be true or false, got ${describe(value)}`);
+    } else if (kind === "int") {
+      if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
+        throw new ConfigError(raw, `config key "${raw}" must be a whole number ≥ 0, got ${describe(value)}`);
+      }
+    } else if (typeof value !== "number" || !(value > 0 && value <= 1)) {
+      throw new ConfigError(raw, `config key "${raw}" must be a number in (0, 1], got ${describe(value)}`);
+    }
+    (out as unknown as Record<string, unknown>)[key] = value;
+  }
+  return out;
+}

@@ -1,0 +1,126 @@
+/** OpenAI Responses: `input[]` of typed items (messages, reasoning, calls and their outputs). */
+import type { Dialect } from "./types";
+import { arr, AssistantPart, contentText, humanPart, isSummaryText, obj, resultPart, str, type PartContext } from "../parts";
+import { canonicalJson } from "../json";
+
+const MODEL_OUTPUT = new Set([
+  "reasoning", "function_call", "custom_tool_call", "local_shell_call", "web_search_call", "tool_search_call",
+  "image_generation_call", "apply_patch_call", "computer_call", "code_interpreter_call", "mcp_call",
+  "mcp_list_tools", "mcp_approval_request", "shell_call", "file_search_call",
+]);
+const TEXT_PARTS = ["input_text", "output_text", "text"];
+
+/** The argument field each call type carries (the generic one is `arguments`). */
+const CALL_ARGS: Record<string, string[]> = {
+  custom_tool_call: ["input"],
+  apply_patch_call: ["operation"],
+  computer_call: ["actions", "action"],
+  local_shell_call: ["action"],
+  shell_call: ["action"],
+  web_search_call: ["action"],
+  file_search_call: ["queries"],
+  code_interpreter_call: ["code"],
+  image_generation_call: ["revised_prompt"],
+};
+
+function itemType(item: Record<string, unknown>): string {
+  if (typeof item.type === "string") return item.type;
+  return item.role !== undefined ? "message" : "other";
+}
+
+function isModelOutput(m: unknown): boolean {
+  const item = obj(m);
+  const type = itemType(item);
+  if (type === "message") return item.role === "assistant";
+  if (type === "tool_search_output") return item.execution === "server";
+  return MODEL_OUTPUT.has(type);
+}
+
+function messageText(item: Record<string, unknown>): string {
+  const refusals = arr(item.content).map((p) => obj(p)).filter((p) => p.type === "refusal" && typeof p.refusal === "string");
+  const text = contentText(item.content, TEXT_PARTS);
+  return refusals.length === 0 ? text : [text, ...refusals.map((p) => p.refusal as string)].filter((t) => t !== "").join("\n");
+}
+
+/** Text of a *_output item's `output`: a string as is, text parts joined, other values as canonical JSON. */
+function outputText(output: unknown): string | null {
+  if (typeof output === "string") return output;
+  if (Array.isArray(output)) {
+    const texts = output.map((p) => obj(p)).filter((p) => TEXT_PARTS.indexOf(str(p.type)) >= 0 && typeof p.text === "string");
+    if (texts.length > 0) return texts.map((p) => p.text as string).join("\n");
+    // Attachments only (an image, a file): nothing textual to keep.
+    if (output.length > 0 && output.every((p) => typeof obj(p).type === "string")) return null;
+  }
+  return output === undefined ? null : canonicalJson(output);
+}
+
+function callParts(item: Record<string, unknown>, type: string, ctx: PartContext): string[] {
+  const part = new AssistantPart(ctx);
+  let args: unknown = item.arguments;
+  for (const field of CALL_ARGS[type] ?? []) {
+    if (item[field] !== undefined) {
+      args = item[field];
+      break;
+    }
+  }
+  part.addCall(item.name ?? item.server_label ?? type, args ?? "");
+  if (type === "mcp_call") {
+    if (typeof item.output === "string") part.addResult(item.output);
+    if (typeof item.error === "string") part.addResult(item.error);
+  } else if (type === "code_interpreter_call") {
+    for (const o of arr(item.outputs)) if (typeof obj(o).logs === "string") part.addResult(obj(o).logs as string);
+  } else if (type === "file_search_call") {
+    for (const r of arr(item.results)) if (typeof obj(r).text === "string") part.addResult(obj(r).text as string);
+  }
+  const built = part.build();
+  return built === null ? [] : [built];
+}
+
+function summarizeItem(item: Record<string, unknown>, ctx: PartContext): string[] {
+  const type = itemType(item);
+  if (type === "message") {
+    const role = str(item.role) || "unknown";
+    const text = messageText(item);
+    if (role === "assistant") {
+      const part = new AssistantPart(ctx);
+      part.addText(text);
+      const built = part.build();
+      return built === null ? [] : [built];
+    }
+    const p = humanPart(role, text, ctx, true);
+    return p === null ? [] : [p];
+  }
+  if (type === "reasoning") {
+    if (!ctx.cfg.keepThinking) return [];
+    const texts = [...arr(item.summary), ...arr(item.content)].map((s) => obj(s).text).filter((t) => typeof t === "string");
+    const part = new AssistantPart(ctx);
+    part.addThinking(texts.join("\n"));
+    const built = part.build();
+    return built === null ? [] : [built];
+  }
+  if (type === "shell_call_output") {
+    const p = resultPart(canonicalJson(item.output ?? null), ctx);
+    return p === null ? [] : [p];
+  }
+  if (type.endsWith("_output")) {
+    const text = outputText(item.output);
+    const p = text === null ? null : resultPart(text, ctx);
+    return p === null ? [] : [p];
+  }
+  if (type.endsWith("_call") || MODEL_OUTPUT.has(type)) return callParts(item, type, ctx);
+  return [];
+}
+
+export const openaiResponses: Dialect = {
+  name: "openai-responses",
+  messagesKey: "input",
+  isAssistant: isModelOutput,
+  isSummary(m) {
+    const item = obj(m);
+    return itemType(item) === "message" && item.role === "user" && isSummaryText(messageText(item));
+  },
+  trimFromHead: () => false,
+  startsTurn: (m, prev) => isModelOutput(m) && !isModelOutput(prev),
+  summarize: (m, ctx) => summarizeItem(obj(m), ctx),
+  summaryMessage: (text) => ({ type: "message", role: "user", content: [{ type: "input_text", text }] }),
+};

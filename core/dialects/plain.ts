@@ -1,0 +1,81 @@
+/**
+ * Flat `{role, content: string}` messages (AgentParley). Role names vary by platform, so they are
+ * mapped to classes; a content string that is itself JSON in a known provider shape (an Anthropic
+ * block list, an OpenAI message with tool_calls) is read by that shape's rules.
+ */
+import type { Dialect } from "./types";
+import { humanPart, isSummaryText, obj, resultPart, str, type PartContext } from "../parts";
+import { anthropicAssistantParts, anthropicUserParts } from "./anthropic";
+import { chatAssistantParts } from "./openai-chat";
+
+export type PlainClass = "system" | "human" | "assistant" | "tool" | "other";
+
+const CLASSES: Record<string, PlainClass> = {
+  system: "system", developer: "system",
+  user: "human", human: "human",
+  assistant: "assistant", model: "assistant", ai: "assistant",
+  tool: "tool", toolresult: "tool", tool_result: "tool", function: "tool", observation: "tool",
+};
+
+/** The class of a role name (case-insensitive); unknown names are "other". */
+export function plainClass(role: unknown): PlainClass {
+  return typeof role === "string" ? CLASSES[role.toLowerCase()] ?? "other" : "other";
+}
+
+/** The JSON a content string holds when it is an object or an array, else undefined. */
+function embeddedJson(content: string): unknown {
+  const c = content.charCodeAt(0);
+  if (c !== 0x5b && c !== 0x7b) return undefined; // [ or {
+  try {
+    return JSON.parse(content);
+  } catch {
+    return undefined;
+  }
+}
+
+function isBlockList(v: unknown): v is unknown[] {
+  return Array.isArray(v) && v.length > 0 && v.every((b) => typeof obj(b).type === "string");
+}
+
+function assistantParts(content: string, ctx: PartContext): string[] {
+  const data = embeddedJson(content);
+  if (isBlockList(data)) return anthropicAssistantParts(data, ctx);
+  const msg = obj(data);
+  if (Array.isArray(msg.tool_calls)) return chatAssistantParts(msg, ctx);
+  return anthropicAssistantParts(content, ctx);
+}
+
+const one = (p: string | null): string[] => (p === null ? [] : [p]);
+
+export const plain: Dialect = {
+  name: "plain",
+  messagesKey: "messages",
+  isAssistant: (m) => plainClass(obj(m).role) === "assistant",
+  isSummary(m) {
+    const msg = obj(m);
+    return plainClass(msg.role) !== "assistant" && isSummaryText(msg.content);
+  },
+  trimFromHead: () => false,
+  startsTurn: (m) => plainClass(obj(m).role) === "assistant",
+  summarize(m, ctx) {
+    const msg = obj(m);
+    const content = str(msg.content);
+    switch (plainClass(msg.role)) {
+      case "assistant":
+        return assistantParts(content, ctx);
+      case "tool": {
+        const data = embeddedJson(content);
+        return isBlockList(data) ? anthropicUserParts(data, ctx) : one(resultPart(content, ctx));
+      }
+      case "human": {
+        const data = embeddedJson(content);
+        return isBlockList(data) ? anthropicUserParts(data, ctx) : one(humanPart("user", content, ctx));
+      }
+      case "system":
+        return one(humanPart("system", content, ctx, false));
+      default:
+        return one(humanPart(typeof msg.role === "string" && msg.role !== "" ? msg.role : "unknown", content, ctx));
+    }
+  },
+  summaryMessage: (text) => ({ role: "user", content: text }),
+};

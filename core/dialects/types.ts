@@ -1,0 +1,22 @@
+/** What every dialect (one API's message shapes) provides to the compactor. */
+import type { PartContext } from "../parts";
+
+export type DialectName = "anthropic" | "openai-chat" | "openai-responses" | "pi" | "plain";
+
+export interface Dialect {
+  readonly name: DialectName;
+  /** Where a request body keeps its message list. */
+  readonly messagesKey: "messages" | "input";
+  /** A model turn: the head ends before the first one, and each one starts a turn (see startsTurn). */
+  isAssistant(message: unknown): boolean;
+  /** A previous compaction summary. */
+  isSummary(message: unknown): boolean;
+  /** A message that may not stay at the end of the head (it is folded into the summary instead). */
+  trimFromHead(message: unknown): boolean;
+  /** Whether `message` opens a new turn, given the message before it in the body. */
+  startsTurn(message: unknown, previous: unknown): boolean;
+  /** The summary parts of one compacted message (zero or more). */
+  summarize(message: unknown, ctx: PartContext): string[];
+  /** A user-role message of this dialect carrying `text`. */
+  summaryMessage(text: string): unknown;
+}

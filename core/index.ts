@@ -1,0 +1,25 @@
+/**
+ * cliffcompaction core: the CliffCompaction algorithm with no dependencies and no Node APIs,
+ * so the same code runs in Node, in a bare V8 context and in QuickJS.
+ */
+export { compact, compactWith, headLength, turnStarts, type CompactOptions, type CompactResult } from "./compact";
+export { compactToBudget, rungConfig, RUNG2_THOUGHT_CAP, type LadderOptions, type LadderResult, type Rung } from "./ladder";
+export { DEFAULT_CONFIG, resolveConfig, ConfigError, CONFIG_KEYS, type Config } from "./config";
+export { getDialect, detectDialect, DIALECT_NAMES, type Dialect, type DialectName } from "./dialects/index";
+export { plainClass, type PlainClass } from "./dialects/plain";
+export {
+  SUMMARY_HEADER,
+  PI_SUMMARY_PREFIX,
+  HEADER_GLUE,
+  PART_SEPARATOR,
+  renderSummary,
+  summaryParts,
+  fitSummary,
+  startsLikeSummary,
+} from "./summary";
+export { estimateTokens, billableChars } from "./estimate";
+export { imageTokens, imageSize, imagePayload, tokensForSize, decodeBase64Prefix, MAX_IMAGE_TOKENS } from "./images";
+export { canonicalJson, pythonJson, pythonJsonLength, serializeJson, measureJson, CANONICAL, PYTHON_DEFAULT } from "./json";
+export { parseFocus, focusExcerpt, FOCUS_EXCERPT_TAG, type Focus } from "./focus";
+export { truncate, strip, toWellFormed, isWellFormed, stripTaskNotifications } from "./text";
+export { CliffInputError } from "./errors";

@@ -1,0 +1,218 @@
+/**
+ * JSON serialisation without recursion (any nesting depth works) in two styles:
+ * canonical (sorted keys, `,` and `:`), used for tool-call signatures and digests, and the
+ * Python default (`", "` and `": "`, insertion order, non-ASCII kept) that the reference's token
+ * estimate measures. Values follow JSON.stringify's rules: undefined/functions are skipped in
+ * objects and become null in arrays, non-finite numbers become null, numbers use JS formatting.
+ */
+import { CliffInputError } from "./errors";
+
+export interface JsonStyle {
+  sortKeys: boolean;
+  itemSep: string;
+  keySep: string;
+}
+
+export const CANONICAL: JsonStyle = { sortKeys: true, itemSep: ",", keySep: ":" };
+export const PYTHON_DEFAULT: JsonStyle = { sortKeys: false, itemSep: ", ", keySep: ": " };
+
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** Serialised length of a string, quotes included, counted in UTF-16 units. */
+export function stringJsonLength(s: string): number {
+  if (!NEEDS_ESCAPE.test(s)) return s.length + 2;
+  let n = s.length + 2;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x20 && c !== 0x22 && c !== 0x5c && (c < 0xd800 || c > 0xdfff)) continue;
+    if (c === 0x22 || c === 0x5c || c === 0x08 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d) n += 1;
+    else if (c < 0x20) n += 5;
+    else if (c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+      else n += 5;
+    } else n += 5;
+  }
+  return n;
+}
+
+function isSkipped(v: unknown): boolean {
+  return v === undefined || typeof v === "function" || typeof v === "symbol";
+}
+
+function scalarJson(v: unknown): string {
+  if (v === null) return "null";
+  switch (typeof v) {
+    case "string":
+      return JSON.stringify(v);
+    case "number":
+      return isFinite(v) ? String(v) : "null";
+    case "boolean":
+      return v ? "true" : "false";
+    case "bigint":
+      return String(v);
+    default:
+      return "null";
+  }
+}
+
+function scalarLength(v: unknown): number {
+  if (typeof v === "string") return stringJsonLength(v);
+  if (typeof v === "number") return isFinite(v) ? String(v).length : 4;
+  if (v === true) return 4;
+  if (v === false) return 5;
+  if (typeof v === "bigint") return String(v).length;
+  return 4;
+}
+
+function objectKeys(o: object, sort: boolean): string[] {
+  const keys = Object.keys(o);
+  return sort ? keys.sort() : keys;
+}
+
+function cyclic(): CliffInputError {
+  return new CliffInputError("cyclic structure: a message refers to itself, so it cannot be serialised");
+}
+
+interface Frame {
+  value: object;
+  keys: string[] | null;
+  index: number;
+  wrote: boolean;
+}
+
+/**
+ * Serialises `value` in `style`. With `limit > 0` it stops once the output is longer than `limit`
+ * (the result is then a prefix of the full text, at least `limit + 1` units long when the full text is).
+ */
+export function serializeJson(value: unknown, style: JsonStyle, limit = 0): string {
+  if (value === null || typeof value !== "object") return isSkipped(value) ? "null" : scalarJson(value);
+  let out = "";
+  const path = new Set<object>();
+  const stack: Frame[] = [];
+  const open = (o: object): void => {
+    if (path.has(o)) throw cyclic();
+    path.add(o);
+    const isArr = Array.isArray(o);
+    out += isArr ? "[" : "{";
+    stack.push({ value: o, keys: isArr ? null : objectKeys(o, style.sortKeys), index: 0, wrote: false });
+  };
+  open(value);
+  while (stack.length > 0) {
+    if (limit > 0 && out.length > limit) return out;
+    const f = stack[stack.length - 1];
+    const arr = f.value as unknown[];
+    const obj = f.value as Record<string, unknown>;
+    const count = f.keys === null ? arr.length : f.keys.length;
+    if (f.index >= count) {
+      out += f.keys === null ? "]" : "}";
+      path.delete(f.value);
+      stack.pop();
+      continue;
+    }
+    const i = f.index++;
+    let child: unknown;
+    if (f.keys === null) {
+      child = arr[i];
+      if (f.wrote) out += style.itemSep;
+      f.wrote = true;
+      if (isSkipped(child)) {
+        out += "null";
+        continue;
+      }
+    } else {
+      const key = f.keys[i];
+      child = obj[key];
+      if (isSkipped(child)) continue;
+      if (f.wrote) out += style.itemSep;
+      f.wrote = true;
+      out += JSON.stringify(key) + style.keySep;
+    }
+    if (child !== null && typeof child === "object") open(child);
+    else out += scalarJson(child);
+  }
+  return out;
+}
+
+/** Canonical JSON: sorted keys, `,`/`:` separators, non-ASCII kept. */
+export function canonicalJson(value: unknown, limit = 0): string {
+  return serializeJson(value, CANONICAL, limit);
+}
+
+/** Python `json.dumps(value, ensure_ascii=False)` with JS number formatting and key order. */
+export function pythonJson(value: unknown): string {
+  return serializeJson(value, PYTHON_DEFAULT);
+}
+
+/**
+ * Visitor for `measureJson`: called on every object (not array) before it is measured; a number
+ * returned means "this node is fully handled: add this adjustment and count it without looking inside".
+ */
+export type NodeAdjuster = (node: Record<string, unknown>) => number | undefined;
+
+const EXIT = {};
+
+/**
+ * Length of `serializeJson(value, style)` without building the string, plus the sum of the
+ * adjustments `adjust` returned. Handles any depth; throws CliffInputError on a cycle.
+ */
+export function measureJson(value: unknown, style: JsonStyle = PYTHON_DEFAULT, adjust?: NodeAdjuster): number {
+  if (value === null || typeof value !== "object") return isSkipped(value) ? 4 : scalarLength(value);
+  const itemSep = style.itemSep.length;
+  const keySep = style.keySep.length;
+  let total = 0;
+  const path = new Set<object>();
+  const stack: unknown[] = [value];
+  let plain = 0; // depth below a node the adjuster already handled: count it without asking again
+  const plainMarks: unknown[] = [];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === EXIT) {
+      const o = stack.pop() as object;
+      path.delete(o);
+      if (plain > 0 && plainMarks[plainMarks.length - 1] === o) {
+        plainMarks.pop();
+        plain--;
+      }
+      continue;
+    }
+    if (v === null || typeof v !== "object") {
+      total += isSkipped(v) ? 4 : scalarLength(v);
+      continue;
+    }
+    if (path.has(v)) throw cyclic();
+    if (adjust !== undefined && plain === 0 && !Array.isArray(v)) {
+      const extra = adjust(v as Record<string, unknown>);
+      if (extra !== undefined) {
+        total += extra;
+        plain++;
+        plainMarks.push(v);
+      }
+    }
+    path.add(v);
+    stack.push(v, EXIT);
+    if (Array.isArray(v)) {
+      const n = v.length;
+      total += 2 + (n > 0 ? (n - 1) * itemSep : 0);
+      for (let i = n - 1; i >= 0; i--) stack.push(v[i]);
+    } else {
+      const o = v as Record<string, unknown>;
+      const keys = Object.keys(o);
+      let written = 0;
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const child = o[keys[i]];
+        if (isSkipped(child)) continue;
+        written++;
+        total += stringJsonLength(keys[i]) + keySep;
+        stack.push(child);
+      }
+      total += 2 + (written > 0 ? (written - 1) * itemSep : 0);
+    }
+  }
+  return total;
+}
+
+/** Length of `pythonJson(value)`, counted without building it. */
+export function pythonJsonLength(value: unknown): number {
+  return measureJson(value, PYTHON_DEFAULT);
+}

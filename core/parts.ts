@@ -1,0 +1,120 @@
+/**
+ * The content-class rules, in one place: every dialect extracts text and calls these to turn it
+ * into summary parts. Each part is a fixed tag plus a verbatim (possibly truncated) excerpt.
+ */
+import type { Config } from "./config";
+import { canonicalJson } from "./json";
+import { focusExcerpt, type FocusBudget } from "./focus";
+import { SUMMARY_HEADER } from "./summary";
+import { isBlank, strip, stripTaskNotifications, toWellFormed, truncate } from "./text";
+
+/** What summarising one message needs besides the message. */
+export interface PartContext {
+  readonly cfg: Config;
+  /** Present when a focus was given: dropped results may contribute matching lines. */
+  readonly focus?: FocusBudget;
+}
+
+/** A plain-object view of an unknown value ({} for anything else), so field reads never throw. */
+export function obj(v: unknown): Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
+
+/** The value as an array, [] for anything else. */
+export function arr(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+/** The value when it is a string, else "". */
+export function str(v: unknown): string {
+  return typeof v === "string" ? v : "";
+}
+
+/** Text of a content value: a string, or the `text` of text-like blocks (and bare strings) joined with "\n". */
+export function contentText(content: unknown, types: readonly string[] = ["text"]): string {
+  if (typeof content === "string") return content;
+  const out: string[] = [];
+  for (const b of arr(content)) {
+    if (typeof b === "string") out.push(b);
+    else {
+      const block = obj(b);
+      if (types.indexOf(str(block.type)) >= 0 && typeof block.text === "string") out.push(block.text);
+    }
+  }
+  return out.join("\n");
+}
+
+/** True when a text is a previous summary (it opens with the header). */
+export function isSummaryText(text: unknown): boolean {
+  return typeof text === "string" && text.startsWith(SUMMARY_HEADER);
+}
+
+/** `<tag>: text` for human-authored text (user, system, developer…): notifications removed, stripped, capped. */
+export function humanPart(tag: string, text: string, ctx: PartContext, dropSummary = true): string | null {
+  if (dropSummary && isSummaryText(text)) return null;
+  const clean = strip(stripTaskNotifications(text));
+  if (clean === "") return null;
+  return toWellFormed(`${tag}: ${truncate(clean, ctx.cfg.humanMaxChars)}`);
+}
+
+/** `result: text` for a short result; a focus excerpt or nothing for a long or empty one. */
+export function resultPart(text: string, ctx: PartContext): string | null {
+  const clean = strip(text);
+  if (clean.length === 0) return null;
+  if (clean.length <= ctx.cfg.resultMaxChars) return toWellFormed("result: " + clean);
+  return ctx.focus === undefined ? null : toWellFormed(focusExcerpt(clean, ctx.focus) ?? "") || null;
+}
+
+/** `[name] args`, args capped at cmdMaxChars; a string is passed through, anything else is canonical JSON. */
+export function signatureLine(name: unknown, args: unknown, ctx: PartContext): string {
+  const cap = ctx.cfg.cmdMaxChars;
+  const text = typeof args === "string" ? args : args === undefined ? "" : canonicalJson(args, cap);
+  const label = typeof name === "string" && name !== "" ? name : "?";
+  return `[${label}] ${truncate(text, cap)}`;
+}
+
+/** Collects the lines of one assistant part in the reference order: thinking, visible text, calls, inline results. */
+export class AssistantPart {
+  private readonly thinking: string[] = [];
+  private readonly visible: string[] = [];
+  private readonly lines: string[] = [];
+
+  constructor(private readonly ctx: PartContext) {}
+
+  addThinking(text: unknown): void {
+    if (this.ctx.cfg.keepThinking && typeof text === "string" && !isBlank(text)) this.thinking.push(text);
+  }
+
+  addText(text: unknown): void {
+    if (typeof text === "string" && !isBlank(text)) this.visible.push(text);
+  }
+
+  addCall(name: unknown, args: unknown): void {
+    this.lines.push(signatureLine(name, args, this.ctx));
+  }
+
+  addResult(text: string): void {
+    const part = resultPart(text, this.ctx);
+    if (part !== null) this.lines.push(part);
+  }
+
+  /** The part, or null when the message had nothing to keep. */
+  build(): string | null {
+    const out: string[] = [];
+    const cfg = this.ctx.cfg;
+    if (this.thinking.length > 0) out.push("thinking: " + truncate(strip(this.thinking.join("\n")), cfg.thinkingMaxChars));
+    if (this.visible.length > 0) out.push("assistant: " + truncate(strip(this.visible.join("\n")), cfg.thoughtMaxChars));
+    for (const l of this.lines) out.push(l);
+    return out.length === 0 ? null : toWellFormed(out.join("\n"));
+  }
+}
+
+/** Parts for a message that is only tool output. */
+export function resultParts(texts: readonly string[], ctx: PartContext): string[] {
+  const out: string[] = [];
+  for (const t of texts) {
+    const p = resultPart(t, ctx);
+    if (p !== null) out.push(p);
+  }
+  return out;
+}

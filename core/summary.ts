@@ -1,0 +1,50 @@
+/** The summary text: a fixed header, then the parts, and fitting the newest parts into a budget. */
+
+/** First line of every summary; also how a previous summary is recognised. */
+export const SUMMARY_HEADER = "The following is a summary of your previous actions (long observations omitted):";
+/** Pi's own wrapper around a stored compaction summary, recognised as a previous summary too. */
+export const PI_SUMMARY_PREFIX = "The conversation history before this point was compacted into the following summary:";
+/** Between the header and the first part. */
+export const HEADER_GLUE = "\n\n";
+/** Between two parts. */
+export const PART_SEPARATOR = "\n\n---\n\n";
+
+/** `HEADER + "\n\n" + parts.join("\n\n---\n\n")`, or the header alone when there are no parts. */
+export function renderSummary(parts: readonly string[]): string {
+  return parts.length === 0 ? SUMMARY_HEADER : SUMMARY_HEADER + HEADER_GLUE + parts.join(PART_SEPARATOR);
+}
+
+/** The parts of a summary text (after the header, stripped of surrounding blank lines); [] for a header-only text. */
+export function summaryParts(text: string): string[] {
+  const body = text.startsWith(SUMMARY_HEADER) ? text.slice(SUMMARY_HEADER.length) : text;
+  const trimmed = body.replace(/^\n+|\n+$/g, "");
+  return trimmed === "" ? [] : trimmed.split(PART_SEPARATOR);
+}
+
+/** True when the text starts with our header or Pi's compaction prefix. */
+export function startsLikeSummary(text: string): boolean {
+  return text.startsWith(SUMMARY_HEADER) || text.startsWith(PI_SUMMARY_PREFIX);
+}
+
+/**
+ * The longest newest-contiguous run of `parts` whose rendering still `fits`, appended to `prefix`
+ * (glue `"\n\n"` after a header-only prefix, `"\n\n---\n\n"` after one that already holds parts).
+ * `fits` must be monotone (fewer parts never fit worse); it is called O(log n) times.
+ * Returns the text and how many parts were kept (0: the prefix alone, even when that does not fit).
+ */
+export function fitSummary(
+  prefix: string,
+  parts: readonly string[],
+  fits: (text: string, kept: number) => boolean,
+): { text: string; kept: number } {
+  const glue = prefix === SUMMARY_HEADER ? HEADER_GLUE : PART_SEPARATOR;
+  const render = (k: number): string => (k === 0 ? prefix : prefix + glue + parts.slice(parts.length - k).join(PART_SEPARATOR));
+  let lo = 0;
+  let hi = parts.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (fits(render(mid), mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return { text: render(lo), kept: lo };
+}
