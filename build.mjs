@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// Builds dist/: the AgentParley plugin script (one IIFE, no imports, ES2020), its upload zip,
+// and an ESM bundle of the core for Node tools. `--config file.json` bakes other defaults into
+// the plugin after validating them with the core's resolveConfig.
+import { build } from "esbuild";
+import { zipSync, strToU8 } from "fflate";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = dirname(fileURLToPath(import.meta.url));
+const dist = join(root, "dist");
+const manifest = JSON.parse(readFileSync(join(root, "manifest.json"), "utf8"));
+
+function fail(message) {
+  console.error(`build: ${message}`);
+  process.exit(1);
+}
+
+function parseArgs(argv) {
+  const args = { config: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--config") {
+      args.config = argv[++i];
+      if (!args.config) fail("--config needs a file path");
+    } else if (argv[i].startsWith("--config=")) args.config = argv[i].slice("--config=".length);
+    else fail(`unknown argument ${argv[i]} (usage: node build.mjs [--config file.json])`);
+  }
+  return args;
+}
+
+async function loadCore() {
+  mkdirSync(dist, { recursive: true });
+  await build({
+    entryPoints: [join(root, "core/index.ts")],
+    bundle: true,
+    format: "esm",
+    target: "es2020",
+    platform: "neutral",
+    outfile: join(dist, "core.mjs"),
+    logLevel: "error",
+  });
+  return import(pathToFileURL(join(dist, "core.mjs")).href + `?t=${Date.now()}`);
+}
+
+async function bakedConfig(core, file) {
+  if (file === undefined) return undefined;
+  let raw;
+  try {
+    raw = JSON.parse(readFileSync(resolve(file), "utf8"));
+  } catch (e) {
+    fail(`cannot read config ${file}: ${e.message}`);
+  }
+  try {
+    core.resolveConfig(raw);
+  } catch (e) {
+    fail(`config ${file}: ${e.message}`);
+  }
+  return raw;
+}
+
+const args = parseArgs(process.argv.slice(2));
+const core = await loadCore();
+const baked = await bakedConfig(core, args.config);
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+if (pkg.version !== manifest.version) fail(`manifest.json version ${manifest.version} differs from package.json ${pkg.version}`);
+
+const script = join(dist, manifest.entry);
+await build({
+  entryPoints: [join(root, "plugin/index.ts")],
+  bundle: true,
+  format: "iife",
+  target: "es2020",
+  platform: "neutral",
+  minify: true,
+  legalComments: "none",
+  define: { __CLIFF_BUILD_CONFIG__: baked === undefined ? "undefined" : JSON.stringify(baked) },
+  banner: { js: `/* cliffcompaction ${pkg.version} (MIT) — AgentParley context-compaction provider */` },
+  outfile: script,
+  logLevel: "error",
+});
+
+const zip = zipSync({
+  "manifest.json": strToU8(JSON.stringify(manifest, null, 2) + "\n"),
+  [manifest.entry]: readFileSync(script),
+  "README.md": readFileSync(join(root, "README.md")),
+  LICENSE: readFileSync(join(root, "LICENSE")),
+}, { level: 9, mtime: new Date("2026-01-01T00:00:00Z") });
+const zipPath = join(dist, `cliffcompaction-agentparley-${pkg.version}.zip`);
+writeFileSync(zipPath, zip);
+console.log(`build: ${manifest.entry} ${readFileSync(script).length} bytes, ${zipPath.slice(root.length + 1)} ${zip.length} bytes${baked ? ` (config baked from ${args.config})` : ""}`);

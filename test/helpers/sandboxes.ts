@@ -1,0 +1,53 @@
+/** Loads the built plugin bundle into bare sandboxes and exposes summarize(context) → string. */
+import { readFileSync } from "node:fs";
+import vm from "node:vm";
+import { getQuickJS } from "quickjs-emscripten";
+
+export const BUNDLE_PATH = new URL("../../dist/cliffcompaction.js", import.meta.url);
+
+export interface Sandbox {
+  name: string;
+  /** Calls globalThis.compaction.summarize with a JSON-able context (or `undefined`). */
+  summarize(context: unknown): string;
+  /** Evaluates an expression in the sandbox and returns its JSON. */
+  evalJson(expr: string): unknown;
+}
+
+export function bundleSource(): string {
+  return readFileSync(BUNDLE_PATH, "utf8");
+}
+
+/** A bare V8 context: only ECMAScript built-ins, no require/process/Buffer/TextEncoder/atob/timers. */
+export function vmSandbox(prelude = ""): Sandbox {
+  const context = vm.createContext({});
+  vm.runInContext(prelude + "\n" + bundleSource(), context, { filename: "cliffcompaction.js" });
+  const call = vm.runInContext("(json) => globalThis.compaction.summarize(json === undefined ? undefined : JSON.parse(json))", context);
+  return {
+    name: "node:vm",
+    summarize: (c) => call(c === undefined ? undefined : JSON.stringify(c)),
+    evalJson: (expr) => JSON.parse(vm.runInContext(`JSON.stringify(${expr})`, context)),
+  };
+}
+
+export async function quickjsSandbox(prelude = ""): Promise<Sandbox> {
+  const QuickJS = await getQuickJS();
+  const ctx = QuickJS.newContext();
+  ctx.runtime.setMemoryLimit(1024 * 1024 * 1024);
+  ctx.unwrapResult(ctx.evalCode(prelude + "\n" + bundleSource(), "cliffcompaction.js")).dispose();
+  const run = (code: string): string => {
+    const handle = ctx.unwrapResult(ctx.evalCode(code));
+    const out = ctx.getString(handle);
+    handle.dispose();
+    return out;
+  };
+  return {
+    name: "quickjs",
+    summarize(c) {
+      const arg = ctx.newString(c === undefined ? "" : JSON.stringify(c));
+      ctx.setProp(ctx.global, "__arg", arg);
+      arg.dispose();
+      return run(`globalThis.compaction.summarize(${c === undefined ? "undefined" : "JSON.parse(__arg)"})`);
+    },
+    evalJson: (expr) => JSON.parse(run(`JSON.stringify(${expr})`)),
+  };
+}
