@@ -56,6 +56,18 @@ function scalarJson(v: unknown): string {
   }
 }
 
+/**
+ * The start of a long string's JSON, enough to pass `room` more units, without escaping the rest.
+ * The closing quote is left off: the caller stops right after, so it is never part of the prefix used.
+ */
+function stringPrefixJson(s: string, room: number): string {
+  let end = Math.max(0, room) + 2;
+  const last = s.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--; // keep a pair whole, as the full serialisation does
+  const json = JSON.stringify(s.slice(0, end));
+  return json.slice(0, json.length - 1);
+}
+
 function scalarLength(v: unknown): number {
   if (typeof v === "string") return stringJsonLength(v);
   if (typeof v === "number") return isFinite(v) ? String(v).length : 4;
@@ -129,6 +141,7 @@ export function serializeJson(value: unknown, style: JsonStyle, limit = 0): stri
       out += JSON.stringify(key) + style.keySep;
     }
     if (child !== null && typeof child === "object") open(child);
+    else if (limit > 0 && typeof child === "string" && child.length > limit - out.length + 2) out += stringPrefixJson(child, limit - out.length);
     else out += scalarJson(child);
   }
   return out;

@@ -81,6 +81,18 @@ describe("json", () => {
     expect(pythonJson(JSON.parse('{"__proto__": {"x": 1}}'))).toBe('{"__proto__": {"x": 1}}');
   });
 
+  it("counts escapes exactly on random strings (quotes, controls, astral and lone surrogates)", () => {
+    const alphabet = ['"', "\\", "\n", "\t", "\r", "\b", "\f", "\u0001", "\u001f", "a", "é", "😀", "\ud800", "\udc00", " ", "\u2028"];
+    let seed = 7;
+    const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+    for (let i = 0; i < 2000; i++) {
+      let s = "";
+      const len = rand(40);
+      for (let j = 0; j < len; j++) s += alphabet[rand(alphabet.length)];
+      expect(pythonJsonLength(s)).toBe(JSON.stringify(s).length);
+    }
+  });
+
   it("formats numbers the JS way and orders keys the JS way", () => {
     expect(canonicalJson([1.0, -0, 1e-7])).toBe("[1,0,1e-7]");
     expect(canonicalJson({ "！": 1, "😀": 2 })).toBe('{"😀":2,"！":1}');

@@ -1,0 +1,29 @@
+/** Timing helpers for `npm run bench`: medians over repeats, with a warm-up. */
+import { performance } from "node:perf_hooks";
+
+export function median(xs: number[]): number {
+  const s = xs.slice().sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+/** Median milliseconds of `fn` over `repeats` runs after `warmup` runs. */
+export function time(fn: () => unknown, repeats = 5, warmup = 1): number {
+  for (let i = 0; i < warmup; i++) fn();
+  const xs: number[] = [];
+  for (let i = 0; i < repeats; i++) {
+    const t0 = performance.now();
+    fn();
+    xs.push(performance.now() - t0);
+  }
+  return median(xs);
+}
+
+export const fmt = (ms: number): string => (ms < 1 ? ms.toFixed(3) : ms < 100 ? ms.toFixed(2) : ms.toFixed(0)) + " ms";
+
+export function gc(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+export function heapMB(): number {
+  return process.memoryUsage().heapUsed / 1e6;
+}
