@@ -1,4 +1,6 @@
 /** `npm run bench`: every benchmark of the project, printed as one report. */
 import { benchCore } from "./core";
+import { benchPlugin } from "./plugin";
 
 benchCore();
+await benchPlugin();

@@ -42,7 +42,8 @@ export function anthropicSession(bytes: number, seed = 1): unknown[] {
     msgs.push(assistant, result);
     size += JSON.stringify(assistant).length + JSON.stringify(result).length;
   }
-  return msgs;
+  // Round-trip so strings are flat, as they are when a host parses a request or a session file.
+  return JSON.parse(JSON.stringify(msgs));
 }
 
 /** AgentParley's flat shape: {role, content: string}. */
@@ -56,5 +57,5 @@ export function flatSession(bytes: number, seed = 2): { role: string; content: s
     msgs.push(a, t);
     size += a.content.length + t.content.length;
   }
-  return msgs;
+  return JSON.parse(JSON.stringify(msgs));
 }

@@ -72,28 +72,35 @@ export function compactToBudget(
   const measure = options.measure ?? ((r: CompactResult) => estimateTokens(r.messages));
   const list = Array.isArray(messages) ? messages : [];
   const maxRung = options.maxRung ?? 3;
-  let best: LadderResult = { result: null, rung: 0, estTokens: estimateTokens(list), overBudget: false, config: base };
-  best.overBudget = best.estTokens > budgetTokens;
-  if (!Array.isArray(messages)) return best;
+  // The input's own estimate is needed only when no rung compacts, so it is computed then.
+  const unchanged = (): LadderResult => {
+    const est = estimateTokens(list);
+    return { result: null, rung: 0, estTokens: est, overBudget: est > budgetTokens, config: base };
+  };
+  if (!Array.isArray(messages)) return unchanged();
+  let best: LadderResult | null = null;
   for (let rung: Rung = 0; rung <= Math.min(maxRung, 2); rung = (rung + 1) as Rung) {
     const cfg = rungConfig(base, rung);
     const result = compactWith(list, d, cfg, options);
     if (result !== null) {
       const est = measure(result);
-      if (best.result === null || est <= best.estTokens) best = { result, rung, estTokens: est, overBudget: est > budgetTokens, config: cfg };
+      if (best === null || est <= best.estTokens) best = { result, rung, estTokens: est, overBudget: est > budgetTokens, config: cfg };
     }
-    if (best.result !== null && !best.overBudget) return best;
-    if (best.result === null && !best.overBudget) return best; // it already fits and nothing compacts
+    if (best !== null && !best.overBudget) return best;
+    if (best === null && rung === 0) {
+      const input = unchanged();
+      if (!input.overBudget) return input; // it already fits and nothing compacts
+    }
   }
-  if (maxRung < 3) return best;
+  if (maxRung < 3) return best ?? unchanged();
   const cfg = { ...rungConfig(base, 2), keepRecent: options.finalKeepRecent ?? rungConfig(base, 2).keepRecent };
   const full = compactWith(list, d, cfg, options);
-  if (full === null) return best;
+  if (full === null) return best ?? unchanged();
   const fitted = fitSummary(SUMMARY_HEADER, full.parts, (_text, kept) =>
     measure(withParts(full, d, full.parts.slice(full.parts.length - kept))) <= budgetTokens,
   );
   const result = withParts(full, d, full.parts.slice(full.parts.length - fitted.kept));
   const est = measure(result);
-  if (best.result === null || est <= best.estTokens) best = { result, rung: 3, estTokens: est, overBudget: est > budgetTokens, config: cfg };
+  if (best === null || est <= best.estTokens) best = { result, rung: 3, estTokens: est, overBudget: est > budgetTokens, config: cfg };
   return best;
 }

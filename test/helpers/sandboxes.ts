@@ -9,6 +9,8 @@ export interface Sandbox {
   name: string;
   /** Calls globalThis.compaction.summarize with a JSON-able context (or `undefined`). */
   summarize(context: unknown): string;
+  /** Calls summarize with the object itself (node:vm only; QuickJS always goes through JSON). */
+  summarizeObject?(context: unknown): string;
   /** Evaluates an expression in the sandbox and returns its JSON. */
   evalJson(expr: string): unknown;
 }
@@ -25,6 +27,7 @@ export function vmSandbox(prelude = ""): Sandbox {
   return {
     name: "node:vm",
     summarize: (c) => call(c === undefined ? undefined : JSON.stringify(c)),
+    summarizeObject: vm.runInContext("(c) => globalThis.compaction.summarize(c)", context),
     evalJson: (expr) => JSON.parse(vm.runInContext(`JSON.stringify(${expr})`, context)),
   };
 }

@@ -1,0 +1,22 @@
+/** Plugin benchmarks: bundle size, and summarize on a 4 MB history inside node:vm and QuickJS. */
+import { readFileSync, statSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+import { quickjsSandbox, vmSandbox, BUNDLE_PATH } from "../test/helpers/sandboxes";
+import { flatSession } from "./sessions";
+import { fmt, time } from "./util";
+
+export async function benchPlugin(): Promise<void> {
+  const script = readFileSync(BUNDLE_PATH, "utf8");
+  console.log(`plugin: bundle ${(statSync(BUNDLE_PATH).size / 1024).toFixed(1)} KB minified (target ≤ 40 KB), ${script.length} chars`);
+  const history = flatSession(4e6);
+  const chars = history.reduce((n, m) => n + m.content.length, 0);
+  const vmBox = vmSandbox();
+  const vmMs = time(() => vmBox.summarizeObject!({ messages: history }), 5, 1);
+  const summary = vmBox.summarize({ messages: history });
+  console.log(`  summarize, ${history.length} messages / ${(chars / 1e6).toFixed(1)} MB in node:vm: ${fmt(vmMs)} (target < 200 ms); summary ${summary.length} chars (${Math.ceil(summary.length / 4)} tokens vs budget ${Math.floor(0.45 * Math.ceil(chars / 4))})`);
+  const qjs = await quickjsSandbox();
+  const t0 = performance.now();
+  const q = qjs.summarize({ messages: history });
+  const qMs = performance.now() - t0;
+  console.log(`  summarize in QuickJS: ${fmt(qMs)} (target < 10 s); same output as node:vm: ${q === summary}`);
+}
