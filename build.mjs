@@ -4,7 +4,7 @@
 // the plugin after validating them with the core's resolveConfig.
 import { build } from "esbuild";
 import { zipSync, strToU8 } from "fflate";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -79,6 +79,20 @@ await build({
   outfile: script,
   logLevel: "error",
 });
+
+await build({
+  entryPoints: [join(root, "cli/bin.ts")],
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  external: ["quickjs-emscripten"],
+  define: { __CLIFF_VERSION__: JSON.stringify(pkg.version) },
+  banner: { js: "#!/usr/bin/env node" },
+  outfile: join(dist, "cli.mjs"),
+  logLevel: "error",
+});
+chmodSync(join(dist, "cli.mjs"), 0o755);
 
 const zip = zipSync({
   "manifest.json": strToU8(JSON.stringify(manifest, null, 2) + "\n"),

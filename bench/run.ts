@@ -1,6 +1,8 @@
 /** `npm run bench`: every benchmark of the project, printed as one report. */
 import { benchCore } from "./core";
 import { benchPlugin } from "./plugin";
+import { benchCli } from "./cli";
 
 benchCore();
 await benchPlugin();
+benchCli();

@@ -24,7 +24,7 @@ export function chatAssistantParts(msg: Record<string, unknown>, ctx: PartContex
       part.addCall(fn.name, fn.arguments ?? "");
     }
   }
-  if (msg.function_call !== undefined) {
+  if (msg.function_call !== null && typeof msg.function_call === "object") {
     const fn = obj(msg.function_call);
     part.addCall(fn.name, fn.arguments ?? "");
   }

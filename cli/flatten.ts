@@ -1,0 +1,51 @@
+/**
+ * What AgentParley would hand the plugin for a session: `{role, content: string}` messages.
+ * Structured content becomes the JSON of a provider shape the plain dialect reads back
+ * (Anthropic blocks for block lists, the Chat message for tool calls).
+ */
+import type { Session } from "./formats";
+
+type Rec = Record<string, unknown>;
+const isObj = (v: unknown): v is Rec => v !== null && typeof v === "object" && !Array.isArray(v);
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return content === undefined || content === null ? "" : JSON.stringify(content);
+  return content.map((b) => (isObj(b) && typeof b.text === "string" ? b.text : "")).filter((t) => t !== "").join("\n");
+}
+
+/** Pi blocks → Anthropic blocks (toolCall → tool_use), so the plain dialect's JSON rules apply. */
+function piBlocks(content: unknown): unknown {
+  if (!Array.isArray(content)) return content;
+  return content.map((b) => (isObj(b) && b.type === "toolCall" ? { type: "tool_use", id: b.id, name: b.name, input: b.arguments } : b));
+}
+
+function flattenOne(m: unknown, dialect: Session["dialect"]): { role: string; content: string } | null {
+  if (!isObj(m)) return null;
+  if (dialect === "openai-responses") {
+    const type = typeof m.type === "string" ? m.type : "message";
+    if (type === "message") return { role: String(m.role ?? "user"), content: textOf(m.content) };
+    if (type.endsWith("_output")) return { role: "tool", content: typeof m.output === "string" ? m.output : JSON.stringify(m.output ?? "") };
+    if (type === "reasoning") return null;
+    return { role: "assistant", content: JSON.stringify([{ type: "tool_use", name: m.name ?? type, input: m.arguments ?? m.input ?? m.action ?? {} }]) };
+  }
+  const role = typeof m.role === "string" ? m.role : "user";
+  if (role === "toolResult" || role === "tool") return { role: "tool", content: textOf(m.content) };
+  if (role === "bashExecution") return { role: "tool", content: `$ ${String(m.command ?? "")}\n${String(m.output ?? "")}` };
+  if (role === "assistant") {
+    if (Array.isArray(m.tool_calls) && m.tool_calls.length > 0) return { role, content: JSON.stringify({ content: m.content ?? null, tool_calls: m.tool_calls }) };
+    if (typeof m.content === "string") return { role, content: m.content };
+    return { role, content: JSON.stringify(dialect === "pi" ? piBlocks(m.content) : m.content ?? "") };
+  }
+  if (Array.isArray(m.content) && m.content.some((b) => isObj(b) && b.type === "tool_result")) return { role, content: JSON.stringify(m.content) };
+  return { role, content: textOf(m.content) };
+}
+
+export function flattenSession(session: Session): { role: string; content: string }[] {
+  const out: { role: string; content: string }[] = [];
+  for (const m of session.messages) {
+    const f = flattenOne(m, session.dialect);
+    if (f !== null) out.push(f);
+  }
+  return out;
+}

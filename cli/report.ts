@@ -1,0 +1,61 @@
+/** What `compact` prints: sizes before and after, what was kept, the summary by class. */
+import { billableChars, imagePayload, SUMMARY_HEADER, FOCUS_EXCERPT_TAG, compactWith, getDialect, type CompactResult, type Config, type DialectName } from "../core/index";
+
+export interface PartCounts {
+  assistantSteps: number;
+  resultsKept: number;
+  resultsDropped: number;
+  focusExcerpts: number;
+  human: number;
+  system: number;
+  other: number;
+  imagesDropped: number;
+}
+
+function countImages(v: unknown): number {
+  let n = 0;
+  const stack: unknown[] = [v];
+  while (stack.length > 0) {
+    const x = stack.pop();
+    if (x === null || typeof x !== "object") continue;
+    if (!Array.isArray(x) && imagePayload(x as Record<string, unknown>) !== undefined) {
+      n++;
+      continue;
+    }
+    for (const c of Array.isArray(x) ? x : Object.values(x)) stack.push(c);
+  }
+  return n;
+}
+
+/** Counts the summary's parts by class; dropped results are those a limitless resultMaxChars would have kept. */
+export function countParts(result: CompactResult, messages: readonly unknown[], dialect: DialectName, cfg: Config): PartCounts {
+  const c: PartCounts = { assistantSteps: 0, resultsKept: 0, resultsDropped: 0, focusExcerpts: 0, human: 0, system: 0, other: 0, imagesDropped: 0 };
+  const tally = (parts: string[]): number => parts.filter((p) => p.startsWith("result: ")).length;
+  for (const p of result.parts) {
+    if (p.startsWith("result: ")) c.resultsKept++;
+    else if (p.startsWith(FOCUS_EXCERPT_TAG)) c.focusExcerpts++;
+    else if (p.startsWith("assistant: ") || p.startsWith("thinking: ") || p.startsWith("[")) c.assistantSteps++;
+    else if (p.startsWith("user: ")) c.human++;
+    else if (p.startsWith("system: ")) c.system++;
+    else c.other++;
+  }
+  const all = compactWith(messages, getDialect(dialect), { ...cfg, resultMaxChars: Number.MAX_SAFE_INTEGER }, { headLen: result.headLen });
+  c.resultsDropped = Math.max(0, (all === null ? 0 : tally(all.parts)) - tally(result.parts));
+  c.imagesDropped = countImages(messages.slice(result.headLen, result.cut));
+  return c;
+}
+
+export const n = (v: number): string => v.toLocaleString("en-US");
+
+/** The first `lines` lines of a text (0 = all), with a note of what was left out. */
+export function head(text: string, lines: number): string {
+  const all = text.split("\n");
+  if (lines <= 0 || all.length <= lines) return text;
+  return all.slice(0, lines).join("\n") + `\n… (${n(all.length - lines)} more lines; --lines 0 prints all)`;
+}
+
+export function tokensOf(messages: readonly unknown[], body?: Record<string, unknown>, key = "messages"): number {
+  return Math.floor(billableChars(body === undefined ? { messages } : { ...body, [key]: messages }) / 4);
+}
+
+export { SUMMARY_HEADER };
