@@ -23,3 +23,7 @@ export { canonicalJson, pythonJson, pythonJsonLength, serializeJson, measureJson
 export { parseFocus, focusExcerpt, FOCUS_EXCERPT_TAG, type Focus } from "./focus";
 export { truncate, strip, toWellFormed, isWellFormed, stripTaskNotifications } from "./text";
 export { CliffInputError } from "./errors";
+export { Engine, type PrepareContext, type EngineOptions } from "./engine/engine";
+export { PrefixStore, type StoreEntry } from "./engine/store";
+export { messageDigest, chainHashes, canonicalForm } from "./engine/digest";
+export { sha256Hex, utf8Length } from "./engine/sha256";

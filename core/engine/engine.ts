@@ -1,0 +1,324 @@
+/**
+ * The proxy pipeline as a library (spec §11, with the TypeScript port's choices of §16): for a
+ * host that resends the whole history every request, `prepare` substitutes the longest stored
+ * cliff, replays the original history when the context is over the threshold (so a history that
+ * arrives in one piece ends with the same "last cycle only" summary an incremental run would),
+ * escalates through the rungs, and `reactive` takes one more rung after an upstream
+ * context-length error.
+ */
+import { compactWith } from "../compact";
+import { resolveConfig, type Config } from "../config";
+import { getDialect, type Dialect, type DialectName } from "../dialects/index";
+import { billableChars } from "../estimate";
+import { canonicalJson } from "../json";
+import { rungConfig, type Rung } from "../ladder";
+import { contentText } from "../parts";
+import { fitSummary, SUMMARY_HEADER, summaryParts } from "../summary";
+import { canonicalForm } from "./digest";
+import { sha256Hex } from "./sha256";
+import { PrefixStore } from "./store";
+
+export interface PrepareContext {
+  /** The request body as received (never modified). */
+  readonly body: Record<string, unknown>;
+  readonly dialect: Dialect;
+  /** The original message list. */
+  readonly messages: readonly unknown[];
+  /** The outgoing message list. */
+  substituted: unknown[];
+  /** The outgoing list differs from the incoming one. */
+  modified: boolean;
+  /** A compaction ran for this request (not just a stored prefix reused). */
+  compacted: boolean;
+  /** A stored cliff was reused. */
+  matched: boolean;
+  /** Where the verbatim tail starts in the original list, and the head length (0 when unmodified). */
+  baseCut: number;
+  baseHead: number;
+  estTokensIn: number;
+  estTokensOut: number;
+  /** Highest escalation rung that succeeded (0 = none). */
+  rung: number;
+  /** Still over the threshold after everything allowed. */
+  overBudget: boolean;
+  /** Compactions the last replay made. */
+  chainSteps: number;
+  /** First 8 hex digits of the summary text's SHA-256 ("" when none). */
+  summaryFp: string;
+  /** The body to send: the original object when nothing changed (or in shadow mode), else a shallow copy. */
+  outgoingBody(): Record<string, unknown>;
+}
+
+interface Internal extends PrepareContext {
+  fixed: number;
+  costs: number[];
+  chain: string[] | null;
+  index: Map<unknown, number> | null;
+  policy: string;
+  reactiveBaseTried: boolean;
+}
+
+interface DigestMemo {
+  canonical: string;
+  digest: string;
+}
+
+/** The message text a dialect's summary message carries. */
+function summaryTextOf(message: unknown): string {
+  const content = (message as { content?: unknown }).content;
+  return contentText(content, ["text", "input_text"]);
+}
+
+function clone<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v)) as T;
+}
+
+export interface EngineOptions {
+  /** A store to share between engines (an empty one is kept, not replaced). */
+  store?: PrefixStore;
+}
+
+export class Engine {
+  readonly config: Config;
+  readonly store: PrefixStore;
+  // Canonical text → digest for the latest objects seen; the canonical text is compared, so an
+  // object edited in place is hashed again.
+  private memo = new WeakMap<object, DigestMemo>();
+
+  constructor(config?: Partial<Config>, options: EngineOptions = {}) {
+    this.config = resolveConfig(config);
+    this.store = options.store !== undefined ? options.store : new PrefixStore(this.config.storeMaxEntries, this.config.storeMaxBytes);
+  }
+
+  /** Digest of one message, reusing the last hash when its canonical form has not changed. */
+  digest(message: unknown, dialect: DialectName): string {
+    const canonical = canonicalJson(canonicalForm(message, dialect));
+    if (message !== null && typeof message === "object") {
+      const hit = this.memo.get(message);
+      if (hit !== undefined && hit.canonical === canonical) return hit.digest;
+      const digest = sha256Hex(canonical);
+      this.memo.set(message, { canonical, digest });
+      return digest;
+    }
+    return sha256Hex(canonical);
+  }
+
+  /** Decides what to send for `body`. Never throws for malformed bodies (they pass through). */
+  prepare(body: unknown, dialectName: DialectName | string): PrepareContext {
+    const d = getDialect(dialectName);
+    const b = (body !== null && typeof body === "object" && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+    const raw = b[d.messagesKey];
+    const messages: unknown[] = Array.isArray(raw) ? raw : [];
+    const fixed = billableChars({ ...b, [d.messagesKey]: [] });
+    const costs = messages.map((m) => billableChars(m));
+    const shadow = this.config.shadow;
+    const ctx: Internal = {
+      body: b, dialect: d, messages, substituted: messages, modified: false, compacted: false, matched: false,
+      baseCut: 0, baseHead: 0, estTokensIn: 0, estTokensOut: 0, rung: 0, overBudget: false, chainSteps: 0, summaryFp: "",
+      fixed, costs, chain: null, index: null, policy: canonicalJson([this.config, fixed]), reactiveBaseTried: false,
+      outgoingBody() {
+        return !this.modified || shadow ? b : { ...b, [d.messagesKey]: this.substituted };
+      },
+    };
+    ctx.estTokensIn = ctx.estTokensOut = this.tokens(fixed, costs);
+    const threshold = this.config.thresholdTokens;
+    // A request that fits is sent as it is, even when a stored cliff would match it.
+    if (ctx.estTokensIn <= threshold || messages.length === 0) return ctx;
+    this.lookup(ctx);
+    if (ctx.estTokensOut <= threshold) return ctx;
+    if (this.replay(ctx, this.config, false, true)) this.storeResult(ctx);
+    const top: Rung = this.config.strict && !shadow ? 3 : 2;
+    for (let rung = 1 as Rung; rung <= top && ctx.estTokensOut > threshold; rung = (rung + 1) as Rung) {
+      if (rung < 3 ? this.replay(ctx, rungConfig(this.config, rung), true, false) : this.truncateSummary(ctx)) ctx.rung = rung;
+    }
+    ctx.overBudget = ctx.estTokensOut > threshold;
+    return ctx;
+  }
+
+  /**
+   * One more step after the upstream rejected the request as too long: a forced compaction
+   * first, then each rung in turn. False once nothing is left (at most 4 successful steps).
+   */
+  reactive(context: PrepareContext): boolean {
+    const ctx = context as Internal;
+    if (!ctx.compacted && ctx.rung === 0 && !ctx.reactiveBaseTried) {
+      ctx.reactiveBaseTried = true;
+      if (this.replay(ctx, this.config, true, true)) return this.settle(ctx);
+    }
+    while (ctx.rung < 3) {
+      ctx.rung++;
+      const ok = ctx.rung < 3 ? this.replay(ctx, rungConfig(this.config, ctx.rung as Rung), true, false) : this.truncateSummary(ctx);
+      if (ok) return this.settle(ctx);
+    }
+    return false;
+  }
+
+  private settle(ctx: Internal): true {
+    ctx.overBudget = ctx.estTokensOut > this.config.thresholdTokens;
+    return true;
+  }
+
+  private tokens(fixed: number, costs: readonly number[]): number {
+    let chars = fixed;
+    for (let i = 0; i < costs.length; i++) chars += costs[i] + (i > 0 ? 2 : 0);
+    return Math.floor(chars / 4);
+  }
+
+  /** Chain keys mix each digest with the message's billable size, so a re-priced message never reuses a cliff. */
+  private cacheChain(ctx: Internal): string[] {
+    if (ctx.chain === null) {
+      const out: string[] = [];
+      let prev = "";
+      for (let i = 0; i < ctx.messages.length; i++) {
+        prev = sha256Hex(prev + this.digest(ctx.messages[i], ctx.dialect.name) + ":" + ctx.costs[i]);
+        out.push(prev);
+      }
+      ctx.chain = out;
+    }
+    return ctx.chain;
+  }
+
+  /** With keepRecent 0 a cut may only fall where a turn ends. */
+  private cutAllowed(d: Dialect, msgs: readonly unknown[], cut: number, cfg: Config): boolean {
+    return cfg.keepRecent > 0 || cut >= msgs.length || d.startsTurn(msgs[cut], msgs[cut - 1]);
+  }
+
+  private lookup(ctx: Internal): void {
+    if (this.store.size === 0) return;
+    const chain = this.cacheChain(ctx);
+    for (let i = ctx.messages.length - 1; i >= 0; i--) {
+      const entry = this.store.get(chain[i]);
+      if (entry === undefined) continue;
+      const fits = entry.cut === i + 1 && entry.headLen <= entry.cut && entry.policy === ctx.policy && entry.dialect === ctx.dialect.name;
+      if (fits && this.cutAllowed(ctx.dialect, ctx.messages, entry.cut, this.config)) {
+        const summary = clone(entry.summary);
+        ctx.substituted = [...ctx.messages.slice(0, entry.headLen), summary, ...ctx.messages.slice(entry.cut)];
+        ctx.baseCut = entry.cut;
+        ctx.baseHead = entry.headLen;
+        ctx.modified = ctx.matched = true;
+        ctx.estTokensOut = this.tokensOf(ctx, ctx.substituted);
+        ctx.summaryFp = sha256Hex(summaryTextOf(summary)).slice(0, 8);
+      }
+      return; // only the longest stored prefix is considered
+    }
+  }
+
+  /** Body characters for an outgoing list: known messages at their cached cost, new ones (summaries) priced now. */
+  private charsOf(ctx: Internal, list: readonly unknown[]): number {
+    if (ctx.index === null) {
+      ctx.index = new Map();
+      ctx.messages.forEach((m, i) => ctx.index!.set(m, i));
+    }
+    let chars = ctx.fixed;
+    list.forEach((m, i) => {
+      const k = ctx.index!.get(m);
+      chars += (k !== undefined ? ctx.costs[k] : billableChars(m)) + (i > 0 ? 2 : 0);
+    });
+    return chars;
+  }
+
+  private tokensOf(ctx: Internal, list: readonly unknown[]): number {
+    return Math.floor(this.charsOf(ctx, list) / 4);
+  }
+
+  /**
+   * The replay: feed the original messages one by one and cliff whenever the running estimate
+   * crosses the threshold, each cliff dropping the previous summary. Resumes after a stored cliff
+   * when `fromBase`; `force` compacts once at the end if nothing crossed.
+   */
+  private replay(ctx: Internal, cfg: Config, force: boolean, fromBase: boolean): boolean {
+    const d = ctx.dialect;
+    const msgs = ctx.messages;
+    const threshold = this.config.thresholdTokens;
+    let working: unknown[] = [];
+    let origin: number[] = [];
+    let workingCosts: number[] = [];
+    let summaryAt = -1;
+    let next = 0;
+    if (fromBase && ctx.baseCut > 0) {
+      working = ctx.substituted.slice(0, ctx.baseHead + 1);
+      origin = working.map((_, i) => (i < ctx.baseHead ? i : -1));
+      workingCosts = working.map((m, i) => (i < ctx.baseHead ? ctx.costs[i] : billableChars(m)));
+      summaryAt = ctx.baseHead;
+      next = ctx.baseCut;
+    }
+    let chars = ctx.fixed + workingCosts.reduce((s, c, i) => s + c + (i > 0 ? 2 : 0), 0);
+    let steps = 0;
+    let cut = ctx.baseCut;
+    let summary: unknown = null;
+    let stopped = false;
+    const attempt = (): void => {
+      if (!this.cutAllowed(d, msgs, next, cfg)) return;
+      const r = compactWith(working, d, cfg);
+      if (r === null) return;
+      if ((summaryAt >= 0 && r.headLen !== summaryAt) || r.cut <= r.headLen) {
+        stopped = true; // the old summary would be cut into: leave the history as it is
+        return;
+      }
+      const newCut = r.cut < working.length ? origin[r.cut] : next;
+      if (!(newCut >= 1 && newCut <= msgs.length)) {
+        stopped = true;
+        return;
+      }
+      origin = [...origin.slice(0, r.headLen), -1, ...origin.slice(r.cut)];
+      workingCosts = [...workingCosts.slice(0, r.headLen), billableChars(r.summary), ...workingCosts.slice(r.cut)];
+      working = r.messages;
+      chars = ctx.fixed + workingCosts.reduce((s, c, i) => s + c + (i > 0 ? 2 : 0), 0);
+      summaryAt = r.headLen;
+      summary = r.summary;
+      cut = newCut;
+      steps++;
+    };
+    while (next < msgs.length && !stopped) {
+      chars += ctx.costs[next] + (working.length > 0 ? 2 : 0);
+      working.push(msgs[next]);
+      origin.push(next);
+      workingCosts.push(ctx.costs[next]);
+      next++;
+      if (Math.floor(chars / 4) > threshold) attempt();
+    }
+    if (!stopped && steps === 0 && force) attempt();
+    if (steps === 0) return false;
+    ctx.substituted = working;
+    ctx.baseCut = cut;
+    ctx.baseHead = summaryAt;
+    ctx.modified = ctx.compacted = true;
+    ctx.chainSteps = steps;
+    ctx.estTokensOut = Math.floor(chars / 4);
+    ctx.summaryFp = sha256Hex(summaryTextOf(summary)).slice(0, 8);
+    return true;
+  }
+
+  /** Only proactive cliffs made with the base config are stored; escalations stay request-local. */
+  private storeResult(ctx: Internal): void {
+    const chain = this.cacheChain(ctx);
+    this.store.put(chain[ctx.baseCut - 1], {
+      headLen: ctx.baseHead,
+      summary: clone(ctx.substituted[ctx.baseHead]),
+      cut: ctx.baseCut,
+      policy: ctx.policy,
+      dialect: ctx.dialect.name,
+    });
+  }
+
+  /** Rung 3: keep only the newest contiguous summary parts that fit; head and tail untouched. */
+  private truncateSummary(ctx: Internal): boolean {
+    if (ctx.baseCut <= 0 || !ctx.modified) return false;
+    const d = ctx.dialect;
+    const text = summaryTextOf(ctx.substituted[ctx.baseHead]);
+    if (!text.startsWith(SUMMARY_HEADER)) return false;
+    const others = ctx.substituted.filter((_, i) => i !== ctx.baseHead);
+    const fixed = this.charsOf(ctx, others) + (others.length > 0 ? 2 : 0);
+    const threshold = this.config.thresholdTokens;
+    const fitted = fitSummary(SUMMARY_HEADER, summaryParts(text), (candidate) =>
+      Math.floor((fixed + billableChars(d.summaryMessage(candidate))) / 4) <= threshold,
+    );
+    if (fitted.text.length >= text.length) return false;
+    ctx.substituted = ctx.substituted.slice();
+    ctx.substituted[ctx.baseHead] = d.summaryMessage(fitted.text);
+    ctx.estTokensOut = this.tokensOf(ctx, ctx.substituted);
+    ctx.summaryFp = sha256Hex(fitted.text).slice(0, 8);
+    ctx.overBudget = ctx.estTokensOut > threshold;
+    return true;
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * SHA-256 of a string's UTF-8 bytes, in plain ES2020 (no crypto, no TextEncoder), so the engine's
+ * hash chain is the same in Node, in a bare V8 context and in QuickJS.
+ */
+
+const K = new Int32Array([
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+]);
+
+const W = new Int32Array(64);
+let buffer = new Uint8Array(1 << 16);
+
+/** UTF-8 bytes of `text` into the shared buffer, padded for SHA-256; returns the padded length. Lone surrogates encode as U+FFFD. */
+function encodePadded(text: string): number {
+  const worst = text.length * 3 + 72;
+  if (buffer.length < worst) buffer = new Uint8Array(Math.max(worst, buffer.length * 2));
+  const b = buffer;
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i);
+    if (c < 0x80) {
+      b[n++] = c;
+      continue;
+    }
+    if (c < 0x800) {
+      b[n++] = 0xc0 | (c >> 6);
+      b[n++] = 0x80 | (c & 63);
+      continue;
+    }
+    if (c >= 0xd800 && c <= 0xdfff) {
+      const d = text.charCodeAt(i + 1);
+      if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        i++;
+        b[n++] = 0xf0 | (c >> 18);
+        b[n++] = 0x80 | ((c >> 12) & 63);
+        b[n++] = 0x80 | ((c >> 6) & 63);
+        b[n++] = 0x80 | (c & 63);
+        continue;
+      }
+      c = 0xfffd;
+    }
+    b[n++] = 0xe0 | (c >> 12);
+    b[n++] = 0x80 | ((c >> 6) & 63);
+    b[n++] = 0x80 | (c & 63);
+  }
+  const bits = n * 8;
+  b[n++] = 0x80;
+  while (n % 64 !== 56) b[n++] = 0;
+  const hi = Math.floor(bits / 0x100000000);
+  b[n++] = hi >>> 24;
+  b[n++] = (hi >>> 16) & 255;
+  b[n++] = (hi >>> 8) & 255;
+  b[n++] = hi & 255;
+  b[n++] = bits >>> 24;
+  b[n++] = (bits >>> 16) & 255;
+  b[n++] = (bits >>> 8) & 255;
+  b[n++] = bits & 255;
+  return n;
+}
+
+const HEX: string[] = [];
+for (let i = 0; i < 256; i++) HEX.push((i < 16 ? "0" : "") + i.toString(16));
+
+function hex32(x: number): string {
+  return HEX[(x >>> 24) & 255] + HEX[(x >>> 16) & 255] + HEX[(x >>> 8) & 255] + HEX[x & 255];
+}
+
+/** Lower-case hex SHA-256 of the UTF-8 encoding of `text`. */
+export function sha256Hex(text: string): string {
+  const length = encodePadded(text);
+  const b = buffer;
+  let h0 = 0x6a09e667, h1 = 0xbb67ae85 | 0, h2 = 0x3c6ef372, h3 = 0xa54ff53a | 0;
+  let h4 = 0x510e527f, h5 = 0x9b05688c | 0, h6 = 0x1f83d9ab, h7 = 0x5be0cd19;
+  for (let off = 0; off < length; off += 64) {
+    for (let t = 0; t < 16; t++) {
+      const j = off + t * 4;
+      W[t] = (b[j] << 24) | (b[j + 1] << 16) | (b[j + 2] << 8) | b[j + 3];
+    }
+    for (let t = 16; t < 64; t++) {
+      const x = W[t - 15];
+      const y = W[t - 2];
+      const s0 = ((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3);
+      const s1 = ((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10);
+      W[t] = (W[t - 16] + s0 + W[t - 7] + s1) | 0;
+    }
+    let a = h0, bb = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7;
+    for (let t = 0; t < 64; t++) {
+      const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
+      const ch = (e & f) ^ (~e & g);
+      const t1 = (h + S1 + ch + K[t] + W[t]) | 0;
+      const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
+      const maj = (a & bb) ^ (a & c) ^ (bb & c);
+      const t2 = (S0 + maj) | 0;
+      h = g;
+      g = f;
+      f = e;
+      e = (d + t1) | 0;
+      d = c;
+      c = bb;
+      bb = a;
+      a = (t1 + t2) | 0;
+    }
+    h0 = (h0 + a) | 0;
+    h1 = (h1 + bb) | 0;
+    h2 = (h2 + c) | 0;
+    h3 = (h3 + d) | 0;
+    h4 = (h4 + e) | 0;
+    h5 = (h5 + f) | 0;
+    h6 = (h6 + g) | 0;
+    h7 = (h7 + h) | 0;
+  }
+  return hex32(h0) + hex32(h1) + hex32(h2) + hex32(h3) + hex32(h4) + hex32(h5) + hex32(h6) + hex32(h7);
+}
+
+/** Bytes of `text` in UTF-8 (lone surrogates count as U+FFFD, 3 bytes). */
+export function utf8Length(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n += 4;
+        i++;
+      } else n += 3;
+    } else n += 3;
+  }
+  return n;
+}

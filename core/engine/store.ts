@@ -1,0 +1,77 @@
+/**
+ * The prefix store: cliffs already computed, keyed by the chain hash of the original prefix they
+ * replace. LRU, bounded by entry count and by UTF-8 bytes of the stored summaries. An entry larger
+ * than the whole budget (or a store with no capacity) is refused rather than evicting everything.
+ */
+import { pythonJson } from "../json";
+import { utf8Length } from "./sha256";
+
+export interface StoreEntry {
+  /** Messages before the summary. */
+  headLen: number;
+  /** The summary message that replaces messages[headLen..cut). */
+  summary: unknown;
+  /** Index in the original history where the verbatim tail starts. */
+  cut: number;
+  /** Canonical JSON of the config and fixed request size the entry was made under. */
+  policy: string;
+  dialect: string;
+}
+
+export class PrefixStore {
+  private readonly entries = new Map<string, { entry: StoreEntry; size: number }>();
+  private bytes = 0;
+
+  constructor(readonly maxEntries = 4096, readonly maxBytes = 67108864) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Total UTF-8 bytes of the stored summaries. */
+  get totalBytes(): number {
+    return this.bytes;
+  }
+
+  /** The entry, refreshed as most recently used. */
+  get(key: string): StoreEntry | undefined {
+    const hit = this.entries.get(key);
+    if (hit === undefined) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, hit);
+    return hit.entry;
+  }
+
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
+  /** Stores an entry; returns false (and evicts nothing) when it can never fit. */
+  put(key: string, entry: StoreEntry): boolean {
+    let size: number;
+    try {
+      size = utf8Length(pythonJson(entry.summary));
+    } catch {
+      return false;
+    }
+    if (this.maxEntries <= 0 || this.maxBytes <= 0 || size > this.maxBytes) return false;
+    const old = this.entries.get(key);
+    if (old !== undefined) {
+      this.entries.delete(key);
+      this.bytes -= old.size;
+    }
+    this.entries.set(key, { entry, size });
+    this.bytes += size;
+    for (const [k, v] of this.entries) {
+      if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
+      this.entries.delete(k);
+      this.bytes -= v.size;
+    }
+    return true;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+}
