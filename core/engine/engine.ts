@@ -55,7 +55,10 @@ interface Internal extends PrepareContext {
   chain: string[] | null;
   index: Map<unknown, number> | null;
   policy: string;
+  policyKey: string | null;
   reactiveBaseTried: boolean;
+  /** Messages read when the current cut was made. */
+  reach: number;
 }
 
 interface DigestMemo {
@@ -115,7 +118,7 @@ export class Engine {
     const ctx: Internal = {
       body: b, dialect: d, messages, substituted: messages, modified: false, compacted: false, matched: false,
       baseCut: 0, baseHead: 0, estTokensIn: 0, estTokensOut: 0, rung: 0, overBudget: false, chainSteps: 0, summaryFp: "",
-      fixed, costs, chain: null, index: null, policy: canonicalJson([this.config, fixed]), reactiveBaseTried: false,
+      fixed, costs, chain: null, index: null, policy: canonicalJson([this.config, fixed]), policyKey: null, reactiveBaseTried: false, reach: 0,
       outgoingBody() {
         return !this.modified || shadow ? b : { ...b, [d.messagesKey]: this.substituted };
       },
@@ -178,6 +181,12 @@ export class Engine {
     return ctx.chain;
   }
 
+  /** Keys carry the policy too, so clients of a shared store with other configs never overwrite each other. */
+  private storeKey(ctx: Internal, chainHash: string): string {
+    if (ctx.policyKey === null) ctx.policyKey = sha256Hex(ctx.policy + "\u0000" + ctx.dialect.name).slice(0, 16);
+    return chainHash + ":" + ctx.policyKey;
+  }
+
   /** With keepRecent 0 a cut may only fall where a turn ends. */
   private cutAllowed(d: Dialect, msgs: readonly unknown[], cut: number, cfg: Config): boolean {
     return cfg.keepRecent > 0 || cut >= msgs.length || d.startsTurn(msgs[cut], msgs[cut - 1]);
@@ -187,14 +196,16 @@ export class Engine {
     if (this.store.size === 0) return;
     const chain = this.cacheChain(ctx);
     for (let i = ctx.messages.length - 1; i >= 0; i--) {
-      const entry = this.store.get(chain[i]);
-      if (entry === undefined) continue;
-      const fits = entry.cut === i + 1 && entry.headLen <= entry.cut && entry.policy === ctx.policy && entry.dialect === ctx.dialect.name;
+      const entry = this.store.get(this.storeKey(ctx, chain[i]));
+      // Entries made under another config, request shape or dialect belong to other clients of a shared store.
+      if (entry === undefined || entry.policy !== ctx.policy || entry.dialect !== ctx.dialect.name) continue;
+      const fits = entry.cut === i + 1 && entry.headLen <= entry.cut && ctx.messages.length >= entry.reach;
       if (fits && this.cutAllowed(ctx.dialect, ctx.messages, entry.cut, this.config)) {
         const summary = clone(entry.summary);
         ctx.substituted = [...ctx.messages.slice(0, entry.headLen), summary, ...ctx.messages.slice(entry.cut)];
         ctx.baseCut = entry.cut;
         ctx.baseHead = entry.headLen;
+        ctx.reach = entry.reach;
         ctx.modified = ctx.matched = true;
         ctx.estTokensOut = this.tokensOf(ctx, ctx.substituted);
         ctx.summaryFp = sha256Hex(summaryTextOf(summary)).slice(0, 8);
@@ -245,6 +256,7 @@ export class Engine {
     let chars = ctx.fixed + workingCosts.reduce((s, c, i) => s + c + (i > 0 ? 2 : 0), 0);
     let steps = 0;
     let cut = ctx.baseCut;
+    let reach = ctx.reach;
     let summary: unknown = null;
     let stopped = false;
     const attempt = (): void => {
@@ -267,6 +279,7 @@ export class Engine {
       summaryAt = r.headLen;
       summary = r.summary;
       cut = newCut;
+      reach = next;
       steps++;
     };
     while (next < msgs.length && !stopped) {
@@ -282,6 +295,7 @@ export class Engine {
     ctx.substituted = working;
     ctx.baseCut = cut;
     ctx.baseHead = summaryAt;
+    ctx.reach = reach;
     ctx.modified = ctx.compacted = true;
     ctx.chainSteps = steps;
     ctx.estTokensOut = Math.floor(chars / 4);
@@ -292,10 +306,11 @@ export class Engine {
   /** Only proactive cliffs made with the base config are stored; escalations stay request-local. */
   private storeResult(ctx: Internal): void {
     const chain = this.cacheChain(ctx);
-    this.store.put(chain[ctx.baseCut - 1], {
+    this.store.put(this.storeKey(ctx, chain[ctx.baseCut - 1]), {
       headLen: ctx.baseHead,
       summary: clone(ctx.substituted[ctx.baseHead]),
       cut: ctx.baseCut,
+      reach: ctx.reach,
       policy: ctx.policy,
       dialect: ctx.dialect.name,
     });

@@ -13,6 +13,8 @@ export interface StoreEntry {
   summary: unknown;
   /** Index in the original history where the verbatim tail starts. */
   cut: number;
+  /** Messages the replay had read when it made this cut: a shorter request would not have made it. */
+  reach: number;
   /** Canonical JSON of the config and fixed request size the entry was made under. */
   policy: string;
   dialect: string;
