@@ -2,7 +2,9 @@
 import { benchCore } from "./core";
 import { benchPlugin } from "./plugin";
 import { benchCli } from "./cli";
+import { benchEngine } from "./engine";
 
 benchCore();
+benchEngine();
 await benchPlugin();
 benchCli();

@@ -10,6 +10,12 @@ import { sha256Hex } from "./sha256";
 
 type Form = unknown;
 
+/** A primitive as it is; anything else as its canonical JSON, so a form never holds an object. */
+function prim(v: unknown): unknown {
+  if (v === undefined) return null;
+  return v === null || typeof v !== "object" ? v : canonicalJson(v);
+}
+
 function withoutKeys(o: Record<string, unknown>, keys: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(o)) if (keys.indexOf(k) < 0) out[k] = o[k];
@@ -26,9 +32,9 @@ function anthropicBlock(b: unknown): Form {
     case "text":
       return ["text", str(block.text)];
     case "tool_use":
-      return ["tool_use", block.id ?? null, block.name ?? null, canonicalJson(block.input ?? null)];
+      return ["tool_use", prim(block.id), prim(block.name), canonicalJson(block.input ?? null)];
     case "tool_result": {
-      const form: unknown[] = ["tool_result", block.tool_use_id ?? null, textBlocksText(block.content), block.is_error === true];
+      const form: unknown[] = ["tool_result", prim(block.tool_use_id), textBlocksText(block.content), block.is_error === true];
       for (const a of arr(block.content)) {
         const t = obj(a).type;
         if (t !== "text" && typeof a !== "string") form.push(anthropicBlock(a));
@@ -43,7 +49,7 @@ function anthropicBlock(b: unknown): Form {
     case "document": {
       const source = obj(block.source);
       if (block.type === "document" && source.type === "content") return ["document", "content", canonicalJson(source.content ?? null)];
-      return [block.type, source.type ?? null, sha256Hex(str(source.data) || str(source.url))];
+      return [block.type, prim(source.type), sha256Hex(str(source.data) || str(source.url))];
     }
     default:
       return ["other", canonicalJson(withoutKeys(block, ["cache_control"]))];
@@ -52,7 +58,7 @@ function anthropicBlock(b: unknown): Form {
 
 function anthropicForm(m: Record<string, unknown>): Form {
   const blocks = typeof m.content === "string" ? [["text", m.content]] : arr(m.content).map(anthropicBlock);
-  return [m.role ?? null, blocks];
+  return [prim(m.role), blocks];
 }
 
 function chatPart(p: unknown): Form {
@@ -71,15 +77,15 @@ function chatForm(m: Record<string, unknown>): Form {
   const blocks = typeof m.content === "string" ? [["text", m.content]] : arr(m.content).map(chatPart);
   const calls = arr(m.tool_calls).map((c) => {
     const call = obj(c);
-    if (call.type === "custom") return [call.id ?? null, "custom", str(obj(call.custom).name), canonicalJson(obj(call.custom).input ?? null)];
+    if (call.type === "custom") return [prim(call.id), "custom", str(obj(call.custom).name), canonicalJson(obj(call.custom).input ?? null)];
     const fn = obj(call.function);
-    return [call.id ?? null, fn.name ?? null, typeof fn.arguments === "string" ? fn.arguments : canonicalJson(fn.arguments ?? null)];
+    return [prim(call.id), prim(fn.name), typeof fn.arguments === "string" ? fn.arguments : canonicalJson(fn.arguments ?? null)];
   });
   if (m.function_call !== null && typeof m.function_call === "object") {
     const fn = obj(m.function_call);
-    calls.push([null, fn.name ?? null, typeof fn.arguments === "string" ? fn.arguments : canonicalJson(fn.arguments ?? null)]);
+    calls.push([null, prim(fn.name), typeof fn.arguments === "string" ? fn.arguments : canonicalJson(fn.arguments ?? null)]);
   }
-  const form: unknown[] = [m.role ?? null, blocks, calls, m.tool_call_id ?? null, m.name ?? null];
+  const form: unknown[] = [prim(m.role), blocks, calls, prim(m.tool_call_id), prim(m.name)];
   // Redacting reasoning must invalidate a cached summary that quoted it.
   const reasoning = [m.reasoning_content, m.reasoning].find((r) => typeof r === "string");
   if (reasoning !== undefined) form.push(reasoning);
@@ -89,16 +95,16 @@ function chatForm(m: Record<string, unknown>): Form {
 
 function responsesForm(item: Record<string, unknown>): Form {
   const type = typeof item.type === "string" ? item.type : item.role !== undefined ? "message" : "other";
-  if (type === "message") return ["message", item.role ?? null, typeof item.content === "string" ? [["text", item.content]] : arr(item.content).map((p) => canonicalJson(withoutKeys(obj(p), ["id", "status"])))];
-  if (type === "reasoning") return ["reasoning", item.encrypted_content ?? null, canonicalJson(item.summary ?? null), canonicalJson(item.content ?? null)];
+  if (type === "message") return ["message", prim(item.role), typeof item.content === "string" ? [["text", item.content]] : arr(item.content).map((p) => canonicalJson(withoutKeys(obj(p), ["id", "status"])))];
+  if (type === "reasoning") return ["reasoning", prim(item.encrypted_content), canonicalJson(item.summary ?? null), canonicalJson(item.content ?? null)];
   if (type.endsWith("_output")) {
     const out = item.output;
-    return [type, item.call_id ?? null, typeof out === "string" ? out : canonicalJson(out ?? null), typeof out === "string"];
+    return [type, prim(item.call_id), typeof out === "string" ? out : canonicalJson(out ?? null), typeof out === "string"];
   }
   if (type.endsWith("_call")) {
     const rest = withoutKeys(item, ["id", "status", "type", "call_id", "name", "arguments"]);
     const args = typeof item.arguments === "string" ? item.arguments : canonicalJson(item.arguments ?? null);
-    return [type, item.call_id ?? null, item.name ?? null, args, canonicalJson(rest)];
+    return [type, prim(item.call_id), prim(item.name), args, canonicalJson(rest)];
   }
   return ["other", canonicalJson(withoutKeys(item, ["id", "status"]))];
 }
@@ -111,9 +117,9 @@ function piBlock(b: unknown): Form {
     case "thinking":
       return ["thinking", str(block.thinking)];
     case "toolCall":
-      return ["toolCall", block.id ?? null, block.name ?? null, canonicalJson(block.arguments ?? null)];
+      return ["toolCall", prim(block.id), prim(block.name), canonicalJson(block.arguments ?? null)];
     case "image":
-      return ["image", block.mimeType ?? null, sha256Hex(str(block.data))];
+      return ["image", prim(block.mimeType), sha256Hex(str(block.data))];
     default:
       return ["other", canonicalJson(block)];
   }
@@ -121,8 +127,8 @@ function piBlock(b: unknown): Form {
 
 function piForm(m: Record<string, unknown>): Form {
   const blocks = typeof m.content === "string" ? [["text", m.content]] : arr(m.content).map(piBlock);
-  const form: unknown[] = [m.role ?? null, blocks];
-  if (m.role === "toolResult") form.push(m.toolCallId ?? null, m.isError === true);
+  const form: unknown[] = [prim(m.role), blocks];
+  if (m.role === "toolResult") form.push(prim(m.toolCallId), m.isError === true);
   if (m.role === "bashExecution") form.push(str(m.command), str(m.output));
   if (m.role === "compactionSummary" || m.role === "branchSummary") form.push(str(m.summary));
   return form;
@@ -141,13 +147,15 @@ export function canonicalForm(message: unknown, dialect: DialectName): Form {
     case "pi":
       return piForm(m);
     default:
-      return [m.role ?? null, typeof m.content === "string" ? m.content : canonicalJson(m.content ?? null)];
+      return [prim(m.role), typeof m.content === "string" ? m.content : canonicalJson(m.content ?? null)];
   }
 }
 
 /** `sha256_hex(canonical_json(canonical_form(message)))`. */
 export function messageDigest(message: unknown, dialect: DialectName): string {
-  return sha256Hex(canonicalJson(canonicalForm(message, dialect)));
+  // Forms hold only arrays, strings, numbers, booleans and null (nested objects are already
+  // canonical strings), so the engine's own serialiser gives the canonical text.
+  return sha256Hex(JSON.stringify(canonicalForm(message, dialect)));
 }
 
 /** `chain[0] = sha256(d0)`, `chain[i] = sha256(chain[i-1] + d_i)`: chain[i] names the prefix messages[0..i]. */

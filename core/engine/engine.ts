@@ -14,7 +14,8 @@ import { canonicalJson } from "../json";
 import { rungConfig, type Rung } from "../ladder";
 import { contentText } from "../parts";
 import { fitSummary, SUMMARY_HEADER, summaryParts } from "../summary";
-import { canonicalForm } from "./digest";
+import { messageDigest } from "./digest";
+import { MessageMemo, type MemoEntry } from "./memo";
 import { sha256Hex } from "./sha256";
 import { PrefixStore } from "./store";
 
@@ -52,6 +53,7 @@ export interface PrepareContext {
 interface Internal extends PrepareContext {
   fixed: number;
   costs: number[];
+  entries: MemoEntry[];
   chain: string[] | null;
   index: Map<unknown, number> | null;
   policy: string;
@@ -61,10 +63,6 @@ interface Internal extends PrepareContext {
   reach: number;
 }
 
-interface DigestMemo {
-  canonical: string;
-  digest: string;
-}
 
 /** The message text a dialect's summary message carries. */
 function summaryTextOf(message: unknown): string {
@@ -84,26 +82,24 @@ export interface EngineOptions {
 export class Engine {
   readonly config: Config;
   readonly store: PrefixStore;
-  // Canonical text → digest for the latest objects seen; the canonical text is compared, so an
-  // object edited in place is hashed again.
-  private memo = new WeakMap<object, DigestMemo>();
+  private readonly memo = new MessageMemo();
+  // The previous request's chain: a resent history shares its leading memo entries, so only the
+  // links after the first new or edited message are hashed again.
+  private lastChain: { entries: MemoEntry[]; chain: string[] } = { entries: [], chain: [] };
 
   constructor(config?: Partial<Config>, options: EngineOptions = {}) {
     this.config = resolveConfig(config);
     this.store = options.store !== undefined ? options.store : new PrefixStore(this.config.storeMaxEntries, this.config.storeMaxBytes);
   }
 
-  /** Digest of one message, reusing the last hash when its canonical form has not changed. */
+  /** Digest of one message (memoised while the message object is unchanged). */
   digest(message: unknown, dialect: DialectName): string {
-    const canonical = canonicalJson(canonicalForm(message, dialect));
-    if (message !== null && typeof message === "object") {
-      const hit = this.memo.get(message);
-      if (hit !== undefined && hit.canonical === canonical) return hit.digest;
-      const digest = sha256Hex(canonical);
-      this.memo.set(message, { canonical, digest });
-      return digest;
+    const entry = this.memo.get(message, billableChars);
+    if (entry.digest === null || entry.digestDialect !== dialect) {
+      entry.digest = messageDigest(message, dialect);
+      entry.digestDialect = dialect;
     }
-    return sha256Hex(canonical);
+    return entry.digest;
   }
 
   /** Decides what to send for `body`. Never throws for malformed bodies (they pass through). */
@@ -113,12 +109,13 @@ export class Engine {
     const raw = b[d.messagesKey];
     const messages: unknown[] = Array.isArray(raw) ? raw : [];
     const fixed = billableChars({ ...b, [d.messagesKey]: [] });
-    const costs = messages.map((m) => billableChars(m));
+    const entries = messages.map((m) => this.memo.get(m, billableChars));
+    const costs = entries.map((e) => e.cost);
     const shadow = this.config.shadow;
     const ctx: Internal = {
       body: b, dialect: d, messages, substituted: messages, modified: false, compacted: false, matched: false,
       baseCut: 0, baseHead: 0, estTokensIn: 0, estTokensOut: 0, rung: 0, overBudget: false, chainSteps: 0, summaryFp: "",
-      fixed, costs, chain: null, index: null, policy: canonicalJson([this.config, fixed]), policyKey: null, reactiveBaseTried: false, reach: 0,
+      fixed, costs, entries, chain: null, index: null, policy: canonicalJson([this.config, fixed]), policyKey: null, reactiveBaseTried: false, reach: 0,
       outgoingBody() {
         return !this.modified || shadow ? b : { ...b, [d.messagesKey]: this.substituted };
       },
@@ -172,10 +169,18 @@ export class Engine {
     if (ctx.chain === null) {
       const out: string[] = [];
       let prev = "";
-      for (let i = 0; i < ctx.messages.length; i++) {
+      const last = this.lastChain;
+      let i = 0;
+      while (i < ctx.entries.length && i < last.entries.length && ctx.entries[i] === last.entries[i] && ctx.entries[i].digestDialect === ctx.dialect.name) {
+        prev = last.chain[i];
+        out.push(prev);
+        i++;
+      }
+      for (; i < ctx.messages.length; i++) {
         prev = sha256Hex(prev + this.digest(ctx.messages[i], ctx.dialect.name) + ":" + ctx.costs[i]);
         out.push(prev);
       }
+      this.lastChain = { entries: ctx.entries, chain: out };
       ctx.chain = out;
     }
     return ctx.chain;

@@ -17,8 +17,11 @@ const K = new Int32Array([
 const W = new Int32Array(64);
 let buffer = new Uint8Array(1 << 16);
 
-/** UTF-8 bytes of `text` into the shared buffer, padded for SHA-256; returns the padded length. Lone surrogates encode as U+FFFD. */
-function encodePadded(text: string): number {
+/**
+ * UTF-8 bytes of `text` into the shared buffer, padded for SHA-256 as the tail of a message that
+ * already had `before` bytes hashed; returns the padded length. Lone surrogates encode as U+FFFD.
+ */
+function encodePadded(text: string, before: number): number {
   const worst = text.length * 3 + 72;
   if (buffer.length < worst) buffer = new Uint8Array(Math.max(worst, buffer.length * 2));
   const b = buffer;
@@ -51,7 +54,7 @@ function encodePadded(text: string): number {
     b[n++] = 0x80 | ((c >> 6) & 63);
     b[n++] = 0x80 | (c & 63);
   }
-  const bits = n * 8;
+  const bits = (n + before) * 8;
   b[n++] = 0x80;
   while (n % 64 !== 56) b[n++] = 0;
   const hi = Math.floor(bits / 0x100000000);
@@ -73,51 +76,77 @@ function hex32(x: number): string {
   return HEX[(x >>> 24) & 255] + HEX[(x >>> 16) & 255] + HEX[(x >>> 8) & 255] + HEX[x & 255];
 }
 
+const NON_ASCII = /[^\u0000-\u007f]/;
+const H = new Int32Array(8);
+
 /** Lower-case hex SHA-256 of the UTF-8 encoding of `text`. */
 export function sha256Hex(text: string): string {
-  const length = encodePadded(text);
+  H[0] = 0x6a09e667; H[1] = 0xbb67ae85 | 0; H[2] = 0x3c6ef372; H[3] = 0xa54ff53a | 0;
+  H[4] = 0x510e527f; H[5] = 0x9b05688c | 0; H[6] = 0x1f83d9ab; H[7] = 0x5be0cd19;
+  let from = 0;
+  if (!NON_ASCII.test(text)) {
+    // ASCII: the characters are the bytes, so whole blocks are read straight from the string.
+    const whole = text.length - (text.length % 64);
+    for (let off = 0; off < whole; off += 64) {
+      for (let t = 0; t < 16; t++) {
+        const j = off + t * 4;
+        W[t] = (text.charCodeAt(j) << 24) | (text.charCodeAt(j + 1) << 16) | (text.charCodeAt(j + 2) << 8) | text.charCodeAt(j + 3);
+      }
+      compress();
+    }
+    from = whole;
+  }
+  return finish(text, from);
+}
+
+function finish(text: string, from: number): string {
+  const rest = from === 0 ? text : text.slice(from);
+  const length = encodePadded(rest, from);
   const b = buffer;
-  let h0 = 0x6a09e667, h1 = 0xbb67ae85 | 0, h2 = 0x3c6ef372, h3 = 0xa54ff53a | 0;
-  let h4 = 0x510e527f, h5 = 0x9b05688c | 0, h6 = 0x1f83d9ab, h7 = 0x5be0cd19;
   for (let off = 0; off < length; off += 64) {
     for (let t = 0; t < 16; t++) {
       const j = off + t * 4;
       W[t] = (b[j] << 24) | (b[j + 1] << 16) | (b[j + 2] << 8) | b[j + 3];
     }
-    for (let t = 16; t < 64; t++) {
-      const x = W[t - 15];
-      const y = W[t - 2];
-      const s0 = ((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3);
-      const s1 = ((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10);
-      W[t] = (W[t - 16] + s0 + W[t - 7] + s1) | 0;
-    }
-    let a = h0, bb = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7;
-    for (let t = 0; t < 64; t++) {
-      const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
-      const ch = (e & f) ^ (~e & g);
-      const t1 = (h + S1 + ch + K[t] + W[t]) | 0;
-      const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
-      const maj = (a & bb) ^ (a & c) ^ (bb & c);
-      const t2 = (S0 + maj) | 0;
-      h = g;
-      g = f;
-      f = e;
-      e = (d + t1) | 0;
-      d = c;
-      c = bb;
-      bb = a;
-      a = (t1 + t2) | 0;
-    }
-    h0 = (h0 + a) | 0;
-    h1 = (h1 + bb) | 0;
-    h2 = (h2 + c) | 0;
-    h3 = (h3 + d) | 0;
-    h4 = (h4 + e) | 0;
-    h5 = (h5 + f) | 0;
-    h6 = (h6 + g) | 0;
-    h7 = (h7 + h) | 0;
+    compress();
   }
-  return hex32(h0) + hex32(h1) + hex32(h2) + hex32(h3) + hex32(h4) + hex32(h5) + hex32(h6) + hex32(h7);
+  return hex32(H[0]) + hex32(H[1]) + hex32(H[2]) + hex32(H[3]) + hex32(H[4]) + hex32(H[5]) + hex32(H[6]) + hex32(H[7]);
+}
+
+function compress(): void {
+  const h0 = H[0], h1 = H[1], h2 = H[2], h3 = H[3], h4 = H[4], h5 = H[5], h6 = H[6], h7 = H[7];
+  for (let t = 16; t < 64; t++) {
+    const x = W[t - 15];
+    const y = W[t - 2];
+    const s0 = ((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3);
+    const s1 = ((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10);
+    W[t] = (W[t - 16] + s0 + W[t - 7] + s1) | 0;
+  }
+  let a = h0, bb = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7;
+  for (let t = 0; t < 64; t++) {
+    const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
+    const ch = (e & f) ^ (~e & g);
+    const t1 = (h + S1 + ch + K[t] + W[t]) | 0;
+    const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
+    const maj = (a & bb) ^ (a & c) ^ (bb & c);
+    const t2 = (S0 + maj) | 0;
+    h = g;
+    g = f;
+    f = e;
+    e = (d + t1) | 0;
+    d = c;
+    c = bb;
+    bb = a;
+    a = (t1 + t2) | 0;
+  }
+  H[0] = (h0 + a) | 0;
+  H[1] = (h1 + bb) | 0;
+  H[2] = (h2 + c) | 0;
+  H[3] = (h3 + d) | 0;
+  H[4] = (h4 + e) | 0;
+  H[5] = (h5 + f) | 0;
+  H[6] = (h6 + g) | 0;
+  H[7] = (h7 + h) | 0;
 }
 
 /** Bytes of `text` in UTF-8 (lone surrogates count as U+FFFD, 3 bytes). */

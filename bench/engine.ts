@@ -1,0 +1,26 @@
+/** Engine benchmarks on the reference port's scenario: 80 turns, threshold 2000, keepRecent 1. */
+import { Engine, messageDigest } from "../core/index";
+import { aBody, aSession } from "../test/helpers/sessions";
+import { fmt, time } from "./util";
+
+export function benchEngine(): void {
+  const msgs = aSession(80);
+  const body = aBody(msgs);
+  const fresh = time(() => new Engine({ thresholdTokens: 2000, keepRecent: 1 }).prepare(body, "anthropic"), 200, 20);
+  const grow = time(() => {
+    const e = new Engine({ thresholdTokens: 2000, keepRecent: 1 });
+    for (let n = 9; n <= msgs.length; n += 2) e.prepare(aBody(msgs.slice(0, n)), "anthropic");
+  }, 30, 3);
+  const reparsed = JSON.parse(JSON.stringify(msgs)) as unknown[];
+  const digestAll = time(() => {
+    const copy = reparsed.map((m) => ({ ...(m as object) })); // new objects: no memo hits
+    for (const m of copy) messageDigest(m, "anthropic");
+  }, 200, 20);
+  const e = new Engine();
+  const digestWarm = time(() => {
+    for (const m of msgs) e.digest(m, "anthropic");
+  }, 200, 20);
+  console.log("engine: reference scenario (80 turns, 161 messages, threshold 2000, keepRecent 1)");
+  console.log(`  fresh prepare ${fmt(fresh)} (port ≈1.7 ms, target ≤ 0.85)  grow, 76 prepares ${fmt(grow)} (port 14–15 ms, target ≤ 7.3)`);
+  console.log(`  digest all 161 messages: fresh ${fmt(digestAll)} (port ≈0.47 ms, target ≤ 0.235), same objects again ${fmt(digestWarm)}`);
+}
