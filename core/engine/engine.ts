@@ -198,7 +198,7 @@ export class Engine {
   }
 
   private lookup(ctx: Internal): void {
-    if (this.store.size === 0) return;
+    if (this.store.size === 0) return; // (this also runs any deferred write)
     const chain = this.cacheChain(ctx);
     for (let i = ctx.messages.length - 1; i >= 0; i--) {
       const entry = this.store.get(this.storeKey(ctx, chain[i]));
@@ -310,15 +310,16 @@ export class Engine {
 
   /** Only proactive cliffs made with the base config are stored; escalations stay request-local. */
   private storeResult(ctx: Internal): void {
-    const chain = this.cacheChain(ctx);
-    this.store.put(this.storeKey(ctx, chain[ctx.baseCut - 1]), {
+    const entry = {
       headLen: ctx.baseHead,
       summary: clone(ctx.substituted[ctx.baseHead]),
       cut: ctx.baseCut,
       reach: ctx.reach,
       policy: ctx.policy,
       dialect: ctx.dialect.name,
-    });
+    };
+    // The key hashes the whole prefix; the store computes it only when it is next used.
+    this.store.defer(() => this.store.put(this.storeKey(ctx, this.cacheChain(ctx)[entry.cut - 1]), entry));
   }
 
   /** Rung 3: keep only the newest contiguous summary parts that fit; head and tail untouched. */

@@ -23,20 +23,40 @@ export interface StoreEntry {
 export class PrefixStore {
   private readonly entries = new Map<string, { entry: StoreEntry; size: number }>();
   private bytes = 0;
+  private pending: (() => void)[] = [];
 
   constructor(readonly maxEntries = 4096, readonly maxBytes = 67108864) {}
 
+  /**
+   * Queues a write whose key is costly to compute (it hashes a whole history). It runs before the
+   * store is next read or written, by anyone, so a request that is never followed never pays for it.
+   */
+  defer(write: () => void): void {
+    this.pending.push(write);
+  }
+
+  private settle(): void {
+    while (this.pending.length > 0) {
+      const writes = this.pending;
+      this.pending = [];
+      for (const w of writes) w();
+    }
+  }
+
   get size(): number {
+    this.settle();
     return this.entries.size;
   }
 
   /** Total UTF-8 bytes of the stored summaries. */
   get totalBytes(): number {
+    this.settle();
     return this.bytes;
   }
 
   /** The entry, refreshed as most recently used. */
   get(key: string): StoreEntry | undefined {
+    this.settle();
     const hit = this.entries.get(key);
     if (hit === undefined) return undefined;
     this.entries.delete(key);
@@ -45,11 +65,13 @@ export class PrefixStore {
   }
 
   has(key: string): boolean {
+    this.settle();
     return this.entries.has(key);
   }
 
   /** Stores an entry; returns false (and evicts nothing) when it can never fit. */
   put(key: string, entry: StoreEntry): boolean {
+    this.settle();
     let size: number;
     try {
       size = utf8Length(pythonJson(entry.summary));
@@ -73,6 +95,7 @@ export class PrefixStore {
   }
 
   clear(): void {
+    this.pending = [];
     this.entries.clear();
     this.bytes = 0;
   }
