@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import SummaryReporter from "./test/summary-reporter";
+import SummaryReporter from "./test/summary-reporter.ts";
 
 export default defineConfig({
   test: {

@@ -24,14 +24,20 @@ const STOPWORDS = new Set(
 const MAX_TERMS = 32;
 const CONTEXT_LINES = 1;
 
-/** Terms of a focus text: quoted phrases whole, then words of 3+ characters that are not filler. */
+/**
+ * Terms of a focus text: the whole text when it is a short phrase, quoted phrases whole, then
+ * words that are not filler (3+ characters, or 2+ when they hold a digit).
+ */
 export function parseFocus(text: unknown): Focus | undefined {
   if (typeof text !== "string") return undefined;
   const terms: string[] = [];
   const add = (t: string): void => {
     const term = t.toLowerCase();
-    if (term.length >= 3 && !STOPWORDS.has(term) && terms.indexOf(term) < 0 && terms.length < MAX_TERMS) terms.push(term);
+    const long = term.length >= 3 || (term.length === 2 && /\d/.test(term));
+    if (long && !STOPWORDS.has(term) && terms.indexOf(term) < 0 && terms.length < MAX_TERMS) terms.push(term);
   };
+  const whole = text.trim().replace(/\s+/g, " ");
+  if (whole.includes(" ") && whole.length <= 80) add(whole);
   const rest = text.replace(/"([^"]+)"|'([^']+)'|`([^`]+)`/g, (_, a?: string, b?: string, c?: string) => {
     add((a ?? b ?? c ?? "").trim());
     return " ";
@@ -54,11 +60,18 @@ export interface FocusBudget {
 export function focusExcerpt(result: string, budget: FocusBudget): string | null {
   if (budget.remaining <= 0) return null;
   const lower = result.toLowerCase();
-  const hits: number[] = [];
-  for (const term of budget.focus.terms) {
-    for (let at = lower.indexOf(term); at >= 0 && hits.length < 256; at = lower.indexOf(term, at + term.length)) hits.push(at);
-  }
-  if (hits.length === 0) return null;
+  const lineCount = 1 + (result.match(/\n/g)?.length ?? 0);
+  // A term found on most lines says nothing about which lines matter: use the selective ones,
+  // or failing that the rarest.
+  const byTerm = budget.focus.terms.map((term) => {
+    const at: number[] = [];
+    for (let i = lower.indexOf(term); i >= 0 && at.length <= lineCount; i = lower.indexOf(term, i + term.length)) at.push(i);
+    return at;
+  }).filter((at) => at.length > 0);
+  if (byTerm.length === 0) return null;
+  const selective = byTerm.filter((at) => at.length <= Math.max(5, lineCount * 0.2));
+  const chosen = selective.length > 0 ? selective : [byTerm.reduce((a, b) => (b.length < a.length ? b : a))];
+  const hits = ([] as number[]).concat(...chosen).slice(0, 256);
   // Line index of each hit, then windows of ±CONTEXT_LINES lines.
   const starts: number[] = [0];
   for (let i = result.indexOf("\n"); i >= 0; i = result.indexOf("\n", i + 1)) starts.push(i + 1);

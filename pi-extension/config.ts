@@ -1,0 +1,87 @@
+/**
+ * Where the Pi/OMP extension reads its settings: a JSON file (Pi or OMP location, or an explicit
+ * path), then CLIFF_* environment variables on top. A broken file never breaks Pi: the problems
+ * are reported and the valid settings (or the defaults) are used.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { CONFIG_KEYS, DEFAULT_CONFIG, resolveConfig, type Config } from "../core/index";
+
+export const CONFIG_FILE_NAME = "cliffcompaction.json";
+
+export interface LoadedConfig {
+  config: Config;
+  /** The file that was read, or would be read when it exists. */
+  path: string;
+  fileFound: boolean;
+  /** One line per problem (bad JSON, a bad key, a bad env value); empty when all is well. */
+  problems: string[];
+}
+
+type Env = Record<string, string | undefined>;
+
+/** The config file path by precedence: explicit env path, config-dir env, then ~/.pi/agent or ~/.omp/agent. */
+export function configPath(env: Env = process.env, home: string = homedir()): string {
+  const explicit = env.PI_CLIFF_CONFIG || env.OMP_CLIFF_CONFIG;
+  if (explicit) return explicit;
+  const dir = env.PI_CONFIG_DIR || env.OMP_CONFIG_DIR || env.PI_CODING_AGENT_DIR;
+  if (dir) return join(dir, CONFIG_FILE_NAME);
+  const pi = join(home, ".pi", "agent", CONFIG_FILE_NAME);
+  const omp = join(home, ".omp", "agent", CONFIG_FILE_NAME);
+  if (existsSync(pi)) return pi;
+  if (existsSync(omp)) return omp;
+  return pi;
+}
+
+/** CLIFF_KEEP_RECENT for keepRecent, and so on. */
+export function envName(key: string): string {
+  return "CLIFF_" + key.replace(/[A-Z]/g, (c) => "_" + c).toUpperCase();
+}
+
+function applyEach(base: Config, values: Record<string, unknown>, where: string, problems: string[]): Config {
+  let cfg = base;
+  for (const key of Object.keys(values)) {
+    try {
+      cfg = resolveConfig({ [key]: values[key] }, cfg);
+    } catch (e) {
+      problems.push(`${where}: ${(e as Error).message}; ignored`);
+    }
+  }
+  return cfg;
+}
+
+function fromEnv(env: Env, problems: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of CONFIG_KEYS) {
+    const raw = env[envName(key)];
+    if (raw === undefined || raw === "") continue;
+    const kind = typeof DEFAULT_CONFIG[key];
+    if (kind === "boolean") out[key] = /^(1|true|yes|on)$/i.test(raw.trim());
+    else if (key === "maxSummaryRatio") out[key] = Number(raw);
+    else if (/^\+?\d+$/.test(raw.trim()) && Number.isSafeInteger(Number(raw))) out[key] = Number(raw);
+    else problems.push(`${envName(key)}=${JSON.stringify(raw)} is not a whole number ≥ 0; the default is used`);
+  }
+  return out;
+}
+
+export function loadConfig(env: Env = process.env, home: string = homedir()): LoadedConfig {
+  const path = configPath(env, home);
+  const problems: string[] = [];
+  let cfg = resolveConfig();
+  const fileFound = existsSync(path);
+  if (fileFound) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(path, "utf8"));
+    } catch (e) {
+      problems.push(`${path}: not valid JSON (${(e as Error).message.split("\n")[0]}); using the defaults`);
+    }
+    if (parsed !== undefined) {
+      if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) problems.push(`${path}: must hold a JSON object of settings; using the defaults`);
+      else cfg = applyEach(cfg, parsed as Record<string, unknown>, path, problems);
+    }
+  }
+  cfg = applyEach(cfg, fromEnv(env, problems), "environment", problems);
+  return { config: cfg, path, fileFound, problems };
+}

@@ -1,0 +1,116 @@
+/**
+ * A real Pi 1.6 agent session, offline: the faux model, in-memory settings, temp dirs, and our
+ * extension loaded from pi-extension/index.ts through Pi's own loader (the `pi -e` path).
+ */
+import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fauxAssistantMessage, fauxProvider, fauxToolCall } from "@earendil-works/pi-ai";
+import {
+  convertToLlm,
+  createAgentSession,
+  DefaultResourceLoader,
+  ModelRuntime,
+  SessionManager,
+  SettingsManager,
+} from "@earendil-works/pi-coding-agent";
+
+export const EXTENSION = new URL("../../pi-extension/index.ts", import.meta.url).pathname;
+
+export interface Harness {
+  session: Awaited<ReturnType<typeof createAgentSession>>["session"];
+  faux: ReturnType<typeof fauxProvider>;
+  errors: unknown[];
+  notices: { message: string; type?: string }[];
+  statuses: Record<string, string | undefined>;
+  dir: string;
+  branch(): any[];
+  lastCompaction(): any;
+  context(): any[];
+  dispose(): void;
+}
+
+export interface HarnessOptions {
+  contextWindow?: number;
+  reserveTokens?: number;
+  keepRecentTokens?: number;
+  /** Contents of cliffcompaction.json in the agent dir (undefined: no file). */
+  config?: unknown;
+  configText?: string;
+  extensions?: string[];
+  /** Inline extension factories (loaded after `extensions`). */
+  factories?: ((pi: any) => unknown)[];
+  sessionFile?: string;
+}
+
+export async function makeHarness(opts: HarnessOptions = {}): Promise<Harness> {
+  const dir = mkdtempSync(join(tmpdir(), "cliff-pi-"));
+  const agentDir = join(dir, "agent");
+  const cwd = join(dir, "cwd");
+  mkdirSync(agentDir, { recursive: true });
+  mkdirSync(cwd, { recursive: true });
+  if (opts.configText !== undefined) writeFileSync(join(agentDir, "cliffcompaction.json"), opts.configText);
+  else if (opts.config !== undefined) writeFileSync(join(agentDir, "cliffcompaction.json"), JSON.stringify(opts.config));
+  process.env.PI_CLIFF_CONFIG = join(agentDir, "cliffcompaction.json");
+
+  const faux = fauxProvider({ provider: "faux", api: "faux", models: [{ id: "faux-1", contextWindow: opts.contextWindow ?? 200_000, maxTokens: 1000 }] });
+  const modelRuntime = await ModelRuntime.create({ authPath: join(dir, "auth.json"), modelsPath: null, refreshOnCreate: false });
+  modelRuntime.registerNativeProvider(faux.provider);
+  const settingsManager = SettingsManager.inMemory({
+    compaction: { enabled: true, reserveTokens: opts.reserveTokens ?? 16_384, keepRecentTokens: opts.keepRecentTokens ?? 50 },
+    retry: { enabled: false },
+  } as never);
+  const resourceLoader = new DefaultResourceLoader({
+    cwd, agentDir, settingsManager, noExtensions: true, additionalExtensionPaths: opts.extensions ?? [EXTENSION], extensionFactories: opts.factories ?? [],
+    noSkills: true, noPromptTemplates: true, noThemes: true, noContextFiles: true, systemPrompt: "You are a test agent.",
+  } as never);
+  await resourceLoader.reload();
+  const loadErrors = resourceLoader.getExtensions().errors;
+  if (loadErrors.length > 0) throw new Error("extension failed to load: " + JSON.stringify(loadErrors));
+  const sessionManager = opts.sessionFile ? SessionManager.open(opts.sessionFile, join(dir, "sessions"), cwd) : SessionManager.inMemory(cwd);
+  const bigTool = {
+    name: "big",
+    label: "big",
+    description: "returns n lines of output",
+    parameters: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
+    execute: async (_id: string, params: { n: number }) => ({
+      content: [{ type: "text", text: Array.from({ length: params.n }, (_, i) => `line ${i} of output for request ${params.n}`).join("\n") }],
+      details: {},
+    }),
+  };
+  const { session } = await createAgentSession({
+    cwd, agentDir, modelRuntime, model: faux.getModel(), thinkingLevel: "off", resourceLoader, settingsManager, sessionManager,
+    customTools: [bigTool], tools: ["big"],
+  } as never);
+  const errors: unknown[] = [];
+  const notices: { message: string; type?: string }[] = [];
+  const statuses: Record<string, string | undefined> = {};
+  const uiContext = {
+    notify: (message: string, type?: string) => notices.push({ message, type }),
+    setStatus: (key: string, text: string | undefined) => {
+      statuses[key] = text;
+    },
+    select: async () => undefined,
+    confirm: async () => false,
+    input: async () => undefined,
+    onTerminalInput: () => () => {},
+    setWidget: () => {},
+    setFooter: () => {},
+    setHeader: () => {},
+    setTitle: () => {},
+    custom: async () => undefined,
+    editor: async () => undefined,
+    setEditorText: () => {},
+    getEditorText: () => "",
+  };
+  await session.bindExtensions({ uiContext, mode: "print", onError: (e: unknown) => errors.push(e) } as never);
+  return {
+    session, faux, errors, notices, statuses, dir,
+    branch: () => session.sessionManager.getBranch() as any[],
+    lastCompaction: () => [...(session.sessionManager.getBranch() as any[])].reverse().find((e) => e.type === "compaction"),
+    context: () => convertToLlm(session.sessionManager.buildSessionContext().messages as never) as any[],
+    dispose: () => session.dispose(),
+  };
+}
+
+export { fauxAssistantMessage, fauxToolCall };
