@@ -7,7 +7,7 @@ import { fmt, gc, heapMB, time } from "./util";
 
 function row(label: string, messages: unknown[], dialect: string): void {
   const bytes = JSON.stringify(messages).length;
-  const repeats = Math.max(3, Math.min(40, Math.round(2e7 / bytes)));
+  const repeats = Math.max(5, Math.min(40, Math.round(2e7 / bytes)));
   const stringify = time(() => JSON.stringify(messages), repeats);
   const run = (): void => {
     compact(messages, dialect, { keepRecent: 3 });
