@@ -52,6 +52,30 @@ describe("Pi: session_before_compact answered mechanically", () => {
     h.dispose();
   });
 
+  it("a split turn (one prompt, many tool steps) loses nothing: every compacted step is in the summary", async () => {
+    const seen: boolean[] = [];
+    const recorder = (pi: any): void => {
+      pi.on("session_before_compact", (e: any) => {
+        seen.push(e.preparation.isSplitTurn);
+      });
+    };
+    const h = await makeHarness({ factories: [recorder] });
+    const sizes = [41, 42, 43, 44, 45, 46, 47, 48];
+    await toolRun(h, "TASK-SPLIT: one long turn", sizes, "finished");
+    await h.session.compact();
+    expect(seen).toEqual([true]);
+    const entry = h.lastCompaction();
+    const kept = h.branch().slice(h.branch().findIndex((e) => e.id === entry.firstKeptEntryId));
+    const keptCalls = JSON.stringify(kept);
+    for (const n of sizes) {
+      const inSummary = entry.summary.includes(`[big] {"n":${n}}`);
+      const inKept = keptCalls.includes(`"n":${n}}`);
+      expect(inSummary || inKept, `call ${n}`).toBe(true);
+    }
+    expect(entry.summary).toContain("user: TASK-SPLIT: one long turn");
+    h.dispose();
+  });
+
   it("/compact <focus> keeps the lines of a dropped result that mention it", async () => {
     const h = await makeHarness();
     await toolRun(h, "TASK-F: find the port", [70], "done 1");
