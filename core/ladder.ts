@@ -22,6 +22,11 @@ export interface LadderOptions extends CompactOptions {
   finalKeepRecent?: number;
   /** Highest rung to try (default 3). */
   maxRung?: Rung;
+  /**
+   * The host has already decided to compact (Pi's threshold or overflow, AgentParley's call):
+   * when a rung finds nothing to do, try the next one even if the input fits the budget.
+   */
+  mustCompact?: boolean;
 }
 
 export interface LadderResult {
@@ -87,7 +92,7 @@ export function compactToBudget(
       if (best === null || est <= best.estTokens) best = { result, rung, estTokens: est, overBudget: est > budgetTokens, config: cfg };
     }
     if (best !== null && !best.overBudget) return best;
-    if (best === null && rung === 0) {
+    if (best === null && rung === 0 && options.mustCompact !== true) {
       const input = unchanged();
       if (!input.overBudget) return input; // it already fits and nothing compacts
     }

@@ -113,6 +113,8 @@ export function compactSession(live: readonly LiveMessage[], cfg: Config, opts: 
     focus: parseFocus(opts.customInstructions),
     measure,
     maxRung: cfg.strict ? 3 : 2,
+    // Pi has decided to compact on its threshold or an overflow: escalate past an empty rung.
+    mustCompact: opts.reason !== "manual",
   });
   const r = ladder.result;
   if (r === null) return null;

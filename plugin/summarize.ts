@@ -134,6 +134,7 @@ export function summarizeWithReport(context: unknown, config: Config): Summarize
     headLen: task.length,
     focus,
     finalKeepRecent: 0,
+    mustCompact: true,
     measure: (r) => estimateString(envelopeOf(r, withFocus)),
   });
   if (ladder.result !== null && ladder.overBudget && withFocus) {
@@ -143,6 +144,7 @@ export function summarizeWithReport(context: unknown, config: Config): Summarize
       headLen: task.length,
       focus,
       finalKeepRecent: 0,
+      mustCompact: true,
       measure: (r) => estimateString(envelopeOf(r, false)),
     });
   }

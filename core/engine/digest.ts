@@ -17,7 +17,8 @@ function prim(v: unknown): unknown {
 }
 
 function withoutKeys(o: Record<string, unknown>, keys: string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // A null prototype keeps a "__proto__" key as data instead of setting the prototype.
+  const out: Record<string, unknown> = Object.create(null);
   for (const k of Object.keys(o)) if (keys.indexOf(k) < 0) out[k] = o[k];
   return out;
 }

@@ -1,0 +1,124 @@
+/** fast-check generators of whole sessions in every dialect, with hostile text mixed in. */
+import fc from "fast-check";
+import { SUMMARY_HEADER } from "../../core/index";
+
+const PIECES = [
+  "a", "b", "x", " ", "  ", "\n", "\t", '"', "\\", "é", "日本", "😀", "\ud800", "\udc00", "\u0000", "\u2028",
+  "<task n=\"1\" chars=\"3\">", "</message>", "</digest>", "<cliff-summary v=\"1\" check=\"00000000\">", "---",
+  "<task-notification>done</task-notification>", "__proto__", "constructor",
+];
+
+/** Text from hostile pieces and random strings, sometimes opening with the summary header. */
+export const text = (maxPieces = 12): fc.Arbitrary<string> =>
+  fc
+    .tuple(
+      fc.integer({ min: 0, max: 9 }),
+      fc.array(fc.oneof(fc.constantFrom(...PIECES), fc.string({ maxLength: 8 }), fc.string({ unit: "binary", maxLength: 6 })), { maxLength: maxPieces }),
+    )
+    .map(([dice, parts]) => (dice === 0 ? SUMMARY_HEADER : "") + parts.join(""));
+
+/** A result body: short, or long enough to be dropped (400–1200 chars). */
+export const resultText: fc.Arbitrary<string> = fc.oneof(
+  text(6),
+  fc.tuple(text(3), fc.integer({ min: 400, max: 1200 })).map(([t, n]) => t + "L".repeat(n)),
+);
+
+export const args: fc.Arbitrary<unknown> = fc.oneof(
+  fc.dictionary(fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom("__proto__", "constructor", "prototype", "2", "😀")), fc.oneof(fc.string({ maxLength: 10 }), fc.double(), fc.integer(), fc.constantFrom(NaN, Infinity, -0, null, true)), { maxKeys: 4 }),
+  text(4),
+);
+
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAMgAAADICAYAAACtWK6eAAAA";
+
+/** Anthropic Messages sessions. */
+export const anthropicSession: fc.Arbitrary<unknown[]> = fc
+  .tuple(
+    text(),
+    fc.array(
+      fc.record({
+        thinking: fc.option(text(), { nil: undefined }),
+        say: fc.option(text(), { nil: undefined }),
+        calls: fc.array(fc.tuple(fc.constantFrom("bash", "read", ""), args), { maxLength: 2 }),
+        results: fc.array(resultText, { maxLength: 2 }),
+        image: fc.boolean(),
+        human: fc.option(text(), { nil: undefined }),
+      }),
+      { maxLength: 8 },
+    ),
+  )
+  .map(([task, turns]) => {
+    const msgs: unknown[] = [{ role: "user", content: task }];
+    turns.forEach((t, i) => {
+      const content: unknown[] = [];
+      if (t.thinking !== undefined) content.push({ type: "thinking", thinking: t.thinking, signature: "SIG" });
+      if (t.say !== undefined) content.push({ type: "text", text: t.say });
+      t.calls.forEach(([name, a], k) => content.push({ type: "tool_use", id: `t${i}_${k}`, name, input: a }));
+      msgs.push({ role: "assistant", content });
+      const user: unknown[] = t.results.map((r, k) => ({ type: "tool_result", tool_use_id: `t${i}_${k}`, content: r }));
+      if (t.image) user.push({ type: "image", source: { type: "base64", media_type: "image/png", data: PNG } });
+      if (t.human !== undefined) user.push({ type: "text", text: t.human });
+      if (user.length > 0) msgs.push({ role: "user", content: user });
+    });
+    return msgs;
+  });
+
+/** OpenAI Chat sessions. */
+export const chatSession: fc.Arbitrary<unknown[]> = fc
+  .tuple(text(), fc.array(fc.record({ say: text(), reasoning: fc.option(text(), { nil: undefined }), calls: fc.array(fc.tuple(fc.constantFrom("bash", "grep"), args), { maxLength: 2 }), results: fc.array(resultText, { maxLength: 2 }), human: fc.option(text(), { nil: undefined }) }), { maxLength: 8 }))
+  .map(([task, turns]) => {
+    const msgs: unknown[] = [{ role: "system", content: "sys" }, { role: "user", content: task }];
+    turns.forEach((t, i) => {
+      msgs.push({
+        role: "assistant", content: t.say, ...(t.reasoning !== undefined ? { reasoning_content: t.reasoning } : {}),
+        tool_calls: t.calls.map(([name, a], k) => ({ id: `c${i}_${k}`, type: "function", function: { name, arguments: typeof a === "string" ? a : JSON.stringify(a) } })),
+      });
+      t.results.forEach((r, k) => msgs.push({ role: "tool", tool_call_id: `c${i}_${k}`, content: r }));
+      if (t.human !== undefined) msgs.push({ role: "user", content: t.human });
+    });
+    return msgs;
+  });
+
+/** OpenAI Responses input items. */
+export const responsesSession: fc.Arbitrary<unknown[]> = fc
+  .tuple(text(), fc.array(fc.record({ reasoning: fc.option(text(), { nil: undefined }), calls: fc.array(fc.tuple(fc.constantFrom("shell", "apply"), args), { maxLength: 2 }), results: fc.array(resultText, { maxLength: 2 }), say: fc.option(text(), { nil: undefined }) }), { maxLength: 8 }))
+  .map(([task, turns]) => {
+    const items: unknown[] = [{ type: "message", role: "user", content: [{ type: "input_text", text: task }] }];
+    turns.forEach((t, i) => {
+      if (t.reasoning !== undefined) items.push({ type: "reasoning", id: `r${i}`, summary: [{ type: "summary_text", text: t.reasoning }], encrypted_content: "enc-x" });
+      t.calls.forEach(([name, a], k) => items.push({ type: "function_call", call_id: `c${i}_${k}`, name, arguments: typeof a === "string" ? a : JSON.stringify(a) }));
+      t.results.forEach((r, k) => items.push({ type: "function_call_output", call_id: `c${i}_${k}`, output: r }));
+      if (t.say !== undefined) items.push({ type: "message", role: "assistant", content: [{ type: "output_text", text: t.say }] });
+    });
+    return items;
+  });
+
+/** Pi AgentMessages. */
+export const piSession: fc.Arbitrary<unknown[]> = fc
+  .tuple(text(), fc.array(fc.record({ thinking: fc.option(text(), { nil: undefined }), say: fc.option(text(), { nil: undefined }), calls: fc.array(fc.tuple(fc.constantFrom("read", "bash"), args), { maxLength: 2 }), results: fc.array(resultText, { maxLength: 2 }), bash: fc.option(fc.tuple(text(3), resultText), { nil: undefined }) }), { maxLength: 8 }))
+  .map(([task, turns]) => {
+    const msgs: unknown[] = [{ role: "user", content: [{ type: "text", text: task }] }];
+    turns.forEach((t, i) => {
+      const content: unknown[] = [];
+      if (t.thinking !== undefined) content.push({ type: "thinking", thinking: t.thinking });
+      if (t.say !== undefined) content.push({ type: "text", text: t.say });
+      t.calls.forEach(([name, a], k) => content.push({ type: "toolCall", id: `c${i}_${k}`, name, arguments: a }));
+      msgs.push({ role: "assistant", content });
+      t.results.forEach((r, k) => msgs.push({ role: "toolResult", toolCallId: `c${i}_${k}`, toolName: "read", content: [{ type: "text", text: r }], isError: false }));
+      if (t.bash !== undefined) msgs.push({ role: "bashExecution", command: t.bash[0], output: t.bash[1], exitCode: 0 });
+    });
+    return msgs;
+  });
+
+/** AgentParley flat messages; roles vary, some unknown. */
+export const plainSession: fc.Arbitrary<{ role: string; content: string }[]> = fc
+  .tuple(text(), fc.array(fc.tuple(fc.constantFrom("assistant", "model", "ai", "tool", "observation", "user", "human", "critic", "system"), fc.oneof(text(), resultText)), { maxLength: 16 }))
+  .map(([task, rest]) => [{ role: "user", content: task }, ...rest.map(([role, content]) => ({ role, content }))]);
+
+/** Every dialect with its generator. */
+export const DIALECT_SESSIONS: [string, fc.Arbitrary<unknown[]>][] = [
+  ["anthropic", anthropicSession],
+  ["openai-chat", chatSession],
+  ["openai-responses", responsesSession],
+  ["pi", piSession],
+  ["plain", plainSession],
+];

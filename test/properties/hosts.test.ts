@@ -1,0 +1,48 @@
+/** Properties of the engine and the Pi hook over generated sessions (1,000 runs each). */
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { Engine, resolveConfig, SUMMARY_HEADER } from "../../core/index";
+import { compactSession } from "../../pi-extension/hook";
+import { liveFromEntries } from "../../pi-extension/live";
+import { anthropicSession, chatSession, piSession } from "../helpers/arbitraries";
+
+const RUNS = 1000;
+
+describe("properties: engine", () => {
+  it("never throws; sends only input messages plus at most one summary; warm growth equals a cold replay", () => {
+    fc.assert(
+      fc.property(fc.oneof(anthropicSession.map((m) => ["anthropic", m] as const), chatSession.map((m) => ["openai-chat", m] as const)), fc.integer({ min: 20, max: 600 }), fc.integer({ min: 0, max: 3 }), ([dialect, msgs], threshold, keepRecent) => {
+        const cfg = { thresholdTokens: threshold, keepRecent };
+        const warm = new Engine(cfg);
+        for (let n = 1; n <= msgs.length; n++) {
+          const body = { model: "m", messages: msgs.slice(0, n) };
+          const w = warm.prepare(body, dialect);
+          const out = w.outgoingBody().messages as unknown[];
+          expect(out.filter((m) => !msgs.includes(m)).length).toBeLessThanOrEqual(1);
+          const c = new Engine(cfg).prepare(JSON.parse(JSON.stringify(body)), dialect);
+          expect(JSON.stringify(w.outgoingBody())).toBe(JSON.stringify(c.outgoingBody()));
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
+describe("properties: Pi hook", () => {
+  it("never throws; the summary opens with the header, the kept entry exists, the head is carried verbatim", () => {
+    fc.assert(
+      fc.property(piSession, fc.constantFrom("manual", "threshold", "overflow") as fc.Arbitrary<"manual" | "threshold" | "overflow">, fc.boolean(), (msgs, reason, strict) => {
+        const entries = msgs.map((message, i) => ({ type: "message", id: `e${i}`, parentId: i ? `e${i - 1}` : null, message }));
+        const live = liveFromEntries(entries);
+        const r = compactSession(live, resolveConfig({ strict, thresholdTokens: 300 }), { reason });
+        if (r === null) return;
+        expect(r.summary.startsWith(SUMMARY_HEADER + "\n\nuser: ")).toBe(true);
+        const task = (msgs[0] as { content: { text: string }[] }).content[0].text;
+        expect(r.summary.includes(task)).toBe(true);
+        if (r.firstKeptEntryId !== "") expect(live.some((l) => l.entryId === r.firstKeptEntryId)).toBe(true);
+        expect(r.details.keptMessages).toBe(live.length - r.details.cut);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * Property-based tests over generated sessions in every dialect (fast-check, 1,000 runs each).
+ * They state what must hold for any input: no crash, determinism, identity of head and tail,
+ * one new summary, no paraphrase, no nesting, well-formed output, and the plugin's budget.
+ */
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { canonicalJson, compact, getDialect, isWellFormed, resolveConfig, stripTaskNotifications, SUMMARY_HEADER, toWellFormed, type CompactResult } from "../../core/index";
+import { parseEnvelope } from "../../plugin/envelope";
+import { vmSandbox } from "../helpers/sandboxes";
+import { DIALECT_SESSIONS, plainSession, text } from "../helpers/arbitraries";
+
+const RUNS = 1000;
+const CONFIGS = fc.record({
+  keepRecent: fc.integer({ min: 0, max: 4 }),
+  thoughtMaxChars: fc.constantFrom(0, 5, 300),
+  cmdMaxChars: fc.constantFrom(0, 7, 150),
+  resultMaxChars: fc.constantFrom(0, 20, 500),
+  thinkingMaxChars: fc.constantFrom(0, 9),
+  keepThinking: fc.boolean(),
+});
+
+/** Every string in a value, and the canonical JSON of every object in it: what a summary may quote. */
+function corpus(value: unknown): string[] {
+  const out: string[] = [];
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === "string") out.push(toWellFormed(v), toWellFormed(stripTaskNotifications(v)));
+    else if (v !== null && typeof v === "object") {
+      out.push(toWellFormed(canonicalJson(v)));
+      for (const c of Object.values(v)) stack.push(c);
+    }
+  }
+  return out;
+}
+
+const TAG = /^(user|assistant|thinking|result|system|developer|critic|observation|result \(focus excerpt\)|[^\s:]{1,40}): |^\[[^\]\n]*\] /;
+
+/** Every summary line is a fixed tag plus a verbatim piece (or a truncated prefix) of the input. */
+function quotesOnly(summary: string, input: unknown): boolean {
+  const texts = corpus(input).join("\u0001");
+  const found = (piece: string): boolean => piece === "" || texts.includes(piece) || (piece.endsWith("...") && texts.includes(piece.slice(0, -3)));
+  const lines = summary.slice(SUMMARY_HEADER.length).split("\n");
+  return lines.every((line) => {
+    if (line === "" || line === "---" || found(line)) return true;
+    const m = TAG.exec(line);
+    return m !== null && found(line.slice(m[0].length));
+  });
+}
+
+function summaryOf(r: CompactResult): string {
+  return r.summaryText;
+}
+
+
+describe.each(DIALECT_SESSIONS)("properties: %s", (dialect, session) => {
+  it("never throws, is deterministic, keeps head and tail as the input's own objects, and adds one summary", () => {
+    fc.assert(
+      fc.property(session, CONFIGS, (msgs, cfg) => {
+        const a = compact(msgs, dialect, cfg);
+        const b = compact(msgs, dialect, cfg);
+        expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+        if (a === null) return;
+        expect(a.messages.slice(0, a.headLen).every((m, i) => m === msgs[i])).toBe(true);
+        const tail = a.messages.slice(a.headLen + 1);
+        expect(tail.every((m, i) => m === msgs[a.cut + i])).toBe(true);
+        expect(a.cut + tail.length).toBe(msgs.length);
+        expect(summaryOf(a).startsWith(SUMMARY_HEADER)).toBe(true);
+        // Any other header-bearing message in the output is one of the input's own objects.
+        const created = a.messages.filter((m) => !msgs.includes(m));
+        expect(created).toEqual([a.summary]);
+        expect(a.parts.every((p) => !p.startsWith(SUMMARY_HEADER))).toBe(true);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("never paraphrases and always emits well-formed UTF-16", () => {
+    fc.assert(
+      fc.property(session, CONFIGS, (msgs, cfg) => {
+        const r = compact(msgs, dialect, cfg);
+        if (r === null) return;
+        expect(isWellFormed(summaryOf(r))).toBe(true);
+        expect(quotesOnly(summaryOf(r), msgs.slice(r.headLen, r.cut))).toBe(true);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("compacting a compacted history never nests and never keeps the older digest", () => {
+    fc.assert(
+      fc.property(session, session, CONFIGS, (first, more, cfg) => {
+        const r1 = compact(first, dialect, cfg);
+        if (r1 === null) return;
+        const grown = [...r1.messages, ...more.slice(1)];
+        const r2 = compact(grown, dialect, cfg);
+        if (r2 === null) return;
+        // The old summary contributes nothing, is not carried, and is never quoted inside the new one.
+        expect(getDialect(dialect).summarize(r1.summary, { cfg: resolveConfig(cfg) })).toEqual([]);
+        expect(r2.messages.includes(r1.summary)).toBe(false);
+        const live = corpus(grown.filter((m) => m !== r1.summary));
+        if (r1.parts.length > 0 && !live.some((t) => t.includes(summaryOf(r1)))) expect(summaryOf(r2).indexOf(summaryOf(r1), 1)).toBe(-1);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
+describe("properties: AgentParley plugin (built bundle in node:vm)", () => {
+  const sb = vmSandbox();
+  it("returns \"\" or a summary within budget that carries the task verbatim, and never throws", () => {
+    fc.assert(
+      fc.property(plainSession, fc.option(fc.integer({ min: 1, max: 5000 }), { nil: undefined }), fc.option(text(4), { nil: undefined }), (msgs, threshold, focus) => {
+        const ctx: Record<string, unknown> = { messages: msgs };
+        if (threshold !== undefined) ctx.threshold = threshold;
+        if (focus !== undefined) ctx.focus = focus;
+        const s = sb.summarizeObject!(ctx);
+        expect(typeof s).toBe("string");
+        if (s === "") return;
+        const T = threshold ?? Math.ceil(msgs.reduce((n, m) => n + m.content.length, 0) / 4);
+        expect(Math.ceil(s.length / 4)).toBeLessThanOrEqual(0.45 * T);
+        const env = parseEnvelope(s);
+        expect(env).not.toBeNull();
+        // The task: everything before the first assistant turn, up to any message that poses as a summary.
+        let end = msgs.findIndex((m) => ["assistant", "model", "ai"].includes(m.role));
+        const posing = msgs.slice(0, end).findIndex((m) => m.content.startsWith(SUMMARY_HEADER));
+        if (posing >= 0) end = posing;
+        if (!msgs[0].content.startsWith(SUMMARY_HEADER)) expect(env!.task).toEqual(msgs.slice(0, end));
+        expect(isWellFormed(env!.digest)).toBe(true);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
