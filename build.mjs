@@ -29,17 +29,14 @@ function parseArgs(argv) {
   return args;
 }
 
+/** One self-contained bundle of `entry` at dist/`out`. */
+function bundle(entry, out, options) {
+  return build({ entryPoints: [join(root, entry)], outfile: join(dist, out), bundle: true, logLevel: "error", ...options });
+}
+
 async function loadCore() {
   mkdirSync(dist, { recursive: true });
-  await build({
-    entryPoints: [join(root, "core/index.ts")],
-    bundle: true,
-    format: "esm",
-    target: "es2020",
-    platform: "neutral",
-    outfile: join(dist, "core.mjs"),
-    logLevel: "error",
-  });
+  await bundle("core/index.ts", "core.mjs", { format: "esm", target: "es2020", platform: "neutral" });
   return import(pathToFileURL(join(dist, "core.mjs")).href + `?t=${Date.now()}`);
 }
 
@@ -66,9 +63,7 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 if (pkg.version !== manifest.version) fail(`manifest.json version ${manifest.version} differs from package.json ${pkg.version}`);
 
 const script = join(dist, manifest.entry);
-await build({
-  entryPoints: [join(root, "plugin/index.ts")],
-  bundle: true,
+await bundle("plugin/index.ts", manifest.entry, {
   format: "iife",
   target: "es2020",
   platform: "neutral",
@@ -76,21 +71,15 @@ await build({
   legalComments: "none",
   define: { __CLIFF_BUILD_CONFIG__: baked === undefined ? "undefined" : JSON.stringify(baked) },
   banner: { js: `/* cliffcompaction ${pkg.version} (MIT) — AgentParley context-compaction provider */` },
-  outfile: script,
-  logLevel: "error",
 });
 
-await build({
-  entryPoints: [join(root, "cli/bin.ts")],
-  bundle: true,
+await bundle("cli/bin.ts", "cli.mjs", {
   format: "esm",
   platform: "node",
   target: "node20",
   external: ["quickjs-emscripten"],
   define: { __CLIFF_VERSION__: JSON.stringify(pkg.version) },
   banner: { js: "#!/usr/bin/env node" },
-  outfile: join(dist, "cli.mjs"),
-  logLevel: "error",
 });
 chmodSync(join(dist, "cli.mjs"), 0o755);
 

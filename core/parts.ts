@@ -98,6 +98,11 @@ export class AssistantPart {
     if (part !== null) this.lines.push(part);
   }
 
+  /** The part as a list: [] when the message had nothing to keep. */
+  parts(): string[] {
+    return one(this.build());
+  }
+
   /** The part, or null when the message had nothing to keep. */
   build(): string | null {
     const out: string[] = [];
@@ -107,6 +112,11 @@ export class AssistantPart {
     for (const l of this.lines) out.push(l);
     return out.length === 0 ? null : toWellFormed(out.join("\n"));
   }
+}
+
+/** A single optional part as a list. */
+export function one(part: string | null): string[] {
+  return part === null ? [] : [part];
 }
 
 /** Parts for a message that is only tool output. */

@@ -1,6 +1,6 @@
 /** Anthropic Messages: `messages[]` of `{role, content: string | blocks}`. */
 import type { Dialect } from "./types";
-import { arr, AssistantPart, contentText, humanPart, isSummaryText, obj, resultPart, str, type PartContext } from "../parts";
+import { arr, one, AssistantPart, contentText, humanPart, isSummaryText, obj, resultPart, str, type PartContext } from "../parts";
 import { canonicalJson } from "../json";
 
 const SERVER_RESULT_TYPES = ["bash_code_execution_tool_result", "code_execution_tool_result", "text_editor_code_execution_tool_result"];
@@ -47,14 +47,13 @@ export function anthropicAssistantParts(content: unknown, ctx: PartContext): str
       if (str(inner.type).endsWith("_error")) part.addResult(canonicalJson(inner));
     }
   }
-  const built = part.build();
-  return built === null ? [] : [built];
+  return part.parts();
 }
 
 export function anthropicUserParts(content: unknown, ctx: PartContext): string[] {
   if (typeof content === "string") {
     const p = humanPart("user", content, ctx);
-    return p === null ? [] : [p];
+    return one(p);
   }
   const out: string[] = [];
   for (const b of arr(content)) {
@@ -83,7 +82,7 @@ export const anthropic: Dialect = {
     if (msg.role === "assistant") return anthropicAssistantParts(msg.content, ctx);
     if (msg.role === "system") {
       const p = humanPart("system", contentText(msg.content), ctx, false);
-      return p === null ? [] : [p];
+      return one(p);
     }
     return anthropicUserParts(msg.content, ctx);
   },

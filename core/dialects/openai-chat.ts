@@ -1,6 +1,6 @@
 /** OpenAI Chat Completions: `messages[]` of `{role, content, tool_calls?, …}`. */
 import type { Dialect } from "./types";
-import { arr, AssistantPart, contentText, humanPart, isSummaryText, obj, resultPart, str, type PartContext } from "../parts";
+import { arr, one, AssistantPart, contentText, humanPart, isSummaryText, obj, resultPart, str, type PartContext } from "../parts";
 
 export function chatAssistantParts(msg: Record<string, unknown>, ctx: PartContext): string[] {
   const part = new AssistantPart(ctx);
@@ -28,8 +28,7 @@ export function chatAssistantParts(msg: Record<string, unknown>, ctx: PartContex
     const fn = obj(msg.function_call);
     part.addCall(fn.name, fn.arguments ?? "");
   }
-  const built = part.build();
-  return built === null ? [] : [built];
+  return part.parts();
 }
 
 export const openaiChat: Dialect = {
@@ -50,7 +49,7 @@ export const openaiChat: Dialect = {
     if (role === "tool" || role === "function") p = resultPart(contentText(msg.content), ctx);
     else if (role === "user") p = humanPart("user", contentText(msg.content), ctx);
     else p = humanPart(role || "unknown", contentText(msg.content), ctx, false);
-    return p === null ? [] : [p];
+    return one(p);
   },
   summaryMessage: (text) => ({ role: "user", content: text }),
 };

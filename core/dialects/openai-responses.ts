@@ -1,6 +1,6 @@
 /** OpenAI Responses: `input[]` of typed items (messages, reasoning, calls and their outputs). */
 import type { Dialect } from "./types";
-import { arr, AssistantPart, contentText, humanPart, isSummaryText, obj, resultPart, str, type PartContext } from "../parts";
+import { arr, one, AssistantPart, contentText, humanPart, isSummaryText, obj, resultPart, str, type PartContext } from "../parts";
 import { canonicalJson } from "../json";
 
 const MODEL_OUTPUT = new Set([
@@ -72,8 +72,7 @@ function callParts(item: Record<string, unknown>, type: string, ctx: PartContext
   } else if (type === "file_search_call") {
     for (const r of arr(item.results)) if (typeof obj(r).text === "string") part.addResult(obj(r).text as string);
   }
-  const built = part.build();
-  return built === null ? [] : [built];
+  return part.parts();
 }
 
 function summarizeItem(item: Record<string, unknown>, ctx: PartContext): string[] {
@@ -84,28 +83,26 @@ function summarizeItem(item: Record<string, unknown>, ctx: PartContext): string[
     if (role === "assistant") {
       const part = new AssistantPart(ctx);
       part.addText(text);
-      const built = part.build();
-      return built === null ? [] : [built];
+      return part.parts();
     }
     const p = humanPart(role, text, ctx, true);
-    return p === null ? [] : [p];
+    return one(p);
   }
   if (type === "reasoning") {
     if (!ctx.cfg.keepThinking) return [];
     const texts = [...arr(item.summary), ...arr(item.content)].map((s) => obj(s).text).filter((t) => typeof t === "string");
     const part = new AssistantPart(ctx);
     part.addThinking(texts.join("\n"));
-    const built = part.build();
-    return built === null ? [] : [built];
+    return part.parts();
   }
   if (type === "shell_call_output") {
     const p = resultPart(canonicalJson(item.output ?? null), ctx);
-    return p === null ? [] : [p];
+    return one(p);
   }
   if (type.endsWith("_output")) {
     const text = outputText(item.output);
     const p = text === null ? null : resultPart(text, ctx);
-    return p === null ? [] : [p];
+    return one(p);
   }
   if (type.endsWith("_call") || MODEL_OUTPUT.has(type)) return callParts(item, type, ctx);
   return [];

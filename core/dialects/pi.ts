@@ -1,6 +1,6 @@
 /** Pi AgentMessages: user / assistant / toolResult / bashExecution / custom / branchSummary / compactionSummary. */
 import type { Dialect } from "./types";
-import { arr, AssistantPart, contentText, humanPart, obj, resultPart, str, type PartContext } from "../parts";
+import { arr, one, AssistantPart, contentText, humanPart, obj, resultPart, str, type PartContext } from "../parts";
 import { startsLikeSummary } from "../summary";
 
 /** Pi's wrapper text for a branch summary that comes back into the conversation. */
@@ -15,11 +15,8 @@ function assistantParts(content: unknown, ctx: PartContext): string[] {
     else if (block.type === "thinking" && block.redacted !== true) part.addThinking(block.thinking);
     else if (block.type === "toolCall") part.addCall(block.name, block.arguments ?? {});
   }
-  const built = part.build();
-  return built === null ? [] : [built];
+  return part.parts();
 }
-
-const one = (p: string | null): string[] => (p === null ? [] : [p]);
 
 export const pi: Dialect = {
   name: "pi",
@@ -43,8 +40,7 @@ export const pi: Dialect = {
         const part = new AssistantPart(ctx);
         part.addCall("bash", str(msg.command));
         part.addResult(str(msg.output));
-        const built = part.build();
-        return built === null ? [] : [built];
+        return part.parts();
       }
       case "compactionSummary":
         return [];

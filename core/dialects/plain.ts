@@ -4,7 +4,7 @@
  * block list, an OpenAI message with tool_calls) is read by that shape's rules.
  */
 import type { Dialect } from "./types";
-import { humanPart, isSummaryText, obj, resultPart, str, type PartContext } from "../parts";
+import { humanPart, one, isSummaryText, obj, resultPart, str, type PartContext } from "../parts";
 import { anthropicAssistantParts, anthropicUserParts } from "./anthropic";
 import { chatAssistantParts } from "./openai-chat";
 
@@ -44,8 +44,6 @@ function assistantParts(content: string, ctx: PartContext): string[] {
   if (Array.isArray(msg.tool_calls)) return chatAssistantParts(msg, ctx);
   return anthropicAssistantParts(content, ctx);
 }
-
-const one = (p: string | null): string[] => (p === null ? [] : [p]);
 
 export const plain: Dialect = {
   name: "plain",
