@@ -9,7 +9,8 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = dirname(fileURLToPath(import.meta.url));
-const dist = join(root, "dist");
+const args = parseArgs(process.argv.slice(2));
+const dist = resolve(args.out ?? join(root, "dist"));
 const manifest = JSON.parse(readFileSync(join(root, "manifest.json"), "utf8"));
 
 function fail(message) {
@@ -18,13 +19,13 @@ function fail(message) {
 }
 
 function parseArgs(argv) {
-  const args = { config: undefined };
+  const args = { config: undefined, out: undefined };
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === "--config") {
-      args.config = argv[++i];
-      if (!args.config) fail("--config needs a file path");
-    } else if (argv[i].startsWith("--config=")) args.config = argv[i].slice("--config=".length);
-    else fail(`unknown argument ${argv[i]} (usage: node build.mjs [--config file.json])`);
+    const [flag, inline] = argv[i].split(/=(.*)/s);
+    if (flag !== "--config" && flag !== "--out") fail(`unknown argument ${argv[i]} (usage: node build.mjs [--config file.json] [--out dir])`);
+    const value = inline ?? argv[++i];
+    if (!value) fail(`${flag} needs a value`);
+    args[flag.slice(2)] = value;
   }
   return args;
 }
@@ -56,7 +57,6 @@ async function bakedConfig(core, file) {
   return raw;
 }
 
-const args = parseArgs(process.argv.slice(2));
 const core = await loadCore();
 const baked = await bakedConfig(core, args.config);
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
@@ -91,4 +91,4 @@ const zip = zipSync({
 }, { level: 9, mtime: new Date("2026-01-01T00:00:00Z") });
 const zipPath = join(dist, `cliffcompaction-agentparley-${pkg.version}.zip`);
 writeFileSync(zipPath, zip);
-console.log(`build: ${manifest.entry} ${readFileSync(script).length} bytes, ${zipPath.slice(root.length + 1)} ${zip.length} bytes${baked ? ` (config baked from ${args.config})` : ""}`);
+console.log(`build: ${manifest.entry} ${readFileSync(script).length} bytes, ${zipPath.startsWith(root) ? zipPath.slice(root.length + 1) : zipPath} ${zip.length} bytes${baked ? ` (config baked from ${args.config})` : ""}`);

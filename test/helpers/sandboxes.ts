@@ -15,14 +15,14 @@ export interface Sandbox {
   evalJson(expr: string): unknown;
 }
 
-export function bundleSource(): string {
-  return readFileSync(BUNDLE_PATH, "utf8");
+export function bundleSource(path: URL | string = BUNDLE_PATH): string {
+  return readFileSync(path, "utf8");
 }
 
 /** A bare V8 context: only ECMAScript built-ins, no require/process/Buffer/TextEncoder/atob/timers. */
-export function vmSandbox(prelude = ""): Sandbox {
+export function vmSandbox(prelude = "", bundle: URL | string = BUNDLE_PATH): Sandbox {
   const context = vm.createContext({});
-  vm.runInContext(prelude + "\n" + bundleSource(), context, { filename: "cliffcompaction.js" });
+  vm.runInContext(prelude + "\n" + bundleSource(bundle), context, { filename: "cliffcompaction.js" });
   const call = vm.runInContext("(json) => globalThis.compaction.summarize(json === undefined ? undefined : JSON.parse(json))", context);
   return {
     name: "node:vm",
