@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Writes examples/session.json: a deterministic, tool-heavy coding-agent session in AgentParley's
-// {messages} shape (role + content string), several hundred messages long. Run: node examples/generate.mjs
+// {messages} shape (role + content string), several hundred messages long.
+// Run: node examples/generate.mjs [out.json]
 import { writeFileSync } from "node:fs";
 
 let seed = 20261130;
@@ -57,6 +58,6 @@ for (let step = 0; step < 150; step++) {
 }
 messages.push({ role: "assistant", content: "All 48 tests pass, trailing commas parse and print. Summary of the change: skipTrailingComma() in parseArguments, two new tests." });
 
-const out = new URL("./session.json", import.meta.url);
+const out = process.argv[2] ?? new URL("./session.json", import.meta.url).pathname;
 writeFileSync(out, JSON.stringify({ messages }, null, 1) + "\n");
-console.log(`wrote ${out.pathname}: ${messages.length} messages, ${JSON.stringify(messages).length} chars`);
+console.log(`wrote ${out}: ${messages.length} messages, ${JSON.stringify(messages).length} chars`);
