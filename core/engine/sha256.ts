@@ -86,67 +86,57 @@ export function sha256Hex(text: string): string {
   let from = 0;
   if (!NON_ASCII.test(text)) {
     // ASCII: the characters are the bytes, so whole blocks are read straight from the string.
-    const whole = text.length - (text.length % 64);
-    for (let off = 0; off < whole; off += 64) {
-      for (let t = 0; t < 16; t++) {
-        const j = off + t * 4;
-        W[t] = (text.charCodeAt(j) << 24) | (text.charCodeAt(j + 1) << 16) | (text.charCodeAt(j + 2) << 8) | text.charCodeAt(j + 3);
-      }
-      compress();
-    }
-    from = whole;
+    from = text.length - (text.length % 64);
+    compress(text, 0, from);
   }
-  return finish(text, from);
-}
-
-function finish(text: string, from: number): string {
-  const rest = from === 0 ? text : text.slice(from);
-  const length = encodePadded(rest, from);
-  const b = buffer;
-  for (let off = 0; off < length; off += 64) {
-    for (let t = 0; t < 16; t++) {
-      const j = off + t * 4;
-      W[t] = (b[j] << 24) | (b[j + 1] << 16) | (b[j + 2] << 8) | b[j + 3];
-    }
-    compress();
-  }
+  const length = encodePadded(from === 0 ? text : text.slice(from), from);
+  compress(buffer, 0, length);
   return hex32(H[0]) + hex32(H[1]) + hex32(H[2]) + hex32(H[3]) + hex32(H[4]) + hex32(H[5]) + hex32(H[6]) + hex32(H[7]);
 }
 
-function compress(): void {
-  const h0 = H[0], h1 = H[1], h2 = H[2], h3 = H[3], h4 = H[4], h5 = H[5], h6 = H[6], h7 = H[7];
-  for (let t = 16; t < 64; t++) {
-    const x = W[t - 15];
-    const y = W[t - 2];
-    const s0 = ((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3);
-    const s1 = ((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10);
-    W[t] = (W[t - 16] + s0 + W[t - 7] + s1) | 0;
+/** Runs the compression function over the 64-byte blocks of `src[start..end)` (a byte array or an ASCII string). */
+function compress(src: string | Uint8Array, start: number, end: number): void {
+  let h0 = H[0], h1 = H[1], h2 = H[2], h3 = H[3], h4 = H[4], h5 = H[5], h6 = H[6], h7 = H[7];
+  for (let off = start; off < end; off += 64) {
+    if (typeof src === "string") {
+      for (let t = 0, j = off; t < 16; t++, j += 4) {
+        W[t] = (src.charCodeAt(j) << 24) | (src.charCodeAt(j + 1) << 16) | (src.charCodeAt(j + 2) << 8) | src.charCodeAt(j + 3);
+      }
+    } else {
+      for (let t = 0, j = off; t < 16; t++, j += 4) W[t] = (src[j] << 24) | (src[j + 1] << 16) | (src[j + 2] << 8) | src[j + 3];
+    }
+    for (let t = 16; t < 64; t++) {
+      const x = W[t - 15];
+      const y = W[t - 2];
+      const s0 = ((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3);
+      const s1 = ((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10);
+      W[t] = (W[t - 16] + s0 + W[t - 7] + s1) | 0;
+    }
+    let a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7;
+    for (let t = 0; t < 64; t++) {
+      const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
+      const t1 = (h + S1 + ((e & f) ^ (~e & g)) + K[t] + W[t]) | 0;
+      const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
+      const t2 = (S0 + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+      h = g;
+      g = f;
+      f = e;
+      e = (d + t1) | 0;
+      d = c;
+      c = b;
+      b = a;
+      a = (t1 + t2) | 0;
+    }
+    h0 = (h0 + a) | 0;
+    h1 = (h1 + b) | 0;
+    h2 = (h2 + c) | 0;
+    h3 = (h3 + d) | 0;
+    h4 = (h4 + e) | 0;
+    h5 = (h5 + f) | 0;
+    h6 = (h6 + g) | 0;
+    h7 = (h7 + h) | 0;
   }
-  let a = h0, bb = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7;
-  for (let t = 0; t < 64; t++) {
-    const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
-    const ch = (e & f) ^ (~e & g);
-    const t1 = (h + S1 + ch + K[t] + W[t]) | 0;
-    const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
-    const maj = (a & bb) ^ (a & c) ^ (bb & c);
-    const t2 = (S0 + maj) | 0;
-    h = g;
-    g = f;
-    f = e;
-    e = (d + t1) | 0;
-    d = c;
-    c = bb;
-    bb = a;
-    a = (t1 + t2) | 0;
-  }
-  H[0] = (h0 + a) | 0;
-  H[1] = (h1 + bb) | 0;
-  H[2] = (h2 + c) | 0;
-  H[3] = (h3 + d) | 0;
-  H[4] = (h4 + e) | 0;
-  H[5] = (h5 + f) | 0;
-  H[6] = (h6 + g) | 0;
-  H[7] = (h7 + h) | 0;
+  H[0] = h0; H[1] = h1; H[2] = h2; H[3] = h3; H[4] = h4; H[5] = h5; H[6] = h6; H[7] = h7;
 }
 
 /** Bytes of `text` in UTF-8 (lone surrogates count as U+FFFD, 3 bytes). */
