@@ -10,7 +10,7 @@ export function benchEngine(): void {
   const grow = time(() => {
     const e = new Engine({ thresholdTokens: 2000, keepRecent: 1 });
     for (let n = 9; n <= msgs.length; n += 2) e.prepare(aBody(msgs.slice(0, n)), "anthropic");
-  }, 30, 3);
+  }, 60, 5);
   const reparsed = JSON.parse(JSON.stringify(msgs)) as unknown[];
   const digestAll = time(() => {
     const copy = reparsed.map((m) => ({ ...(m as object) })); // new objects: no memo hits

@@ -11,7 +11,7 @@ export async function benchPlugin(): Promise<void> {
   const history = flatSession(4e6);
   const chars = history.reduce((n, m) => n + m.content.length, 0);
   const vmBox = vmSandbox();
-  const vmMs = time(() => vmBox.summarizeObject!({ messages: history }), 5, 1);
+  const vmMs = time(() => vmBox.summarizeObject!({ messages: history }), 9, 2);
   const summary = vmBox.summarize({ messages: history });
   console.log(`  summarize, ${history.length} messages / ${(chars / 1e6).toFixed(1)} MB in node:vm: ${fmt(vmMs)} (target < 200 ms); summary ${summary.length} chars (${Math.ceil(summary.length / 4)} tokens vs budget ${Math.floor(0.45 * Math.ceil(chars / 4))})`);
   const qjs = await quickjsSandbox();

@@ -1,14 +1,27 @@
-/** `npm run bench`: every benchmark of the project, printed as one report. */
+/**
+ * `npm run bench`: every benchmark of the project, one report. Each section runs in its own
+ * process so the garbage of one (the 50 MB session) does not slow the next.
+ */
+import { spawnSync } from "node:child_process";
 import { cpus } from "node:os";
-import { benchCore } from "./core";
-import { benchPlugin } from "./plugin";
-import { benchCli } from "./cli";
-import { benchEngine } from "./engine";
-import { benchPi } from "./pi";
+import { fileURLToPath } from "node:url";
 
-console.log(`cliffcompaction bench — Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}`);
-benchCore();
-benchEngine();
-benchPi();
-await benchPlugin();
-benchCli();
+const SECTIONS: Record<string, () => unknown> = {
+  core: async () => (await import("./core")).benchCore(),
+  engine: async () => (await import("./engine")).benchEngine(),
+  pi: async () => (await import("./pi")).benchPi(),
+  plugin: async () => (await import("./plugin")).benchPlugin(),
+  cli: async () => (await import("./cli")).benchCli(),
+};
+
+const only = process.argv[2];
+if (only !== undefined) {
+  if (!(only in SECTIONS)) throw new Error(`unknown bench section ${only}; sections: ${Object.keys(SECTIONS).join(", ")}`);
+  await SECTIONS[only]();
+} else {
+  console.log(`cliffcompaction bench — Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}`);
+  for (const name of Object.keys(SECTIONS)) {
+    const r = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), name], { stdio: "inherit" });
+    if (r.status !== 0) process.exitCode = 1;
+  }
+}
