@@ -25,5 +25,5 @@ export { truncate, strip, toWellFormed, isWellFormed, stripTaskNotifications } f
 export { CliffInputError } from "./errors";
 export { Engine, type PrepareContext, type EngineOptions } from "./engine/engine";
 export { PrefixStore, type StoreEntry } from "./engine/store";
-export { messageDigest, chainHashes, canonicalForm } from "./engine/digest";
+export { messageDigest, chainHashes, canonicalForm, canonicalText } from "./engine/digest";
 export { sha256Hex, utf8Length } from "./engine/sha256";

@@ -152,11 +152,16 @@ export function canonicalForm(message: unknown, dialect: DialectName): Form {
   }
 }
 
+/** The canonical text a message's digest hashes. */
+export function canonicalText(message: unknown, dialect: DialectName): string {
+  // Forms hold only arrays, strings, numbers, booleans and null (nested objects are already
+  // canonical strings), so the built-in serialiser gives the canonical text.
+  return JSON.stringify(canonicalForm(message, dialect));
+}
+
 /** `sha256_hex(canonical_json(canonical_form(message)))`. */
 export function messageDigest(message: unknown, dialect: DialectName): string {
-  // Forms hold only arrays, strings, numbers, booleans and null (nested objects are already
-  // canonical strings), so the engine's own serialiser gives the canonical text.
-  return sha256Hex(JSON.stringify(canonicalForm(message, dialect)));
+  return sha256Hex(canonicalText(message, dialect));
 }
 
 /** `chain[0] = sha256(d0)`, `chain[i] = sha256(chain[i-1] + d_i)`: chain[i] names the prefix messages[0..i]. */

@@ -14,8 +14,8 @@ import { canonicalJson } from "../json";
 import { rungConfig, type Rung } from "../ladder";
 import { contentText } from "../parts";
 import { fitSummary, SUMMARY_HEADER, summaryParts } from "../summary";
-import { messageDigest } from "./digest";
-import { MessageMemo, type MemoEntry } from "./memo";
+import { canonicalText } from "./digest";
+import { MessageMemo, TextDigests, type MemoEntry } from "./memo";
 import { sha256Hex } from "./sha256";
 import { PrefixStore } from "./store";
 
@@ -83,6 +83,7 @@ export class Engine {
   readonly config: Config;
   readonly store: PrefixStore;
   private readonly memo = new MessageMemo();
+  private readonly texts = new TextDigests(16 * 1024 * 1024);
   // The previous request's chain: a resent history shares its leading memo entries, so only the
   // links after the first new or edited message are hashed again.
   private lastChain: { entries: MemoEntry[]; chain: string[] } = { entries: [], chain: [] };
@@ -92,11 +93,14 @@ export class Engine {
     this.store = options.store !== undefined ? options.store : new PrefixStore(this.config.storeMaxEntries, this.config.storeMaxBytes);
   }
 
-  /** Digest of one message (memoised while the message object is unchanged). */
+  /**
+   * Digest of one message: memoised per object while it is unchanged, and per canonical text, so
+   * a history that a proxy parses into new objects every request is hashed only where it is new.
+   */
   digest(message: unknown, dialect: DialectName): string {
     const entry = this.memo.get(message, billableChars);
     if (entry.digest === null || entry.digestDialect !== dialect) {
-      entry.digest = messageDigest(message, dialect);
+      entry.digest = this.texts.digest(canonicalText(message, dialect));
       entry.digestDialect = dialect;
     }
     return entry.digest;

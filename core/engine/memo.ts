@@ -5,6 +5,8 @@
  * O(characters)), and any difference recomputes the entry.
  */
 
+import { sha256Hex } from "./sha256";
+
 const OBJ = {};
 const ARR = {};
 
@@ -70,5 +72,32 @@ export class MessageMemo {
     const entry: MemoEntry = { cost: cost(message), digest: null, digestDialect: null };
     this.entries.set(message, { snap: snapshot(message), entry });
     return entry;
+  }
+}
+
+/**
+ * SHA-256 by text, for texts seen before: looking a string up hashes it natively, far faster than
+ * SHA-256 in JavaScript. Bounded by the characters it keeps; the oldest texts go first.
+ */
+export class TextDigests {
+  private readonly digests = new Map<string, string>();
+  private chars = 0;
+
+  constructor(private readonly maxChars: number) {}
+
+  digest(text: string): string {
+    const hit = this.digests.get(text);
+    if (hit !== undefined) return hit;
+    const digest = sha256Hex(text);
+    if (text.length <= this.maxChars) {
+      this.digests.set(text, digest);
+      this.chars += text.length;
+      for (const [k] of this.digests) {
+        if (this.chars <= this.maxChars) break;
+        this.digests.delete(k);
+        this.chars -= k.length;
+      }
+    }
+    return digest;
   }
 }
