@@ -67,3 +67,12 @@ describe("live set from branch entries", () => {
     expect(live[3].message.content).toContain("<summary>\nbranch went nowhere\n</summary>");
   });
 });
+
+describe("recorded Pi fixtures", () => {
+  it("test/fixtures/pi-session-*.jsonl are what test/pi/fixtures.ts writes", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { currentFormat, v1Format } = await import("./fixtures");
+    expect(readFileSync(new URL("../fixtures/pi-session-v3.jsonl", import.meta.url), "utf8")).toBe(currentFormat("/tmp/cliff-fixture"));
+    expect(readFileSync(new URL("../fixtures/pi-session-v1.jsonl", import.meta.url), "utf8")).toBe(v1Format("/tmp/cliff-fixture"));
+  });
+});
