@@ -2,7 +2,7 @@
  * Session readers: every file format the CLI accepts, detected from the content (or forced),
  * turned into one dialect's message list. Errors name the file, the line or key, and the formats.
  */
-import { detectDialect, type DialectName } from "../core/index";
+import { detectDialect, liveFromEntries, type DialectName } from "../core/index";
 import { jsonErrorLine } from "./json-error";
 
 export const FORMATS = ["pi", "claude-code", "anthropic", "openai-chat", "openai-responses", "traj", "agentparley"] as const;
@@ -68,34 +68,15 @@ function activeBranch(entries: Record<string, unknown>[]): Record<string, unknow
   return path.reverse();
 }
 
-const PI_BRANCH_PREFIX = "The following is a summary of a branch that this conversation came back from:";
-
 /** Pi session file: header line, then entries; the live context as Pi builds it (original head + since the last compaction's kept entry). */
 function readPi(lines: Record<string, unknown>[], file: string): Session {
   const entries = activeBranch(lines.slice(1));
-  const mapped: { id: unknown; message: unknown; compaction?: Record<string, unknown> }[] = [];
   for (const e of entries) {
-    if (e.type === "message" && isObj(e.message)) {
-      if (typeof e.message.role !== "string") fail(file, `entry ${String(e.id ?? mapped.length)}`, "message without a role");
-      mapped.push({ id: e.id, message: e.message });
-    } else if (e.type === "custom_message") mapped.push({ id: e.id, message: { role: "user", content: e.content } });
-    else if (e.type === "branch_summary" && typeof e.summary === "string") {
-      mapped.push({ id: e.id, message: { role: "user", content: `${PI_BRANCH_PREFIX}\n\n<summary>\n${e.summary}\n</summary>` } });
-    } else if (e.type === "compaction") mapped.push({ id: e.id, message: null, compaction: e });
+    if (e.type === "message" && (!isObj(e.message) || typeof e.message.role !== "string")) {
+      fail(file, `entry ${String(e.id ?? entries.indexOf(e) + 2)}`, 'a "message" entry needs a message with a role');
+    }
   }
-  let start = 0;
-  for (let i = mapped.length - 1; i >= 0; i--) {
-    const c = mapped[i].compaction;
-    if (c === undefined) continue;
-    const kept = mapped.findIndex((m) => m.id === c.firstKeptEntryId);
-    start = kept >= 0 ? kept : i + 1;
-    break;
-  }
-  const headEnd = mapped.findIndex((m) => isObj(m.message) && m.message.role === "assistant");
-  const messages = mapped
-    .filter((m, i) => m.message !== null && (headEnd < 0 || i < headEnd || i >= start))
-    .map((m) => m.message);
-  return { format: "pi", dialect: "pi", messages };
+  return { format: "pi", dialect: "pi", messages: liveFromEntries(entries).map((l) => l.message) };
 }
 
 /** Claude Code transcript: one line per event; assistant content blocks of one API message may span several lines. */

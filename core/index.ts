@@ -27,3 +27,4 @@ export { Engine, type PrepareContext, type EngineOptions } from "./engine/engine
 export { PrefixStore, type StoreEntry } from "./engine/store";
 export { messageDigest, chainHashes, canonicalForm, canonicalText } from "./engine/digest";
 export { sha256Hex, utf8Length } from "./engine/sha256";
+export { liveFromEntries, type LiveMessage } from "./pi-session";

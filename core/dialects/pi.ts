@@ -6,6 +6,11 @@ import { startsLikeSummary } from "../summary";
 /** Pi's wrapper text for a branch summary that comes back into the conversation. */
 export const PI_BRANCH_PREFIX = "The following is a summary of a branch that this conversation came back from:";
 
+/** The user text Pi gives the model for a branch summary. */
+export function piBranchSummaryText(summary: string): string {
+  return `${PI_BRANCH_PREFIX}\n\n<summary>\n${summary}\n</summary>`;
+}
+
 function assistantParts(content: unknown, ctx: PartContext): string[] {
   const part = new AssistantPart(ctx);
   if (typeof content === "string") part.addText(content);
@@ -45,7 +50,7 @@ export const pi: Dialect = {
       case "compactionSummary":
         return [];
       case "branchSummary":
-        return one(humanPart("user", `${PI_BRANCH_PREFIX}\n\n<summary>\n${str(msg.summary)}\n</summary>`, ctx));
+        return one(humanPart("user", piBranchSummaryText(str(msg.summary)), ctx));
       case "system":
         return one(humanPart("system", contentText(msg.content), ctx, false));
       case "user":

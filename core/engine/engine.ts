@@ -124,7 +124,7 @@ export class Engine {
         return !this.modified || shadow ? b : { ...b, [d.messagesKey]: this.substituted };
       },
     };
-    ctx.estTokensIn = ctx.estTokensOut = this.tokens(fixed, costs);
+    ctx.estTokensIn = ctx.estTokensOut = Math.floor(this.bodyChars(fixed, costs) / 4);
     const threshold = this.config.thresholdTokens;
     // A request that fits is sent as it is, even when a stored cliff would match it.
     if (ctx.estTokensIn <= threshold || messages.length === 0) return ctx;
@@ -162,10 +162,11 @@ export class Engine {
     return true;
   }
 
-  private tokens(fixed: number, costs: readonly number[]): number {
+  /** Characters of a body: the fixed part plus each message and its `, ` separator. */
+  private bodyChars(fixed: number, costs: readonly number[]): number {
     let chars = fixed;
     for (let i = 0; i < costs.length; i++) chars += costs[i] + (i > 0 ? 2 : 0);
-    return Math.floor(chars / 4);
+    return chars;
   }
 
   /** Chain keys mix each digest with the message's billable size, so a re-priced message never reuses a cliff. */
@@ -229,12 +230,11 @@ export class Engine {
       ctx.index = new Map();
       ctx.messages.forEach((m, i) => ctx.index!.set(m, i));
     }
-    let chars = ctx.fixed;
-    list.forEach((m, i) => {
-      const k = ctx.index!.get(m);
-      chars += (k !== undefined ? ctx.costs[k] : billableChars(m)) + (i > 0 ? 2 : 0);
-    });
-    return chars;
+    const index = ctx.index;
+    return this.bodyChars(ctx.fixed, list.map((m) => {
+      const k = index.get(m);
+      return k !== undefined ? ctx.costs[k] : billableChars(m);
+    }));
   }
 
   private tokensOf(ctx: Internal, list: readonly unknown[]): number {
@@ -262,7 +262,7 @@ export class Engine {
       summaryAt = ctx.baseHead;
       next = ctx.baseCut;
     }
-    let chars = ctx.fixed + workingCosts.reduce((s, c, i) => s + c + (i > 0 ? 2 : 0), 0);
+    let chars = this.bodyChars(ctx.fixed, workingCosts);
     let steps = 0;
     let cut = ctx.baseCut;
     let reach = ctx.reach;
@@ -284,7 +284,7 @@ export class Engine {
       origin = [...origin.slice(0, r.headLen), -1, ...origin.slice(r.cut)];
       workingCosts = [...workingCosts.slice(0, r.headLen), billableChars(r.summary), ...workingCosts.slice(r.cut)];
       working = r.messages;
-      chars = ctx.fixed + workingCosts.reduce((s, c, i) => s + c + (i > 0 ? 2 : 0), 0);
+      chars = this.bodyChars(ctx.fixed, workingCosts);
       summaryAt = r.headLen;
       summary = r.summary;
       cut = newCut;

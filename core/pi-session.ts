@@ -1,9 +1,11 @@
 /**
- * The live session of a Pi branch: what CliffCompaction compacts. The original head (everything
- * before the first assistant message) is always included; after a previous compaction, only the
- * entries from its kept boundary on; compaction entries themselves contribute nothing, so an
- * earlier summary is never read again.
+ * The live session of a Pi branch: what CliffCompaction compacts, for the Pi extension and the
+ * CLI's Pi reader alike. The original head (everything before the first assistant message) is
+ * always included; after a previous compaction, only the entries from its kept boundary on;
+ * compaction entries themselves contribute nothing, so an earlier summary is never read again.
+ * Messages are passed by reference: nothing here changes them.
  */
+import { piBranchSummaryText } from "./dialects/pi";
 
 export interface LiveMessage {
   entryId: string;
@@ -12,19 +14,17 @@ export interface LiveMessage {
 
 type Entry = Record<string, unknown>;
 
-const BRANCH_PREFIX = "The following is a summary of a branch that this conversation came back from:";
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
-const clone = <T>(v: T): T => (v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T));
 
 /** Entry → message as the model would see it (custom messages and branch summaries become user text), or null. */
 function messageOf(e: Entry): Record<string, unknown> | null {
   if (e.type === "message" && isObj(e.message)) {
     if (e.message.role === "system") return null; // Pi's prompt checkpoint, kept by Pi itself
-    return clone(e.message);
+    return e.message;
   }
-  if (e.type === "custom_message") return { role: "user", content: clone(e.content) ?? "" };
+  if (e.type === "custom_message") return { role: "user", content: e.content ?? "" };
   if (e.type === "branch_summary" && typeof e.summary === "string" && e.summary !== "") {
-    return { role: "user", content: `${BRANCH_PREFIX}\n\n<summary>\n${e.summary}\n</summary>` };
+    return { role: "user", content: piBranchSummaryText(e.summary) };
   }
   return null;
 }
@@ -48,7 +48,7 @@ export function liveFromEntries(branchEntries: readonly unknown[]): LiveMessage[
     const edit = edits.get(e.id);
     if (edit !== undefined) {
       if (edit.replacement === null) return;
-      if (isObj(edit.replacement) && "content" in edit.replacement) message = { ...message, content: clone(edit.replacement.content) };
+      if (isObj(edit.replacement) && "content" in edit.replacement) message = { ...message, content: edit.replacement.content };
     }
     mapped.push({ index, live: { entryId: String(e.id), message } });
   });
