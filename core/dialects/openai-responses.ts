@@ -2,6 +2,7 @@
 import type { Dialect } from "./types";
 import { arr, one, AssistantPart, contentText, humanPart, isSummaryText, obj, resultPart, str, type PartContext } from "../parts";
 import { canonicalJson } from "../json";
+import { imagePayload } from "../images";
 
 const MODEL_OUTPUT = new Set([
   "reasoning", "function_call", "custom_tool_call", "local_shell_call", "web_search_call", "tool_search_call",
@@ -51,6 +52,8 @@ function outputText(output: unknown): string | null {
     // Attachments only (an image, a file): nothing textual to keep.
     if (output.length > 0 && output.every((p) => typeof obj(p).type === "string")) return null;
   }
+  // A lone image (a computer screenshot) is an attachment too.
+  if (output !== null && typeof output === "object" && !Array.isArray(output) && imagePayload(output as Record<string, unknown>) !== undefined) return null;
   return output === undefined ? null : canonicalJson(output);
 }
 
