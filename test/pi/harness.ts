@@ -43,12 +43,18 @@ export interface HarnessOptions {
   sessionFile?: string;
 }
 
-export async function makeHarness(opts: HarnessOptions = {}): Promise<Harness> {
-  const dir = mkdtempSync(join(tmpdir(), "cliff-pi-"));
+/** Fresh temp folders for one Pi session: never ~/.pi. */
+export function piDirs(prefix = "cliff-pi-"): { dir: string; agentDir: string; cwd: string } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
   const agentDir = join(dir, "agent");
   const cwd = join(dir, "cwd");
   mkdirSync(agentDir, { recursive: true });
   mkdirSync(cwd, { recursive: true });
+  return { dir, agentDir, cwd };
+}
+
+export async function makeHarness(opts: HarnessOptions = {}): Promise<Harness> {
+  const { dir, agentDir, cwd } = piDirs();
   if (opts.configText !== undefined) writeFileSync(join(agentDir, "cliffcompaction.json"), opts.configText);
   else if (opts.config !== undefined) writeFileSync(join(agentDir, "cliffcompaction.json"), JSON.stringify(opts.config));
   process.env.PI_CLIFF_CONFIG = join(agentDir, "cliffcompaction.json");

@@ -3,20 +3,14 @@
  * session_before_compact event has no `reason`, and `pi.on` returns nothing.
  */
 import { expect, it } from "vitest";
-import { mkdirSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fauxAssistantMessage, fauxToolCall, registerFauxProvider } from "@mariozechner/pi-ai";
 import { AuthStorage, createAgentSession, DefaultResourceLoader, ModelRegistry, SessionManager, SettingsManager } from "@mariozechner/pi-coding-agent";
 import { SUMMARY_HEADER } from "../../core/index";
-import { EXTENSION } from "./harness";
+import { EXTENSION, piDirs } from "./harness";
 
 it("Pi 0.73: loads, compacts without a model call, and reports the fallback reason", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "cliff-legacy-"));
-  const agentDir = join(dir, "agent");
-  const cwd = join(dir, "cwd");
-  mkdirSync(agentDir, { recursive: true });
-  mkdirSync(cwd, { recursive: true });
+  const { agentDir, cwd } = piDirs("cliff-legacy-");
   process.env.PI_CLIFF_CONFIG = join(agentDir, "cliffcompaction.json");
   const faux = registerFauxProvider({ provider: "faux-legacy", api: "faux-legacy", models: [{ id: "faux-1", contextWindow: 200_000, maxTokens: 1000 }] });
   const authStorage = AuthStorage.inMemory();

@@ -1,19 +1,15 @@
 /** The package installs into Pi the way users install it: `pi install <path>` records it, Pi's loader finds the extension. */
 import { expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DefaultResourceLoader, SettingsManager } from "@earendil-works/pi-coding-agent";
+import { piDirs } from "./harness";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 
 it("pi install <path> registers the package and Pi loads pi-extension/index.ts from it", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "cliff-install-"));
-  const agentDir = join(dir, "agent");
-  const cwd = join(dir, "cwd");
-  mkdirSync(agentDir, { recursive: true });
-  mkdirSync(cwd, { recursive: true });
+  const { agentDir, cwd } = piDirs("cliff-install-");
   const env = { ...process.env, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1" };
   const pi = join(ROOT, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "cli.js");
   const install = spawnSync(process.execPath, [pi, "install", ROOT], { cwd, env, encoding: "utf8", timeout: 60_000 });
