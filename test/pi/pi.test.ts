@@ -22,6 +22,19 @@ async function toolRun(h: Harness, prompt: string, sizes: number[], final: strin
   await h.session.prompt(prompt);
 }
 
+/** Two short turns, then compact(): Pi's own (model-written) summary must be the one stored. */
+async function expectPiDefaultCompaction(h: Harness, task: string): Promise<void> {
+  await toolRun(h, task, [40], "a");
+  await toolRun(h, "b", [3], "b");
+  const calls = h.faux.state.callCount;
+  h.faux.appendResponses([fauxAssistantMessage("## Goal\nPi's own summary"), fauxAssistantMessage("## Goal\nPi's own summary")]);
+  await h.session.compact();
+  expect(h.faux.state.callCount).toBeGreaterThan(calls);
+  const entry = h.lastCompaction();
+  expect(entry.fromHook).not.toBe(true);
+  expect(entry.summary).toContain("Pi's own summary");
+}
+
 function summaryText(h: Harness): string {
   return h.lastCompaction().summary as string;
 }
@@ -162,15 +175,7 @@ describe("Pi: session_before_compact answered mechanically", () => {
 
   it("enabled: false lets Pi's default (model) compaction run", async () => {
     const h = await makeHarness({ config: { enabled: false } });
-    await toolRun(h, "TASK-D", [40], "a");
-    await toolRun(h, "b", [3], "b");
-    const calls = h.faux.state.callCount;
-    h.faux.appendResponses([fauxAssistantMessage("## Goal\nPi's own summary"), fauxAssistantMessage("## Goal\nPi's own summary")]);
-    await h.session.compact();
-    expect(h.faux.state.callCount).toBeGreaterThan(calls);
-    const entry = h.lastCompaction();
-    expect(entry.fromHook).not.toBe(true);
-    expect(entry.summary).toContain("Pi's own summary");
+    await expectPiDefaultCompaction(h, "TASK-D");
     h.dispose();
   });
 
@@ -184,13 +189,7 @@ describe("Pi: session_before_compact answered mechanically", () => {
       real(wrapped);
     };
     const h = await makeHarness({ extensions: [], factories: [failing] });
-    await toolRun(h, "TASK-E", [40], "a");
-    await toolRun(h, "b", [3], "b");
-    const calls = h.faux.state.callCount;
-    h.faux.appendResponses([fauxAssistantMessage("## Goal\ndefault summary"), fauxAssistantMessage("## Goal\ndefault summary")]);
-    await h.session.compact();
-    expect(h.faux.state.callCount).toBeGreaterThan(calls);
-    expect(h.lastCompaction().fromHook).not.toBe(true);
+    await expectPiDefaultCompaction(h, "TASK-E");
     expect(h.notices.some((n) => /injected failure/.test(n.message) && n.type === "warning")).toBe(true);
     h.dispose();
   });
