@@ -94,8 +94,8 @@ export class Engine {
   }
 
   /**
-   * Digest of one message: memoised per object while it is unchanged, and per canonical text, so
-   * a history that a proxy parses into new objects every request is hashed only where it is new.
+   * Digest of one message, memoised by content (the same object or an equal one parsed anew) and
+   * by canonical text, so a resent history is hashed only where it is new.
    */
   digest(message: unknown, dialect: DialectName): string {
     const entry = this.memo.get(message, billableChars);

@@ -1,58 +1,104 @@
 /**
- * Per-message memo for an engine: a host that resends the whole history each request hands the
- * same message objects again, so their billable size and digest are kept. A snapshot of every
- * key and leaf value guards against in-place edits: it is checked by identity (O(nodes), not
- * O(characters)), and any difference recomputes the entry.
+ * Per-message memo for an engine. A host that resends the whole history each request hands the
+ * same messages again: as the same objects, or (a proxy) parsed anew into equal ones. Either way
+ * their billable size and digest are kept, found by content: a message's keys and leaves, walked
+ * in a fixed order, must equal a stored walk element by element (strings compare by content), so
+ * an edit anywhere, in place or not, gives a new entry. A cheap key over lengths and a few
+ * characters only picks the candidates to compare.
  */
 
 import { sha256Hex } from "./sha256";
 
 const OBJ = {};
 const ARR = {};
+/** Walks longer than this (a cyclic value never ends) are not memoised. */
+const MAX_WALK = 1 << 20;
 
-/** Keys and leaves of a value in a fixed walk order. */
-function snapshot(value: unknown): unknown[] {
-  const out: unknown[] = [];
+interface Walk {
+  leaves: unknown[];
+  key: number;
+  /** What keeping it costs: characters of its strings plus one per element. */
+  size: number;
+}
+
+function mix(key: number, x: number): number {
+  return Math.imul(key ^ x, 0x9e3779b1) + 0x7f4a7c15;
+}
+
+function isPlain(v: object): boolean {
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null || proto === Array.prototype;
+}
+
+/**
+ * Keys and leaves of a value in a fixed walk order. Null for what a walk cannot stand for: a
+ * class instance (it may serialise in its own way) or a walk past MAX_WALK.
+ */
+function walk(value: unknown): Walk | null {
+  const leaves: unknown[] = [];
   const stack: unknown[] = [value];
+  let key = 0;
+  let size = 0;
   while (stack.length > 0) {
     const v = stack.pop();
-    if (v === null || typeof v !== "object") {
-      out.push(v);
-      continue;
-    }
-    if (Array.isArray(v)) {
-      out.push(ARR, v.length);
+    if (leaves.length > MAX_WALK) return null;
+    if (typeof v === "string") {
+      const n = v.length;
+      key = mix(key, n);
+      if (n > 0) key = mix(mix(mix(key, v.charCodeAt(0)), v.charCodeAt(n >> 1)), v.charCodeAt(n - 1));
+      size += n;
+      leaves.push(v);
+    } else if (v === null || typeof v !== "object") {
+      key = mix(key, typeof v === "number" ? v | 0 : v === true ? 1 : 2);
+      leaves.push(v);
+    } else if (!isPlain(v)) {
+      return null;
+    } else if (Array.isArray(v)) {
+      key = mix(key, v.length + 3);
+      leaves.push(ARR, v.length);
       for (let i = v.length - 1; i >= 0; i--) stack.push(v[i]);
     } else {
       const keys = Object.keys(v);
-      out.push(OBJ, keys.length);
+      key = mix(key, keys.length + 5);
+      leaves.push(OBJ, keys.length);
       for (let i = keys.length - 1; i >= 0; i--) stack.push((v as Record<string, unknown>)[keys[i]], keys[i]);
     }
   }
-  return out;
+  return { leaves, key, size: size + leaves.length };
 }
 
-/** True when `value` still has exactly the keys and leaves recorded in `snap`. */
-function unchanged(value: unknown, snap: readonly unknown[]): boolean {
+/** True when `value` still walks to exactly `leaves` (the check of a message seen before, without building a walk). */
+function unchanged(value: unknown, leaves: readonly unknown[]): boolean {
   const stack: unknown[] = [value];
   let at = 0;
   while (stack.length > 0) {
     const v = stack.pop();
     if (v === null || typeof v !== "object") {
-      if (snap[at++] !== v && !(v !== v && snap[at - 1] !== snap[at - 1])) return false;
+      const was = leaves[at++];
+      if (was !== v && !(v !== v && was !== was)) return false;
       continue;
     }
     if (Array.isArray(v)) {
-      if (snap[at++] !== ARR || snap[at++] !== v.length) return false;
+      if (leaves[at++] !== ARR || leaves[at++] !== v.length) return false;
       for (let i = v.length - 1; i >= 0; i--) stack.push(v[i]);
     } else {
       const keys = Object.keys(v);
-      if (snap[at++] !== OBJ || snap[at++] !== keys.length) return false;
+      if (leaves[at++] !== OBJ || leaves[at++] !== keys.length || !isPlain(v)) return false;
       for (let i = keys.length - 1; i >= 0; i--) stack.push((v as Record<string, unknown>)[keys[i]], keys[i]);
     }
-    if (stack.length > snap.length) return false; // cannot match, and guards against cycles
+    if (stack.length > leaves.length) return false; // cannot match; also ends a cycle
   }
-  return at === snap.length;
+  return at === leaves.length;
+}
+
+function sameLeaves(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x !== y && !(x !== x && y !== y)) return false;
+  }
+  return true;
 }
 
 export interface MemoEntry {
@@ -61,17 +107,69 @@ export interface MemoEntry {
   digestDialect: string | null;
 }
 
-export class MessageMemo {
-  private readonly entries = new WeakMap<object, { snap: unknown[]; entry: MemoEntry }>();
+interface Slot {
+  walk: Walk;
+  entry: MemoEntry;
+  /** Used since eviction last passed it: it gets a second chance. */
+  used: boolean;
+}
 
-  /** The memo entry of a message, fresh (computed by `cost`) when the message is new or was edited. */
+export class MessageMemo {
+  /** The same object again is checked against its own walk, which costs no allocation. */
+  private readonly byObject = new WeakMap<object, Slot>();
+  private readonly buckets = new Map<number, Slot[]>();
+  /** Slots in the order eviction visits them (oldest first; a used slot is moved to the end). */
+  private readonly order = new Set<Slot>();
+  private size = 0;
+
+  /** `maxSize` bounds what is kept, counted as characters of strings plus one per element. */
+  constructor(private readonly maxSize = 16 * 1024 * 1024) {}
+
+  /** The memo entry of a message, fresh (computed by `cost`) when no equal message was seen. */
   get(message: unknown, cost: (m: unknown) => number): MemoEntry {
     if (message === null || typeof message !== "object") return { cost: cost(message), digest: null, digestDialect: null };
-    const hit = this.entries.get(message);
-    if (hit !== undefined && unchanged(message, hit.snap)) return hit.entry;
-    const entry: MemoEntry = { cost: cost(message), digest: null, digestDialect: null };
-    this.entries.set(message, { snap: snapshot(message), entry });
-    return entry;
+    const mine = this.byObject.get(message);
+    if (mine !== undefined && unchanged(message, mine.walk.leaves)) return this.used(mine);
+    const w = walk(message);
+    if (w === null) return { cost: cost(message), digest: null, digestDialect: null };
+    const bucket = this.buckets.get(w.key);
+    if (bucket !== undefined) {
+      for (const slot of bucket) {
+        // Not remembered by identity: an equal object parsed anew is rarely seen twice, and a
+        // WeakMap entry per message of every request would cost more than it saves.
+        if (sameLeaves(slot.walk.leaves, w.leaves)) return this.used(slot);
+      }
+    }
+    const slot: Slot = { walk: w, entry: { cost: cost(message), digest: null, digestDialect: null }, used: false };
+    if (w.size <= this.maxSize) this.keep(slot);
+    this.byObject.set(message, slot);
+    return slot.entry;
+  }
+
+  private used(slot: Slot): MemoEntry {
+    slot.used = true;
+    return slot.entry;
+  }
+
+  private keep(slot: Slot): void {
+    const bucket = this.buckets.get(slot.walk.key);
+    if (bucket === undefined) this.buckets.set(slot.walk.key, [slot]);
+    else bucket.push(slot);
+    this.order.add(slot);
+    this.size += slot.walk.size;
+    for (const old of this.order) {
+      if (this.size <= this.maxSize) break;
+      this.order.delete(old);
+      if (old.used) {
+        old.used = false;
+        this.order.add(old);
+        continue;
+      }
+      this.size -= old.walk.size;
+      const b = this.buckets.get(old.walk.key) as Slot[];
+      if (b.length === 1) this.buckets.delete(old.walk.key);
+      else b.splice(b.indexOf(old), 1);
+    }
   }
 }
 

@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import { MessageMemo } from "../../core/engine/memo";
+import { Engine } from "../../core/index";
+import { aBody, aSession } from "../helpers/sessions";
+
+const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v));
+
+/** A memo and a cost function that counts how often it really ran. */
+function counted(maxChars?: number) {
+  const memo = maxChars === undefined ? new MessageMemo() : new MessageMemo(maxChars);
+  let runs = 0;
+  const cost = (m: unknown) => {
+    runs++;
+    return JSON.stringify(m).length;
+  };
+  return { get: (m: unknown) => memo.get(m, cost), runs: () => runs };
+}
+
+const message = (text: string, extra: Record<string, unknown> = {}) => ({
+  role: "user",
+  content: [{ type: "tool_result", tool_use_id: "t1", content: text, ...extra }],
+});
+
+describe("message memo", () => {
+  it("a history parsed anew shares the entries of equal messages instead of recomputing them", () => {
+    const m = counted();
+    const first = aSession(6).map(m.get);
+    expect(m.runs()).toBe(13);
+    const again = clone(aSession(6)).map(m.get);
+    expect(m.runs()).toBe(13);
+    again.forEach((e, i) => expect(e).toBe(first[i]));
+  });
+
+  it("any difference in content gives a new entry, however alike the messages look", () => {
+    const m = counted();
+    const long = "a".repeat(500) + "b".repeat(500);
+    const base = m.get(message(long));
+    // Same length, same first, middle and last characters: only a full comparison tells them apart.
+    const variants = [
+      message("a".repeat(499) + "c" + "b".repeat(500)),
+      message("a".repeat(500) + "b".repeat(250) + "x" + "b".repeat(249)),
+      message(long, { is_error: true }),
+      message(long, { is_error: false }),
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "t2", content: long }] },
+      { role: "user", content: [{ type: "tool_result", content: long, tool_use_id: "t1" }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: [long] }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: 1, content: long }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "1", content: long }] },
+    ];
+    for (const v of variants) expect(m.get(v)).not.toBe(base);
+    expect(m.runs()).toBe(1 + variants.length);
+    expect(m.get(message(long))).toBe(base);
+    expect(m.runs()).toBe(1 + variants.length);
+  });
+
+  it("numbers, booleans and nulls are compared by value, NaN included", () => {
+    const m = counted();
+    const a = m.get({ role: "user", content: [1, true, null, Number.NaN] });
+    expect(m.get({ role: "user", content: [1, true, null, Number.NaN] })).toBe(a);
+    expect(m.get({ role: "user", content: [1, true, null, 0] })).not.toBe(a);
+    expect(m.get({ role: "user", content: [1, "true", null, Number.NaN] })).not.toBe(a);
+  });
+
+  it("an object edited in place is recomputed, and so is an object that is not plain data", () => {
+    const m = counted();
+    const msg = message("first");
+    const before = m.get(msg);
+    (msg.content[0] as { content: string }).content = "second";
+    expect(m.get(msg)).not.toBe(before);
+    class Note {
+      constructor(readonly text: string) {}
+    }
+    // Class instances may serialise in their own way, so equal keys prove nothing about them.
+    const one = m.get({ role: "user", content: [new Note("x")] });
+    expect(m.get({ role: "user", content: [new Note("x")] })).not.toBe(one);
+    const date = m.get({ role: "user", content: [new Date(0)] });
+    expect(m.get({ role: "user", content: [new Date(1)] })).not.toBe(date);
+  });
+
+  it("keeps at most the characters it was given, dropping the least recently used content first", () => {
+    const m = counted(2500);
+    const a = m.get(message("a".repeat(1000)));
+    const b = m.get(message("b".repeat(1000)));
+    expect(m.get(clone(message("a".repeat(1000))))).toBe(a); // a is now the most recent
+    m.get(message("c".repeat(1000))); // over budget: b goes
+    expect(m.get(clone(message("a".repeat(1000))))).toBe(a);
+    expect(m.get(clone(message("b".repeat(1000))))).not.toBe(b);
+  });
+
+  it("a cyclic value goes to the cost function (which reports it) instead of hanging the memo", () => {
+    const m = counted();
+    const loop: Record<string, unknown> = { role: "user" };
+    loop.content = [loop];
+    expect(() => m.get(loop)).toThrow(); // the counting cost function serialises it
+    expect(m.runs()).toBe(1);
+    const deep: Record<string, unknown> = {};
+    let at = deep;
+    for (let i = 0; i < 50_000; i++) at = (at.next = {}) as Record<string, unknown>;
+    const seen = new MessageMemo().get(deep, () => 7);
+    expect(seen.cost).toBe(7);
+  });
+});
+
+describe("engine on a history parsed anew each request", () => {
+  it("gives the same outgoing bodies as with the same objects, and reuses their chain", () => {
+    const s = aSession(40);
+    const same = new Engine({ thresholdTokens: 2000, keepRecent: 1 });
+    const parsed = new Engine({ thresholdTokens: 2000, keepRecent: 1 });
+    for (let n = 9; n <= s.length; n += 2) {
+      const a = same.prepare(aBody(s.slice(0, n)), "anthropic");
+      const b = parsed.prepare(clone(aBody(s.slice(0, n))), "anthropic");
+      expect(JSON.stringify(b.outgoingBody())).toBe(JSON.stringify(a.outgoingBody()));
+    }
+    const msgs = clone(s);
+    expect(msgs.map((x) => parsed.digest(x, "anthropic"))).toEqual(s.map((x) => same.digest(x, "anthropic")));
+  });
+});
