@@ -7,7 +7,7 @@
  * context-length error.
  */
 import { compactWith } from "../compact";
-import { resolveConfig, type Config } from "../config";
+import { ConfigError, resolveConfig, type Config } from "../config";
 import { getDialect, type Dialect, type DialectName } from "../dialects/index";
 import { billableChars } from "../estimate";
 import { canonicalJson } from "../json";
@@ -77,20 +77,30 @@ function clone<T>(v: T): T {
 export interface EngineOptions {
   /** A store to share between engines (an empty one is kept, not replaced). */
   store?: PrefixStore;
+  /**
+   * What the message memo may keep, in characters of message strings plus one per element
+   * (default 16 Mi). 0 keeps nothing by content: every message object not seen before is measured anew.
+   */
+  memoMaxSize?: number;
 }
 
 export class Engine {
   readonly config: Config;
   readonly store: PrefixStore;
-  private readonly memo = new MessageMemo();
+  private readonly memo: MessageMemo;
   private readonly texts = new TextDigests(16 * 1024 * 1024);
   // The previous request's chain: a resent history shares its leading memo entries, so only the
   // links after the first new or edited message are hashed again.
   private lastChain: { entries: MemoEntry[]; chain: string[] } = { entries: [], chain: [] };
+  /** The request `prepare` is deciding, while it does. */
+  private current: Internal | null = null;
 
   constructor(config?: Partial<Config>, options: EngineOptions = {}) {
     this.config = resolveConfig(config);
     this.store = options.store !== undefined ? options.store : new PrefixStore(this.config.storeMaxEntries, this.config.storeMaxBytes);
+    const memoMaxSize = options.memoMaxSize ?? 16 * 1024 * 1024;
+    if (!(Number.isInteger(memoMaxSize) && memoMaxSize >= 0)) throw new ConfigError("memoMaxSize", `memoMaxSize must be a whole number ≥ 0, got ${String(memoMaxSize)}`);
+    this.memo = new MessageMemo(memoMaxSize);
   }
 
   /**
@@ -125,18 +135,27 @@ export class Engine {
       },
     };
     ctx.estTokensIn = ctx.estTokensOut = Math.floor(this.bodyChars(fixed, costs) / 4);
-    const threshold = this.config.thresholdTokens;
     // A request that fits is sent as it is, even when a stored cliff would match it.
-    if (ctx.estTokensIn <= threshold || messages.length === 0) return ctx;
+    if (ctx.estTokensIn <= this.config.thresholdTokens || messages.length === 0) return ctx;
+    this.current = ctx;
+    try {
+      this.decide(ctx);
+    } finally {
+      this.current = null;
+    }
+    return ctx;
+  }
+
+  private decide(ctx: Internal): void {
+    const threshold = this.config.thresholdTokens;
     this.lookup(ctx);
-    if (ctx.estTokensOut <= threshold) return ctx;
+    if (ctx.estTokensOut <= threshold) return;
     if (this.replay(ctx, this.config, false, true)) this.storeResult(ctx);
-    const top: Rung = this.config.strict && !shadow ? 3 : 2;
+    const top: Rung = this.config.strict && !this.config.shadow ? 3 : 2;
     for (let rung = 1 as Rung; rung <= top && ctx.estTokensOut > threshold; rung = (rung + 1) as Rung) {
       if (rung < 3 ? this.replay(ctx, rungConfig(this.config, rung), true, false) : this.truncateSummary(ctx)) ctx.rung = rung;
     }
     ctx.overBudget = ctx.estTokensOut > threshold;
-    return ctx;
   }
 
   /**
@@ -181,7 +200,7 @@ export class Engine {
         out.push(prev);
         i++;
       }
-      for (; i < ctx.messages.length; i++) {
+      for (; i < ctx.entries.length; i++) {
         prev = sha256Hex(prev + this.digest(ctx.messages[i], ctx.dialect.name) + ":" + ctx.costs[i]);
         out.push(prev);
       }
@@ -322,8 +341,26 @@ export class Engine {
       policy: ctx.policy,
       dialect: ctx.dialect.name,
     };
-    // The key hashes the whole prefix; the store computes it only when it is next used.
-    this.store.defer(() => this.store.put(this.storeKey(ctx, this.cacheChain(ctx)[entry.cut - 1]), entry));
+    // The key hashes the whole prefix; the store computes it only when it is next used. By then
+    // the host may have edited those messages in place: the cliff no longer describes them.
+    this.store.defer(() => {
+      if (ctx.chain === null && !this.unchangedUpTo(ctx, entry.cut)) return;
+      this.store.put(this.storeKey(ctx, this.cacheChain(ctx)[entry.cut - 1]), entry);
+    });
+  }
+
+  /**
+   * The first `n` messages still have the contents they had when `ctx` was prepared. A message the
+   * request being prepared resends at the same place was just measured, so its entry is compared.
+   */
+  private unchangedUpTo(ctx: Internal, n: number): boolean {
+    const now = this.current;
+    for (let i = 0; i < n; i++) {
+      const m = ctx.messages[i];
+      const entry = now !== null && now.messages[i] === m ? now.entries[i] : this.memo.get(m, billableChars);
+      if (entry !== ctx.entries[i]) return false;
+    }
+    return true;
   }
 
   /** Rung 3: keep only the newest contiguous summary parts that fit; head and tail untouched. */

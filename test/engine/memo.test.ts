@@ -115,3 +115,18 @@ describe("engine on a history parsed anew each request", () => {
     expect(msgs.map((x) => parsed.digest(x, "anthropic"))).toEqual(s.map((x) => same.digest(x, "anthropic")));
   });
 });
+
+describe("engine and messages edited in place", () => {
+  it("a cliff is never stored under contents the host changed after the request that made it", () => {
+    const s = clone(aSession(14));
+    const e = new Engine({ thresholdTokens: 2000, keepRecent: 1 });
+    const first = e.prepare(aBody(s.slice(0, 21)), "anthropic");
+    expect(first.compacted).toBe(true);
+    // Inside the cliff's prefix, before the store is next used; the same length, so the same cost.
+    (s[3] as any).content[0].text = (s[3] as any).content[0].text.replace("Step", "STEP");
+    const warm = e.prepare(aBody(s.slice(0, 21)), "anthropic");
+    const cold = new Engine({ thresholdTokens: 2000, keepRecent: 1 }).prepare(clone(aBody(s.slice(0, 21))), "anthropic");
+    expect(warm.matched).toBe(false);
+    expect(JSON.stringify(warm.outgoingBody())).toBe(JSON.stringify(cold.outgoingBody()));
+  });
+});

@@ -28,6 +28,53 @@ describe("properties: engine", () => {
   });
 });
 
+/** Changes one string leaf of `value` in place (the `which`-th, cyclically) by one character; false if it has none. */
+function editOneString(value: unknown, which: number): boolean {
+  const slots: [Record<string, string>, string][] = [];
+  const visit = (v: unknown) => {
+    if (v === null || typeof v !== "object") return;
+    for (const [k, x] of Object.entries(v)) {
+      if (typeof x === "string") slots.push([v as Record<string, string>, k]);
+      else visit(x);
+    }
+  };
+  visit(value);
+  if (slots.length === 0) return false;
+  const [holder, key] = slots[which % slots.length];
+  const old = holder[key];
+  holder[key] = old.slice(0, -1) + (old.endsWith("x") ? "y" : "x");
+  return true;
+}
+
+describe("properties: engine memo", () => {
+  it("requests as the same objects (some edited in place) or parsed anew (some edited): the same bodies as an engine that memoises nothing by content", () => {
+    const step = fc.record({ parsed: fc.boolean(), edit: fc.option(fc.tuple(fc.nat(), fc.nat()), { nil: undefined }) });
+    fc.assert(
+      fc.property(
+        fc.oneof(anthropicSession.map((m) => ["anthropic", m] as const), chatSession.map((m) => ["openai-chat", m] as const)),
+        fc.integer({ min: 20, max: 600 }),
+        fc.array(step, { minLength: 1, maxLength: 8 }),
+        ([dialect, msgs], threshold, steps) => {
+          const cfg = { thresholdTokens: threshold, keepRecent: 1 };
+          const warm = new Engine(cfg);
+          const plain = new Engine(cfg, { memoMaxSize: 0 });
+          const live = JSON.parse(JSON.stringify(msgs)) as unknown[];
+          for (let n = 1; n <= live.length; n++) {
+            const { parsed, edit } = steps[n % steps.length];
+            const sent = parsed ? (JSON.parse(JSON.stringify(live.slice(0, n))) as unknown[]) : live.slice(0, n);
+            if (edit !== undefined) editOneString(sent[edit[0] % n], edit[1]);
+            const body = { model: "m", messages: sent };
+            const w = warm.prepare(body, dialect);
+            const p = plain.prepare(JSON.parse(JSON.stringify(body)), dialect);
+            expect(JSON.stringify(w.outgoingBody())).toBe(JSON.stringify(p.outgoingBody()));
+          }
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+});
+
 describe("properties: Pi hook", () => {
   it("never throws; the summary opens with the header, the kept entry exists, the head is carried verbatim", () => {
     fc.assert(
