@@ -91,7 +91,7 @@ export class Engine {
   private readonly texts = new TextDigests(16 * 1024 * 1024);
   // The previous request's chain: a resent history shares its leading memo entries, so only the
   // links after the first new or edited message are hashed again.
-  private lastChain: { entries: MemoEntry[]; chain: string[] } = { entries: [], chain: [] };
+  private lastChain: { entries: MemoEntry[]; chain: string[]; dialect: string } = { entries: [], chain: [], dialect: "" };
   /** The request `prepare` is deciding, while it does. */
   private current: Internal | null = null;
 
@@ -188,26 +188,29 @@ export class Engine {
     return chars;
   }
 
-  /** Chain keys mix each digest with the message's billable size, so a re-priced message never reuses a cliff. */
-  private cacheChain(ctx: Internal): string[] {
-    if (ctx.chain === null) {
-      const out: string[] = [];
-      let prev = "";
-      const last = this.lastChain;
-      let i = 0;
-      while (i < ctx.entries.length && i < last.entries.length && ctx.entries[i] === last.entries[i] && ctx.entries[i].digestDialect === ctx.dialect.name) {
-        prev = last.chain[i];
-        out.push(prev);
-        i++;
-      }
-      for (; i < ctx.entries.length; i++) {
-        prev = sha256Hex(prev + this.digest(ctx.messages[i], ctx.dialect.name) + ":" + ctx.costs[i]);
-        out.push(prev);
-      }
-      this.lastChain = { entries: ctx.entries, chain: out };
-      ctx.chain = out;
+  /**
+   * The chain of the first `upTo` messages. Keys mix each digest with the message's billable size,
+   * so a re-priced message never reuses a cliff.
+   */
+  private chainOf(ctx: Internal, upTo = ctx.entries.length): string[] {
+    if (ctx.chain !== null) return ctx.chain;
+    const out: string[] = [];
+    let prev = "";
+    const last = this.lastChain;
+    let i = 0;
+    const same = last.dialect === ctx.dialect.name ? Math.min(upTo, last.chain.length) : 0;
+    while (i < same && ctx.entries[i] === last.entries[i]) {
+      prev = last.chain[i];
+      out.push(prev);
+      i++;
     }
-    return ctx.chain;
+    for (; i < upTo; i++) {
+      prev = sha256Hex(prev + this.digest(ctx.messages[i], ctx.dialect.name) + ":" + ctx.costs[i]);
+      out.push(prev);
+    }
+    this.lastChain = { entries: ctx.entries, chain: out, dialect: ctx.dialect.name };
+    if (upTo === ctx.entries.length) ctx.chain = out;
+    return out;
   }
 
   /** Keys carry the policy too, so clients of a shared store with other configs never overwrite each other. */
@@ -223,7 +226,7 @@ export class Engine {
 
   private lookup(ctx: Internal): void {
     if (this.store.size === 0) return; // (this also runs any deferred write)
-    const chain = this.cacheChain(ctx);
+    const chain = this.chainOf(ctx);
     for (let i = ctx.messages.length - 1; i >= 0; i--) {
       const entry = this.store.get(this.storeKey(ctx, chain[i]));
       // Entries made under another config, request shape or dialect belong to other clients of a shared store.
@@ -345,7 +348,8 @@ export class Engine {
     // the host may have edited those messages in place: the cliff no longer describes them.
     this.store.defer(() => {
       if (ctx.chain === null && !this.unchangedUpTo(ctx, entry.cut)) return;
-      this.store.put(this.storeKey(ctx, this.cacheChain(ctx)[entry.cut - 1]), entry);
+      // Only the prefix checked above is hashed: later messages may have changed.
+      this.store.put(this.storeKey(ctx, this.chainOf(ctx, entry.cut)[entry.cut - 1]), entry);
     });
   }
 

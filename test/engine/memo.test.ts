@@ -130,3 +130,23 @@ describe("engine and messages edited in place", () => {
     expect(JSON.stringify(warm.outgoingBody())).toBe(JSON.stringify(cold.outgoingBody()));
   });
 });
+
+describe("engine serving two dialects", () => {
+  it("alternating dialects on one engine gives what one engine per dialect gives", () => {
+    const msgs: unknown[] = [{ role: "user", content: "Fix the build." }];
+    for (let i = 0; i < 30; i++) {
+      msgs.push({ role: "assistant", content: `Step ${i}: running the build again.` });
+      msgs.push({ role: "user", content: i % 2 ? `ok ${i}` : "E".repeat(900) });
+    }
+    const shared = new Engine({ thresholdTokens: 1500, keepRecent: 1 });
+    const own = { anthropic: new Engine({ thresholdTokens: 1500, keepRecent: 1 }), "openai-chat": new Engine({ thresholdTokens: 1500, keepRecent: 1 }) };
+    for (let n = 5; n <= msgs.length; n += 2) {
+      for (const dialect of ["anthropic", "openai-chat"] as const) {
+        for (const m of msgs.slice(0, n)) shared.digest(m, dialect === "anthropic" ? "openai-chat" : "anthropic");
+        const a = shared.prepare(aBody(msgs.slice(0, n)), dialect);
+        const b = own[dialect].prepare(aBody(msgs.slice(0, n)), dialect);
+        expect(JSON.stringify(a.outgoingBody()), `${dialect} ${n}`).toBe(JSON.stringify(b.outgoingBody()));
+      }
+    }
+  });
+});
