@@ -92,6 +92,7 @@ export class Engine {
   // The previous request's chain: a resent history shares its leading memo entries, so only the
   // links after the first new or edited message are hashed again.
   private lastChain: { entries: MemoEntry[]; chain: string[]; dialect: string } = { entries: [], chain: [], dialect: "" };
+  private readonly policyKeys = new Map<string, string>();
   /** The request `prepare` is deciding, while it does. */
   private current: Internal | null = null;
 
@@ -215,7 +216,16 @@ export class Engine {
 
   /** Keys carry the policy too, so clients of a shared store with other configs never overwrite each other. */
   private storeKey(ctx: Internal, chainHash: string): string {
-    if (ctx.policyKey === null) ctx.policyKey = sha256Hex(ctx.policy + "\u0000" + ctx.dialect.name).slice(0, 16);
+    if (ctx.policyKey === null) {
+      const policy = ctx.policy + "\u0000" + ctx.dialect.name;
+      let key = this.policyKeys.get(policy);
+      if (key === undefined) {
+        if (this.policyKeys.size >= 64) this.policyKeys.clear(); // a request's fixed size is part of it
+        key = sha256Hex(policy).slice(0, 16);
+        this.policyKeys.set(policy, key);
+      }
+      ctx.policyKey = key;
+    }
     return chainHash + ":" + ctx.policyKey;
   }
 
@@ -240,7 +250,7 @@ export class Engine {
         ctx.reach = entry.reach;
         ctx.modified = ctx.matched = true;
         ctx.estTokensOut = this.tokensOf(ctx, ctx.substituted);
-        ctx.summaryFp = sha256Hex(summaryTextOf(summary)).slice(0, 8);
+        ctx.summaryFp = entry.summaryFp ?? sha256Hex(summaryTextOf(summary)).slice(0, 8);
       }
       return; // only the longest stored prefix is considered
     }
@@ -343,6 +353,7 @@ export class Engine {
       reach: ctx.reach,
       policy: ctx.policy,
       dialect: ctx.dialect.name,
+      summaryFp: ctx.summaryFp,
     };
     // The key hashes the whole prefix; the store computes it only when it is next used. By then
     // the host may have edited those messages in place: the cliff no longer describes them.

@@ -18,6 +18,8 @@ export interface StoreEntry {
   /** Canonical JSON of the config and fixed request size the entry was made under. */
   policy: string;
   dialect: string;
+  /** First 8 hex digits of the summary text's SHA-256, when known (saves hashing it on every reuse). */
+  summaryFp?: string;
 }
 
 export class PrefixStore {
