@@ -328,3 +328,22 @@ describe("escalation", () => {
     expect(complete.baseCut === s.length || (s[complete.baseCut] as any).role === "assistant").toBe(true);
   });
 });
+
+describe("summary fingerprint", () => {
+  it("is the first 8 hex digits of the sent summary's SHA-256, whether compacted now, reused from the store or cut to fit", () => {
+    const fp = (ctx: PrepareContext) => sha256Hex(summaryOf(ctx)).slice(0, 8);
+    const e = new Engine({ thresholdTokens: 2000, keepRecent: 1 });
+    const s = aSession(14);
+    const made = e.prepare(aBody(s.slice(0, 21)), "anthropic");
+    expect(made.compacted).toBe(true);
+    expect(made.summaryFp).toBe(fp(made));
+    const reused = e.prepare(aBody(s.slice(0, 23)), "anthropic");
+    expect(reused.matched).toBe(true);
+    expect(reused.summaryFp).toBe(fp(reused));
+    const unmodified = e.prepare(aBody(s.slice(0, 3)), "anthropic");
+    expect(unmodified.summaryFp).toBe("");
+    const strict = new Engine({ thresholdTokens: 1000, keepRecent: 1, strict: true }).prepare({ system: "S".repeat(3200), messages: session(12, 40, 10) }, "anthropic");
+    expect(strict.rung).toBe(3);
+    expect(strict.summaryFp).toBe(fp(strict));
+  });
+});
