@@ -28,7 +28,10 @@ describe("properties: engine", () => {
   });
 });
 
-/** Changes one string leaf of `value` in place (the `which`-th, cyclically) by one character; false if it has none. */
+/**
+ * Changes one character of one string leaf of `value` in place (both picked by `which`, so mostly
+ * neither the first, middle nor last character); false if it has no string.
+ */
 function editOneString(value: unknown, which: number): boolean {
   const slots: [Record<string, string>, string][] = [];
   const visit = (v: unknown) => {
@@ -42,7 +45,8 @@ function editOneString(value: unknown, which: number): boolean {
   if (slots.length === 0) return false;
   const [holder, key] = slots[which % slots.length];
   const old = holder[key];
-  holder[key] = old.slice(0, -1) + (old.endsWith("x") ? "y" : "x");
+  const at = Math.floor(which / slots.length) % Math.max(old.length, 1);
+  holder[key] = old.slice(0, at) + (old[at] === "x" ? "y" : "x") + old.slice(at + 1);
   return true;
 }
 
@@ -58,14 +62,20 @@ describe("properties: engine memo", () => {
           const cfg = { thresholdTokens: threshold, keepRecent: 1 };
           const warm = new Engine(cfg);
           const plain = new Engine(cfg, { memoMaxSize: 0 });
+          // Each engine has its own copy of the host's objects, edited alike, so both see the same
+          // in-place edits; only how equal contents are recognised differs.
           const live = JSON.parse(JSON.stringify(msgs)) as unknown[];
+          const mirror = JSON.parse(JSON.stringify(msgs)) as unknown[];
           for (let n = 1; n <= live.length; n++) {
             const { parsed, edit } = steps[n % steps.length];
             const sent = parsed ? (JSON.parse(JSON.stringify(live.slice(0, n))) as unknown[]) : live.slice(0, n);
-            if (edit !== undefined) editOneString(sent[edit[0] % n], edit[1]);
-            const body = { model: "m", messages: sent };
-            const w = warm.prepare(body, dialect);
-            const p = plain.prepare(JSON.parse(JSON.stringify(body)), dialect);
+            const sentMirror = parsed ? (JSON.parse(JSON.stringify(mirror.slice(0, n))) as unknown[]) : mirror.slice(0, n);
+            if (edit !== undefined) {
+              editOneString(sent[edit[0] % n], edit[1]);
+              editOneString(sentMirror[edit[0] % n], edit[1]);
+            }
+            const w = warm.prepare({ model: "m", messages: sent }, dialect);
+            const p = plain.prepare({ model: "m", messages: sentMirror }, dialect);
             expect(JSON.stringify(w.outgoingBody())).toBe(JSON.stringify(p.outgoingBody()));
           }
         },
