@@ -25,9 +25,11 @@ function mix(key: number, x: number): number {
   return Math.imul(key ^ x, 0x9e3779b1) + 0x7f4a7c15;
 }
 
+/** An array, or an object whose prototype is null or a root one (so also plain data made in another realm). */
 function isPlain(v: object): boolean {
-  const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null || proto === Array.prototype;
+  if (Array.isArray(v)) return true;
+  const proto = Object.getPrototypeOf(v) as object | null;
+  return proto === null || Object.getPrototypeOf(proto) === null;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { runInNewContext } from "node:vm";
 import { MessageMemo } from "../../core/engine/memo";
 import { Engine } from "../../core/index";
 import { aBody, aSession } from "../helpers/sessions";
@@ -75,6 +76,14 @@ describe("message memo", () => {
     expect(m.get({ role: "user", content: [new Note("x")] })).not.toBe(one);
     const date = m.get({ role: "user", content: [new Date(0)] });
     expect(m.get({ role: "user", content: [new Date(1)] })).not.toBe(date);
+  });
+
+  it("recognises plain data made in another realm (a sandbox) too", () => {
+    const m = counted();
+    const make = () => runInNewContext('({ role: "user", content: [{ type: "text", text: "hi" }], meta: Object.create(null) })');
+    const a = m.get(make());
+    expect(m.get(make())).toBe(a);
+    expect(m.runs()).toBe(1);
   });
 
   it("keeps at most the characters it was given, dropping the least recently used content first", () => {
