@@ -1,26 +1,9 @@
 /** Engine benchmarks on the reference port's scenario: 80 turns, threshold 2000, keepRecent 1. */
 import { Engine, messageDigest } from "../core/index";
 import { aBody, aSession } from "../test/helpers/sessions";
-import { performance } from "node:perf_hooks";
-import { fmt, gc, time } from "./util";
+import { fmt, time, timeEach } from "./util";
 
 const reparse = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
-
-/**
- * Fastest of `runs` calls of `fn` on inputs made beforehand. Making them is not timed, and a full
- * collection first keeps the young-generation copying of the fresh inputs out of the timings.
- */
-function timeEach<T>(make: () => T, fn: (input: T) => unknown, runs: number): number {
-  const inputs = Array.from({ length: runs }, make);
-  gc();
-  let best = Infinity;
-  for (const input of inputs) {
-    const t0 = performance.now();
-    fn(input);
-    best = Math.min(best, performance.now() - t0);
-  }
-  return best;
-}
 
 export function benchEngine(): void {
   const msgs = aSession(80);

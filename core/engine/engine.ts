@@ -15,7 +15,7 @@ import { rungConfig, type Rung } from "../ladder";
 import { contentText } from "../parts";
 import { fitSummary, SUMMARY_HEADER, summaryParts } from "../summary";
 import { canonicalText } from "./digest";
-import { MessageMemo, TextDigests, type MemoEntry } from "./memo";
+import { DEFAULT_MEMO_MAX_SIZE, MessageMemo, TextDigests, type MemoEntry } from "./memo";
 import { sha256Hex } from "./sha256";
 import { PrefixStore } from "./store";
 
@@ -70,6 +70,11 @@ function summaryTextOf(message: unknown): string {
   return contentText(content, ["text", "input_text"]);
 }
 
+/** What `summaryFp` shows of a summary text: the first 8 hex digits of its SHA-256. */
+function fingerprint(text: string): string {
+  return sha256Hex(text).slice(0, 8);
+}
+
 function clone<T>(v: T): T {
   return JSON.parse(JSON.stringify(v)) as T;
 }
@@ -99,7 +104,7 @@ export class Engine {
   constructor(config?: Partial<Config>, options: EngineOptions = {}) {
     this.config = resolveConfig(config);
     this.store = options.store !== undefined ? options.store : new PrefixStore(this.config.storeMaxEntries, this.config.storeMaxBytes);
-    const memoMaxSize = options.memoMaxSize ?? 16 * 1024 * 1024;
+    const memoMaxSize = options.memoMaxSize ?? DEFAULT_MEMO_MAX_SIZE;
     if (!(Number.isInteger(memoMaxSize) && memoMaxSize >= 0)) throw new ConfigError("memoMaxSize", `memoMaxSize must be a whole number ≥ 0, got ${String(memoMaxSize)}`);
     this.memo = new MessageMemo(memoMaxSize);
   }
@@ -250,7 +255,7 @@ export class Engine {
         ctx.reach = entry.reach;
         ctx.modified = ctx.matched = true;
         ctx.estTokensOut = this.tokensOf(ctx, ctx.substituted);
-        ctx.summaryFp = entry.summaryFp ?? sha256Hex(summaryTextOf(summary)).slice(0, 8);
+        ctx.summaryFp = entry.summaryFp ?? fingerprint(summaryTextOf(summary));
       }
       return; // only the longest stored prefix is considered
     }
@@ -340,7 +345,7 @@ export class Engine {
     ctx.modified = ctx.compacted = true;
     ctx.chainSteps = steps;
     ctx.estTokensOut = Math.floor(chars / 4);
-    ctx.summaryFp = sha256Hex(summaryTextOf(summary)).slice(0, 8);
+    ctx.summaryFp = fingerprint(summaryTextOf(summary));
     return true;
   }
 
@@ -394,7 +399,7 @@ export class Engine {
     ctx.substituted = ctx.substituted.slice();
     ctx.substituted[ctx.baseHead] = d.summaryMessage(fitted.text);
     ctx.estTokensOut = this.tokensOf(ctx, ctx.substituted);
-    ctx.summaryFp = sha256Hex(fitted.text).slice(0, 8);
+    ctx.summaryFp = fingerprint(fitted.text);
     ctx.overBudget = ctx.estTokensOut > threshold;
     return true;
   }

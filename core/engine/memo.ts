@@ -11,6 +11,8 @@ import { sha256Hex } from "./sha256";
 
 const OBJ = {};
 const ARR = {};
+/** What a memo keeps by default: characters of message strings plus one per element. */
+export const DEFAULT_MEMO_MAX_SIZE = 16 * 1024 * 1024;
 /** Walks longer than this (a cyclic value never ends) are not memoised. */
 const MAX_WALK = 1 << 20;
 
@@ -69,6 +71,11 @@ function walk(value: unknown): Walk | null {
   return { leaves, key, size: size + leaves.length };
 }
 
+/** Leaves are equal by identity (strings by content), and NaN equals NaN. */
+function sameLeaf(x: unknown, y: unknown): boolean {
+  return x === y || (x !== x && y !== y);
+}
+
 /** True when `value` still walks to exactly `leaves` (the check of a message seen before, without building a walk). */
 function unchanged(value: unknown, leaves: readonly unknown[]): boolean {
   const stack: unknown[] = [value];
@@ -76,8 +83,7 @@ function unchanged(value: unknown, leaves: readonly unknown[]): boolean {
   while (stack.length > 0) {
     const v = stack.pop();
     if (v === null || typeof v !== "object") {
-      const was = leaves[at++];
-      if (was !== v && !(v !== v && was !== was)) return false;
+      if (!sameLeaf(leaves[at++], v)) return false;
       continue;
     }
     if (Array.isArray(v)) {
@@ -95,11 +101,7 @@ function unchanged(value: unknown, leaves: readonly unknown[]): boolean {
 
 function sameLeaves(a: readonly unknown[], b: readonly unknown[]): boolean {
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i];
-    const y = b[i];
-    if (x !== y && !(x !== x && y !== y)) return false;
-  }
+  for (let i = 0; i < a.length; i++) if (!sameLeaf(a[i], b[i])) return false;
   return true;
 }
 
@@ -107,6 +109,10 @@ export interface MemoEntry {
   cost: number;
   digest: string | null;
   digestDialect: string | null;
+}
+
+function fresh(message: unknown, cost: (m: unknown) => number): MemoEntry {
+  return { cost: cost(message), digest: null, digestDialect: null };
 }
 
 interface Slot {
@@ -125,15 +131,15 @@ export class MessageMemo {
   private size = 0;
 
   /** `maxSize` bounds what is kept, counted as characters of strings plus one per element. */
-  constructor(private readonly maxSize = 16 * 1024 * 1024) {}
+  constructor(private readonly maxSize = DEFAULT_MEMO_MAX_SIZE) {}
 
   /** The memo entry of a message, fresh (computed by `cost`) when no equal message was seen. */
   get(message: unknown, cost: (m: unknown) => number): MemoEntry {
-    if (message === null || typeof message !== "object") return { cost: cost(message), digest: null, digestDialect: null };
+    if (message === null || typeof message !== "object") return fresh(message, cost);
     const mine = this.byObject.get(message);
     if (mine !== undefined && unchanged(message, mine.walk.leaves)) return this.used(mine);
     const w = walk(message);
-    if (w === null) return { cost: cost(message), digest: null, digestDialect: null };
+    if (w === null) return fresh(message, cost);
     const bucket = this.buckets.get(w.key);
     if (bucket !== undefined) {
       for (const slot of bucket) {
@@ -142,7 +148,7 @@ export class MessageMemo {
         if (sameLeaves(slot.walk.leaves, w.leaves)) return this.used(slot);
       }
     }
-    const slot: Slot = { walk: w, entry: { cost: cost(message), digest: null, digestDialect: null }, used: false };
+    const slot: Slot = { walk: w, entry: fresh(message, cost), used: false };
     if (w.size <= this.maxSize) this.keep(slot);
     this.byObject.set(message, slot);
     return slot.entry;
