@@ -1,7 +1,7 @@
 /** The Pi hook (live set + cliff + summary string) on a branch of about 1M estimated tokens (target < 100 ms). */
 import { estimateTokens, resolveConfig } from "../core/index";
 import { compactSession } from "../pi-extension/hook";
-import { liveFromEntries } from "../core/pi-session";
+import { liveFromEntries } from "../core/pi/session";
 import { fmt, time } from "./util";
 
 function branch(targetTokens: number): unknown[] {

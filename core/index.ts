@@ -9,13 +9,11 @@ export { getDialect, detectDialect, DIALECT_NAMES, type Dialect, type DialectNam
 export { plainClass, type PlainClass } from "./dialects/plain";
 export {
   SUMMARY_HEADER,
-  PI_SUMMARY_PREFIX,
   HEADER_GLUE,
   PART_SEPARATOR,
   renderSummary,
   summaryParts,
   fitSummary,
-  startsLikeSummary,
 } from "./summary";
 export { estimateTokens, billableChars } from "./estimate";
 export { imageTokens, imageSize, imagePayload, tokensForSize, decodeBase64Prefix, MAX_IMAGE_TOKENS } from "./images";
@@ -26,5 +24,6 @@ export { CliffInputError } from "./errors";
 export { Engine, type PrepareContext, type EngineOptions } from "./engine/engine";
 export { PrefixStore, type StoreEntry } from "./engine/store";
 export { messageDigest, chainHashes, canonicalForm, canonicalText } from "./engine/digest";
-export { sha256Hex, utf8Length } from "./engine/sha256";
-export { liveFromEntries, type LiveMessage } from "./pi-session";
+export { sha256Hex, utf8Length } from "./sha256";
+export { liveFromEntries, type LiveMessage } from "./pi/session";
+export { PI_SUMMARY_PREFIX, PI_BRANCH_PREFIX, piBranchSummaryText, startsLikeSummary } from "./pi/format";

@@ -7,27 +7,13 @@ import { canonicalJson } from "./json";
 import { focusExcerpt, type FocusBudget } from "./focus";
 import { SUMMARY_HEADER } from "./summary";
 import { isBlank, strip, stripTaskNotifications, toWellFormed, truncate } from "./text";
+import { arr, obj, str } from "./guards";
 
 /** What summarising one message needs besides the message. */
 export interface PartContext {
   readonly cfg: Config;
   /** Present when a focus was given: dropped results may contribute matching lines. */
   readonly focus?: FocusBudget;
-}
-
-/** A plain-object view of an unknown value ({} for anything else), so field reads never throw. */
-export function obj(v: unknown): Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-}
-
-/** The value as an array, [] for anything else. */
-export function arr(v: unknown): unknown[] {
-  return Array.isArray(v) ? v : [];
-}
-
-/** The value when it is a string, else "". */
-export function str(v: unknown): string {
-  return typeof v === "string" ? v : "";
 }
 
 /** Text of a content value: a string, or the `text` of text-like blocks (and bare strings) joined with "\n". */

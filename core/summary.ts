@@ -2,8 +2,6 @@
 
 /** First line of every summary; also how a previous summary is recognised. */
 export const SUMMARY_HEADER = "The following is a summary of your previous actions (long observations omitted):";
-/** Pi's own wrapper around a stored compaction summary, recognised as a previous summary too. */
-export const PI_SUMMARY_PREFIX = "The conversation history before this point was compacted into the following summary:";
 /** Between the header and the first part. */
 export const HEADER_GLUE = "\n\n";
 /** Between two parts. */
@@ -19,11 +17,6 @@ export function summaryParts(text: string): string[] {
   const body = text.startsWith(SUMMARY_HEADER) ? text.slice(SUMMARY_HEADER.length) : text;
   const trimmed = body.replace(/^\n+|\n+$/g, "");
   return trimmed === "" ? [] : trimmed.split(PART_SEPARATOR);
-}
-
-/** True when the text starts with our header or Pi's compaction prefix. */
-export function startsLikeSummary(text: string): boolean {
-  return text.startsWith(SUMMARY_HEADER) || text.startsWith(PI_SUMMARY_PREFIX);
 }
 
 /**

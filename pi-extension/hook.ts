@@ -11,7 +11,7 @@ import {
   type CompactResult,
   type Config,
 } from "../core/index";
-import type { LiveMessage } from "../core/pi-session";
+import type { LiveMessage } from "../core/pi/session";
 
 export type CompactReason = "manual" | "threshold" | "overflow";
 

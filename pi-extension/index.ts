@@ -8,7 +8,7 @@ import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { Config } from "../core/index";
 import { loadConfig, type LoadedConfig } from "./config";
 import { compactSession, type CliffDetails, type CompactReason } from "./hook";
-import { liveFromEntries } from "../core/pi-session";
+import { liveFromEntries } from "../core/pi/session";
 
 const STATUS_KEY = "cliff";
 

@@ -1,7 +1,10 @@
 /** Anthropic Messages: `messages[]` of `{role, content: string | blocks}`. */
 import type { Dialect } from "./types";
-import { arr, one, AssistantPart, contentText, humanPart, isSummaryText, obj, resultPart, str, type PartContext } from "../parts";
+import { one, AssistantPart, contentText, humanPart, isSummaryText, resultPart, type PartContext } from "../parts";
+import { arr, obj, str } from "../guards";
 import { canonicalJson } from "../json";
+import { blocksForm, prim, textBlocksText, withoutKeys, type Form } from "./form";
+import { sha256Hex } from "../sha256";
 
 const SERVER_RESULT_TYPES = ["bash_code_execution_tool_result", "code_execution_tool_result", "text_editor_code_execution_tool_result"];
 const SEARCH_RESULT_TYPES = ["web_search_tool_result", "web_fetch_tool_result", "tool_search_tool_result"];
@@ -66,6 +69,36 @@ export function anthropicUserParts(content: unknown, ctx: PartContext): string[]
   return out;
 }
 
+function digestBlock(b: unknown): Form {
+  const block = obj(b);
+  switch (block.type) {
+    case "text":
+      return ["text", str(block.text)];
+    case "tool_use":
+      return ["tool_use", prim(block.id), prim(block.name), canonicalJson(block.input ?? null)];
+    case "tool_result": {
+      const form: unknown[] = ["tool_result", prim(block.tool_use_id), textBlocksText(block.content), block.is_error === true];
+      for (const a of arr(block.content)) {
+        const t = obj(a).type;
+        if (t !== "text" && typeof a !== "string") form.push(digestBlock(a));
+      }
+      return form;
+    }
+    case "thinking":
+      return ["thinking", str(block.thinking)];
+    case "redacted_thinking":
+      return ["redacted_thinking", str(block.data)];
+    case "image":
+    case "document": {
+      const source = obj(block.source);
+      if (block.type === "document" && source.type === "content") return ["document", "content", canonicalJson(source.content ?? null)];
+      return [block.type, prim(source.type), sha256Hex(str(source.data) || str(source.url))];
+    }
+    default:
+      return ["other", canonicalJson(withoutKeys(block, ["cache_control"]))];
+  }
+}
+
 export const anthropic: Dialect = {
   name: "anthropic",
   messagesKey: "messages",
@@ -86,5 +119,6 @@ export const anthropic: Dialect = {
     }
     return anthropicUserParts(msg.content, ctx);
   },
+  digestForm: (m) => [prim(obj(m).role), blocksForm(obj(m).content, digestBlock)],
   summaryMessage: (text) => ({ role: "user", content: text }),
 };

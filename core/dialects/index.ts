@@ -3,9 +3,9 @@ import type { Dialect, DialectName } from "./types";
 import { anthropic } from "./anthropic";
 import { openaiChat } from "./openai-chat";
 import { openaiResponses } from "./openai-responses";
-import { pi } from "./pi";
+import { pi } from "../pi/dialect";
 import { plain } from "./plain";
-import { arr, obj } from "../parts";
+import { arr, obj } from "../guards";
 
 const DIALECTS: Record<DialectName, Dialect> = {
   anthropic,

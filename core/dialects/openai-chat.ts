@@ -1,6 +1,10 @@
 /** OpenAI Chat Completions: `messages[]` of `{role, content, tool_calls?, …}`. */
 import type { Dialect } from "./types";
-import { arr, one, AssistantPart, contentText, humanPart, isSummaryText, obj, resultPart, str, type PartContext } from "../parts";
+import { one, AssistantPart, contentText, humanPart, isSummaryText, resultPart, type PartContext } from "../parts";
+import { arr, obj, str } from "../guards";
+import { blocksForm, prim, type Form } from "./form";
+import { canonicalJson } from "../json";
+import { sha256Hex } from "../sha256";
 
 export function chatAssistantParts(msg: Record<string, unknown>, ctx: PartContext): string[] {
   const part = new AssistantPart(ctx);
@@ -31,6 +35,40 @@ export function chatAssistantParts(msg: Record<string, unknown>, ctx: PartContex
   return part.parts();
 }
 
+function digestPart(p: unknown): Form {
+  if (typeof p === "string") return ["text", p];
+  const part = obj(p);
+  if (part.type === "text") return ["text", str(part.text)];
+  if (part.type === "refusal") return ["refusal", str(part.refusal)];
+  if (part.type === "image_url") {
+    const url = typeof part.image_url === "string" ? part.image_url : str(obj(part.image_url).url);
+    return ["image_url", sha256Hex(url)];
+  }
+  return ["other", canonicalJson(part)];
+}
+
+const argsForm = (args: unknown): string => (typeof args === "string" ? args : canonicalJson(args ?? null));
+
+function digestForm(message: unknown): Form {
+  const m = obj(message);
+  const calls = arr(m.tool_calls).map((c) => {
+    const call = obj(c);
+    if (call.type === "custom") return [prim(call.id), "custom", str(obj(call.custom).name), canonicalJson(obj(call.custom).input ?? null)];
+    const fn = obj(call.function);
+    return [prim(call.id), prim(fn.name), argsForm(fn.arguments)];
+  });
+  if (m.function_call !== null && typeof m.function_call === "object") {
+    const fn = obj(m.function_call);
+    calls.push([null, prim(fn.name), argsForm(fn.arguments)]);
+  }
+  const form: unknown[] = [prim(m.role), blocksForm(m.content, digestPart), calls, prim(m.tool_call_id), prim(m.name)];
+  // Redacting reasoning must invalidate a cached summary that quoted it.
+  const reasoning = [m.reasoning_content, m.reasoning].find((r) => typeof r === "string");
+  if (reasoning !== undefined) form.push(reasoning);
+  if (typeof m.refusal === "string") form.push(["refusal", m.refusal]);
+  return form;
+}
+
 export const openaiChat: Dialect = {
   name: "openai-chat",
   messagesKey: "messages",
@@ -51,5 +89,6 @@ export const openaiChat: Dialect = {
     else p = humanPart(role || "unknown", contentText(msg.content), ctx, false);
     return one(p);
   },
+  digestForm,
   summaryMessage: (text) => ({ role: "user", content: text }),
 };

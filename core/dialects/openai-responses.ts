@@ -1,8 +1,10 @@
 /** OpenAI Responses: `input[]` of typed items (messages, reasoning, calls and their outputs). */
 import type { Dialect } from "./types";
-import { arr, one, AssistantPart, contentText, humanPart, isSummaryText, obj, resultPart, str, type PartContext } from "../parts";
+import { one, AssistantPart, contentText, humanPart, isSummaryText, resultPart, type PartContext } from "../parts";
+import { arr, obj, str } from "../guards";
 import { canonicalJson } from "../json";
 import { imagePayload } from "../images";
+import { prim, withoutKeys, type Form } from "./form";
 
 const MODEL_OUTPUT = new Set([
   "reasoning", "function_call", "custom_tool_call", "local_shell_call", "web_search_call", "tool_search_call",
@@ -111,6 +113,26 @@ function summarizeItem(item: Record<string, unknown>, ctx: PartContext): string[
   return [];
 }
 
+function digestForm(message: unknown): Form {
+  const item = obj(message);
+  const type = itemType(item);
+  if (type === "message") {
+    const parts = typeof item.content === "string" ? [["text", item.content]] : arr(item.content).map((p) => canonicalJson(withoutKeys(obj(p), ["id", "status"])));
+    return ["message", prim(item.role), parts];
+  }
+  if (type === "reasoning") return ["reasoning", prim(item.encrypted_content), canonicalJson(item.summary ?? null), canonicalJson(item.content ?? null)];
+  if (type.endsWith("_output")) {
+    const out = item.output;
+    return [type, prim(item.call_id), typeof out === "string" ? out : canonicalJson(out ?? null), typeof out === "string"];
+  }
+  if (type.endsWith("_call")) {
+    const rest = withoutKeys(item, ["id", "status", "type", "call_id", "name", "arguments"]);
+    const args = typeof item.arguments === "string" ? item.arguments : canonicalJson(item.arguments ?? null);
+    return [type, prim(item.call_id), prim(item.name), args, canonicalJson(rest)];
+  }
+  return ["other", canonicalJson(withoutKeys(item, ["id", "status"]))];
+}
+
 export const openaiResponses: Dialect = {
   name: "openai-responses",
   messagesKey: "input",
@@ -122,5 +144,6 @@ export const openaiResponses: Dialect = {
   trimFromHead: () => false,
   startsTurn: (m, prev) => isModelOutput(m) && !isModelOutput(prev),
   summarize: (m, ctx) => summarizeItem(obj(m), ctx),
+  digestForm,
   summaryMessage: (text) => ({ type: "message", role: "user", content: [{ type: "input_text", text }] }),
 };

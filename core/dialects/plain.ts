@@ -4,9 +4,12 @@
  * block list, an OpenAI message with tool_calls) is read by that shape's rules.
  */
 import type { Dialect } from "./types";
-import { humanPart, one, isSummaryText, obj, resultPart, str, type PartContext } from "../parts";
+import { humanPart, one, isSummaryText, resultPart, type PartContext } from "../parts";
+import { obj, str } from "../guards";
 import { anthropicAssistantParts, anthropicUserParts } from "./anthropic";
 import { chatAssistantParts } from "./openai-chat";
+import { prim, type Form } from "./form";
+import { canonicalJson } from "../json";
 
 export type PlainClass = "system" | "human" | "assistant" | "tool" | "other";
 
@@ -45,6 +48,11 @@ function assistantParts(content: string, ctx: PartContext): string[] {
   return anthropicAssistantParts(content, ctx);
 }
 
+function digestForm(message: unknown): Form {
+  const m = obj(message);
+  return [prim(m.role), typeof m.content === "string" ? m.content : canonicalJson(m.content ?? null)];
+}
+
 export const plain: Dialect = {
   name: "plain",
   messagesKey: "messages",
@@ -75,5 +83,6 @@ export const plain: Dialect = {
         return one(humanPart(typeof msg.role === "string" && msg.role !== "" ? msg.role : "unknown", content, ctx));
     }
   },
+  digestForm,
   summaryMessage: (text) => ({ role: "user", content: text }),
 };

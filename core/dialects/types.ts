@@ -17,6 +17,8 @@ export interface Dialect {
   startsTurn(message: unknown, previous: unknown): boolean;
   /** The summary parts of one compacted message (zero or more). */
   summarize(message: unknown, ctx: PartContext): string[];
+  /** The canonical form a message's digest hashes: what it says, without fields that change between requests. */
+  digestForm(message: unknown): unknown;
   /** A user-role message of this dialect carrying `text`. */
   summaryMessage(text: string): unknown;
 }

@@ -16,7 +16,7 @@ import { contentText } from "../parts";
 import { fitSummary, SUMMARY_HEADER, summaryParts } from "../summary";
 import { canonicalText } from "./digest";
 import { DEFAULT_MEMO_MAX_SIZE, MessageMemo, TextDigests, type MemoEntry } from "./memo";
-import { sha256Hex } from "./sha256";
+import { sha256Hex } from "../sha256";
 import { PrefixStore } from "./store";
 
 export interface PrepareContext {

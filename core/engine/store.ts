@@ -4,7 +4,7 @@
  * than the whole budget (or a store with no capacity) is refused rather than evicting everything.
  */
 import { pythonJson } from "../json";
-import { utf8Length } from "./sha256";
+import { utf8Length } from "../sha256";
 
 export interface StoreEntry {
   /** Messages before the summary. */

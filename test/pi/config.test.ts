@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { configPath, envName, loadConfig } from "../../pi-extension/config";
-import { liveFromEntries } from "../../core/pi-session";
+import { liveFromEntries } from "../../core/pi/session";
 
 const home = (): string => mkdtempSync(join(tmpdir(), "cliff-home-"));
 

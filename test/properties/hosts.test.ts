@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { Engine, resolveConfig, SUMMARY_HEADER } from "../../core/index";
 import { compactSession } from "../../pi-extension/hook";
-import { liveFromEntries } from "../../core/pi-session";
+import { liveFromEntries } from "../../core/pi/session";
 import { anthropicSession, chatSession, piSession } from "../helpers/arbitraries";
 
 const RUNS = 1000;

@@ -5,7 +5,8 @@
  * compaction entries themselves contribute nothing, so an earlier summary is never read again.
  * Messages are passed by reference: nothing here changes them.
  */
-import { piBranchSummaryText } from "./dialects/pi";
+import { isObj } from "../guards";
+import { piBranchSummaryText } from "./format";
 
 export interface LiveMessage {
   entryId: string;
@@ -13,8 +14,6 @@ export interface LiveMessage {
 }
 
 type Entry = Record<string, unknown>;
-
-const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** Entry → message as the model would see it (custom messages and branch summaries become user text), or null. */
 function messageOf(e: Entry): Record<string, unknown> | null {

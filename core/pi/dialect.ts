@@ -1,15 +1,11 @@
 /** Pi AgentMessages: user / assistant / toolResult / bashExecution / custom / branchSummary / compactionSummary. */
-import type { Dialect } from "./types";
-import { arr, one, AssistantPart, contentText, humanPart, obj, resultPart, str, type PartContext } from "../parts";
-import { startsLikeSummary } from "../summary";
-
-/** Pi's wrapper text for a branch summary that comes back into the conversation. */
-export const PI_BRANCH_PREFIX = "The following is a summary of a branch that this conversation came back from:";
-
-/** The user text Pi gives the model for a branch summary. */
-export function piBranchSummaryText(summary: string): string {
-  return `${PI_BRANCH_PREFIX}\n\n<summary>\n${summary}\n</summary>`;
-}
+import type { Dialect } from "../dialects/types";
+import { one, AssistantPart, contentText, humanPart, resultPart, type PartContext } from "../parts";
+import { arr, obj, str } from "../guards";
+import { piBranchSummaryText, startsLikeSummary } from "./format";
+import { blocksForm, prim, type Form } from "../dialects/form";
+import { canonicalJson } from "../json";
+import { sha256Hex } from "../sha256";
 
 function assistantParts(content: unknown, ctx: PartContext): string[] {
   const part = new AssistantPart(ctx);
@@ -21,6 +17,31 @@ function assistantParts(content: unknown, ctx: PartContext): string[] {
     else if (block.type === "toolCall") part.addCall(block.name, block.arguments ?? {});
   }
   return part.parts();
+}
+
+function digestBlock(b: unknown): Form {
+  const block = obj(b);
+  switch (block.type) {
+    case "text":
+      return ["text", str(block.text)];
+    case "thinking":
+      return ["thinking", str(block.thinking)];
+    case "toolCall":
+      return ["toolCall", prim(block.id), prim(block.name), canonicalJson(block.arguments ?? null)];
+    case "image":
+      return ["image", prim(block.mimeType), sha256Hex(str(block.data))];
+    default:
+      return ["other", canonicalJson(block)];
+  }
+}
+
+function digestForm(message: unknown): Form {
+  const m = obj(message);
+  const form: unknown[] = [prim(m.role), blocksForm(m.content, digestBlock)];
+  if (m.role === "toolResult") form.push(prim(m.toolCallId), m.isError === true);
+  if (m.role === "bashExecution") form.push(str(m.command), str(m.output));
+  if (m.role === "compactionSummary" || m.role === "branchSummary") form.push(str(m.summary));
+  return form;
 }
 
 export const pi: Dialect = {
@@ -60,5 +81,6 @@ export const pi: Dialect = {
         return one(humanPart(str(msg.role) || "unknown", contentText(msg.content), ctx, false));
     }
   },
+  digestForm,
   summaryMessage: (text) => ({ role: "user", content: text }),
 };
