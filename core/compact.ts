@@ -1,5 +1,5 @@
 /** One cliff: head | middle | tail, with the middle replaced by one summary message. */
-import { DEFAULT_CONFIG, resolveConfig, type Config } from "./config";
+import { toConfig, type Config } from "./config";
 import { getDialect, type Dialect, type DialectName } from "./dialects/index";
 import type { Focus } from "./focus";
 import { pythonJsonLength } from "./json";
@@ -55,11 +55,6 @@ export function turnStarts(body: readonly unknown[], dialect: Dialect): number[]
     if (i === 0 || dialect.startsTurn(body[i], body[i - 1])) starts.push(i);
   }
   return starts;
-}
-
-/** Full config from whatever the caller passed (a complete Config is used as is). */
-export function toConfig(config?: Partial<Config> | Config): Config {
-  return config === undefined ? { ...DEFAULT_CONFIG } : resolveConfig(config);
 }
 
 /**

@@ -106,7 +106,7 @@ function describe(v: unknown): string {
  */
 export function resolveConfig(partial?: unknown, base: Readonly<Config> = DEFAULT_CONFIG): Config {
   const out: Config = { ...base };
-  if (partial === undefined || partial === null) return out;
+  if (partial === undefined || partial === null) return resolved(out);
   if (typeof partial !== "object" || Array.isArray(partial)) {
     throw new ConfigError("(config)", `config must be an object of settings, got ${describe(partial)}`);
   }
@@ -129,5 +129,19 @@ export function resolveConfig(partial?: unknown, base: Readonly<Config> = DEFAUL
     }
     (out as unknown as Record<string, unknown>)[key] = value;
   }
-  return out;
+  return resolved(out);
+}
+
+// Configs that came out of resolveConfig, frozen: the core takes them as they are instead of
+// validating them again on every call.
+const RESOLVED = new WeakSet<object>();
+
+function resolved(cfg: Config): Config {
+  RESOLVED.add(Object.freeze(cfg));
+  return cfg;
+}
+
+/** A full config from whatever the caller passed: one from resolveConfig as it is, anything else validated. */
+export function toConfig(config?: unknown): Config {
+  return typeof config === "object" && config !== null && RESOLVED.has(config) ? (config as Config) : resolveConfig(config);
 }

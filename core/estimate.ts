@@ -21,3 +21,23 @@ export function billableChars(value: unknown): number {
 export function estimateTokens(body: unknown): number {
   return Math.floor(billableChars(body) / 4);
 }
+
+/** The estimate's one rule for turning billable characters into tokens. */
+export function tokensOfChars(chars: number): number {
+  return Math.floor(chars / 4);
+}
+
+/**
+ * Billable characters of a body whose list holds messages of the given costs: `fixed` (the body
+ * with an empty list, brackets included) plus each of the first `upTo` messages and its `, ` separator.
+ */
+export function bodyChars(fixed: number, costs: readonly number[], upTo = costs.length): number {
+  let chars = fixed;
+  for (let i = 0; i < upTo; i++) chars += costs[i] + (i > 0 ? 2 : 0);
+  return chars;
+}
+
+/** Billable characters of a request body with its message list (under `messagesKey`) emptied. */
+export function fixedChars(body: Record<string, unknown> | undefined, messagesKey: string): number {
+  return billableChars(body === undefined ? [] : { ...body, [messagesKey]: [] });
+}

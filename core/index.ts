@@ -15,7 +15,7 @@ export {
   summaryParts,
   fitSummary,
 } from "./summary";
-export { estimateTokens, billableChars } from "./estimate";
+export { estimateTokens, billableChars, tokensOfChars, bodyChars, fixedChars } from "./estimate";
 export { imageTokens, imageSize, imagePayload, tokensForSize, decodeBase64Prefix, MAX_IMAGE_TOKENS } from "./images";
 export { canonicalJson, pythonJson, pythonJsonLength, serializeJson, measureJson, CANONICAL, PYTHON_DEFAULT } from "./json";
 export { parseFocus, focusExcerpt, FOCUS_EXCERPT_TAG, type Focus } from "./focus";

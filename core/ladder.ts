@@ -1,11 +1,14 @@
 /**
- * The budget ladder every host walks when one cliff is not enough (spec §11):
- * rung 0 the configured compaction; rung 1 keepRecent → min(k, 1); rung 2 also caps assistant
- * text at 300 and drops thinking; rung 3 keeps only the newest contiguous summary parts that fit.
- * The head and the kept tail are never cut.
+ * The budget ladder, the one every host and the engine walk when one cliff is not enough
+ * (spec §11): rung 0 the configured compaction; rung 1 keepRecent → min(k, 1); rung 2 also caps
+ * assistant text at 300 and drops thinking; rung 3 keeps only the newest contiguous summary parts
+ * that fit. The head and the kept tail are never cut.
+ *
+ * `planCliff` is the one entry a host crosses into: it takes the host's messages, head policy and
+ * budget (with a measure of the host's own rendering) and returns the plan the host renders from.
  */
-import type { Config } from "./config";
-import { compactWith, toConfig, type CompactOptions, type CompactResult } from "./compact";
+import { toConfig, type Config } from "./config";
+import { compactWith, type CompactOptions, type CompactResult } from "./compact";
 import { getDialect, type Dialect, type DialectName } from "./dialects/index";
 import { estimateTokens } from "./estimate";
 import { fitSummary, renderSummary, SUMMARY_HEADER } from "./summary";
@@ -15,31 +18,9 @@ export type Rung = 0 | 1 | 2 | 3;
 /** Assistant-text cap applied at rung 2. */
 export const RUNG2_THOUGHT_CAP = 300;
 
-export interface LadderOptions extends CompactOptions {
-  /** Tokens of a candidate result; default: estimateTokens(result.messages). Must not grow when parts are removed. */
-  measure?: (result: CompactResult) => number;
-  /** keepRecent for rung 3 (default: rung 2's). AgentParley carries its tail inside the summary, so it uses 0. */
-  finalKeepRecent?: number;
-  /** Highest rung to try (default 3). */
-  maxRung?: Rung;
-  /**
-   * The host has already decided to compact (Pi's threshold or overflow, AgentParley's call):
-   * when a rung finds nothing to do, try the next one even if the input fits the budget.
-   */
-  mustCompact?: boolean;
-}
-
-export interface LadderResult {
-  /** The best result found, or null when no rung could compact. */
-  result: CompactResult | null;
-  /** The rung that produced `result` (0 when none did). */
-  rung: Rung;
-  /** Estimated tokens of `result` (of the input when result is null). */
-  estTokens: number;
-  /** Still over the budget after every rung allowed. */
-  overBudget: boolean;
-  /** The config that produced `result`. */
-  config: Config;
+/** The highest rung a config allows: rung 3 cuts the summary itself, so only strict mode takes it. */
+export function maxRung(config: Config): Rung {
+  return config.strict ? 3 : 2;
 }
 
 /** The config of each rung, derived from the base config. */
@@ -52,7 +33,58 @@ export function rungConfig(base: Config, rung: Rung): Config {
   return cfg;
 }
 
-/** The same result with its summary cut down to the newest `kept` parts. */
+/**
+ * The one rung loop: tries `step(rung)` for each rung from `from` to `top` until `done()`, and
+ * returns the highest rung whose step succeeded (0 when none did).
+ */
+export function climb(from: Rung, top: Rung, step: (rung: Rung) => boolean, done: () => boolean): Rung | 0 {
+  let reached: Rung | 0 = 0;
+  for (let rung = from; rung <= top && !done(); rung = (rung + 1) as Rung) {
+    if (step(rung)) reached = rung;
+  }
+  return reached;
+}
+
+export interface PlanOptions extends CompactOptions {
+  /** Tokens of a candidate as the host will send it; default: estimateTokens(result.messages). Must not grow when parts are removed. */
+  measure?: (result: CompactResult) => number;
+  /** keepRecent for rung 3 (default: rung 2's). AgentParley carries its tail inside the summary, so it uses 0. */
+  finalKeepRecent?: number;
+  /** Highest rung to try (default 3). */
+  maxRung?: Rung;
+  /**
+   * The host has already decided to compact (Pi's threshold or overflow, AgentParley's call):
+   * when a rung finds nothing to do, try the next one even if the input fits the budget.
+   */
+  mustCompact?: boolean;
+  /**
+   * Host sections that may go under pressure, after rung 2 and before rung 3: called while the
+   * best result is over budget, each call drops one thing from what `measure` counts and returns
+   * false once nothing is left to drop.
+   */
+  shed?: () => boolean;
+}
+
+/** What the ladder decided: the host renders its string from this. */
+export interface CliffPlan {
+  /** The best result found (head, parts, kept tail), or null when no rung could compact. */
+  result: CompactResult | null;
+  /** The rung that produced `result` (0 when none did). */
+  rung: Rung;
+  /** Estimated tokens of `result` by the host's measure (of the input when result is null). */
+  estTokens: number;
+  /** Still over the budget after every rung allowed. */
+  overBudget: boolean;
+  /** The config that produced `result`. */
+  config: Config;
+}
+
+/** @deprecated the earlier name of CliffPlan. */
+export type LadderResult = CliffPlan;
+/** @deprecated the earlier name of PlanOptions. */
+export type LadderOptions = PlanOptions;
+
+/** The same result with its summary cut down to `parts`. */
 function withParts(result: CompactResult, d: Dialect, parts: string[]): CompactResult {
   const summaryText = renderSummary(parts);
   const summary = d.summaryMessage(summaryText);
@@ -61,51 +93,80 @@ function withParts(result: CompactResult, d: Dialect, parts: string[]): CompactR
   return { ...result, messages, summary, summaryText, parts };
 }
 
+interface Candidate {
+  result: CompactResult;
+  rung: Rung;
+  config: Config;
+}
+
+/** Rung 3: the rung-2 compaction (with the final keepRecent), keeping only the newest parts that fit. */
+function truncatedRung(list: readonly unknown[], d: Dialect, base: Config, budget: number, options: PlanOptions, measure: (r: CompactResult) => number): Candidate | null {
+  const cfg = { ...rungConfig(base, 2), keepRecent: options.finalKeepRecent ?? rungConfig(base, 2).keepRecent };
+  const full = compactWith(list, d, cfg, options);
+  if (full === null) return null;
+  const newest = (kept: number): CompactResult => withParts(full, d, full.parts.slice(full.parts.length - kept));
+  const fitted = fitSummary(SUMMARY_HEADER, full.parts, (_text, kept) => measure(newest(kept)) <= budget);
+  return { result: newest(fitted.kept), rung: 3, config: cfg };
+}
+
 /**
  * Compacts `messages` to fit `budgetTokens`, walking the rungs while the result is missing or over
- * budget. Never throws for bad messages (non-arrays give a null result).
+ * budget, and returns the plan. Never throws for bad messages (non-arrays give a null result).
  */
-export function compactToBudget(
+export function planCliff(
   messages: unknown,
   dialect: DialectName | Dialect | string,
   config: Partial<Config> | undefined,
   budgetTokens: number,
-  options: LadderOptions = {},
-): LadderResult {
+  options: PlanOptions = {},
+): CliffPlan {
   const d = getDialect(dialect);
   const base = toConfig(config);
   const measure = options.measure ?? ((r: CompactResult) => estimateTokens(r.messages));
   const list = Array.isArray(messages) ? messages : [];
-  const maxRung = options.maxRung ?? 3;
+  const top = options.maxRung ?? 3;
+  const plan = (c: Candidate): CliffPlan => {
+    const est = measure(c.result);
+    return { result: c.result, rung: c.rung, estTokens: est, overBudget: est > budgetTokens, config: c.config };
+  };
   // The input's own estimate is needed only when no rung compacts, so it is computed then.
-  const unchanged = (): LadderResult => {
+  const unchanged = (): CliffPlan => {
     const est = estimateTokens(list);
     return { result: null, rung: 0, estTokens: est, overBudget: est > budgetTokens, config: base };
   };
   if (!Array.isArray(messages)) return unchanged();
-  let best: LadderResult | null = null;
-  for (let rung: Rung = 0; rung <= Math.min(maxRung, 2); rung = (rung + 1) as Rung) {
+  const candidates: Candidate[] = [];
+  // The smallest so far wins (a later rung on a tie); the first that fits ends the walk.
+  const bestOf = (): CliffPlan | null => {
+    let best: CliffPlan | null = null;
+    for (const c of candidates) {
+      const p = plan(c);
+      if (best === null || p.estTokens <= best.estTokens) best = p;
+      if (!best.overBudget) return best;
+    }
+    return best;
+  };
+  const walk = { best: null as CliffPlan | null, fitsUnchanged: false };
+  const fits = (): boolean => walk.best !== null && !walk.best.overBudget;
+  climb(0, top < 2 ? top : 2, (rung) => {
     const cfg = rungConfig(base, rung);
     const result = compactWith(list, d, cfg, options);
     if (result !== null) {
-      const est = measure(result);
-      if (best === null || est <= best.estTokens) best = { result, rung, estTokens: est, overBudget: est > budgetTokens, config: cfg };
+      candidates.push({ result, rung, config: cfg });
+      const p = plan(candidates[candidates.length - 1]);
+      if (walk.best === null || p.estTokens <= walk.best.estTokens) walk.best = p;
+    } else if (walk.best === null && rung === 0 && options.mustCompact !== true) {
+      walk.fitsUnchanged = !unchanged().overBudget;
     }
-    if (best !== null && !best.overBudget) return best;
-    if (best === null && rung === 0 && options.mustCompact !== true) {
-      const input = unchanged();
-      if (!input.overBudget) return input; // it already fits and nothing compacts
-    }
-  }
-  if (maxRung < 3) return best ?? unchanged();
-  const cfg = { ...rungConfig(base, 2), keepRecent: options.finalKeepRecent ?? rungConfig(base, 2).keepRecent };
-  const full = compactWith(list, d, cfg, options);
-  if (full === null) return best ?? unchanged();
-  const fitted = fitSummary(SUMMARY_HEADER, full.parts, (_text, kept) =>
-    measure(withParts(full, d, full.parts.slice(full.parts.length - kept))) <= budgetTokens,
-  );
-  const result = withParts(full, d, full.parts.slice(full.parts.length - fitted.kept));
-  const est = measure(result);
-  if (best === null || est <= best.estTokens) best = { result, rung: 3, estTokens: est, overBudget: est > budgetTokens, config: cfg };
-  return best;
+    return result !== null;
+  }, () => walk.fitsUnchanged || fits());
+  if (walk.fitsUnchanged) return unchanged(); // it already fits and nothing compacts
+  while (walk.best !== null && walk.best.overBudget && options.shed !== undefined && options.shed()) walk.best = bestOf();
+  const last = fits() || top < 3 ? null : truncatedRung(list, d, base, budgetTokens, options, measure);
+  const p = last === null ? null : plan(last);
+  if (p !== null && (walk.best === null || p.estTokens <= walk.best.estTokens)) return p;
+  return walk.best ?? unchanged();
 }
+
+/** The library's earlier name for planCliff. */
+export const compactToBudget = planCliff;

@@ -1,0 +1,124 @@
+/**
+ * The request-local operations of the engine's ladder. The replay feeds the original messages
+ * one by one and cliffs whenever the running estimate crosses the threshold, each cliff dropping
+ * the previous summary, so a history that arrives in one piece ends with the same "last cycle
+ * only" summary an incremental run would. Rung 3 cuts the summary down to its newest parts.
+ */
+import { compactWith } from "../compact";
+import type { Config } from "../config";
+import { billableChars, bodyChars, tokensOfChars } from "../estimate";
+import { fitSummary, SUMMARY_HEADER, summaryParts } from "../summary";
+import { cutAllowed, fingerprint, outgoingChars, outgoingTokens, summaryTextOf, type RequestState } from "./request";
+
+export interface ReplayMode {
+  /** Resume after the cliff already in the outgoing list (a stored or earlier one) instead of from the start. */
+  resume: boolean;
+  /** Compact once at the end when the replay never crossed the threshold. */
+  force: boolean;
+}
+
+/** The working list of a replay, with each message's place in the original list (-1 for the summary). */
+class Replay {
+  working: unknown[] = [];
+  origin: number[] = [];
+  costs: number[] = [];
+  summaryAt = -1;
+  next = 0;
+  steps = 0;
+  stopped = false;
+  summary: unknown = null;
+  cut: number;
+  reach: number;
+  chars: number;
+
+  constructor(private readonly ctx: RequestState, private readonly cfg: Config, resume: boolean) {
+    if (resume && ctx.baseCut > 0) {
+      this.working = ctx.substituted.slice(0, ctx.baseHead + 1);
+      this.origin = this.working.map((_, i) => (i < ctx.baseHead ? i : -1));
+      this.costs = this.working.map((m, i) => (i < ctx.baseHead ? ctx.costs[i] : billableChars(m)));
+      this.summaryAt = ctx.baseHead;
+      this.next = ctx.baseCut;
+    }
+    this.chars = bodyChars(ctx.fixed, this.costs);
+    this.cut = ctx.baseCut;
+    this.reach = ctx.reach;
+  }
+
+  /** Feeds every remaining message, cliffing wherever the estimate crosses the threshold. */
+  run(): void {
+    const ctx = this.ctx;
+    while (this.next < ctx.messages.length && !this.stopped) {
+      this.chars += ctx.costs[this.next] + (this.working.length > 0 ? 2 : 0);
+      this.working.push(ctx.messages[this.next]);
+      this.origin.push(this.next);
+      this.costs.push(ctx.costs[this.next]);
+      this.next++;
+      if (tokensOfChars(this.chars) > ctx.threshold) this.attempt();
+    }
+  }
+
+  attempt(): void {
+    const ctx = this.ctx;
+    if (!cutAllowed(ctx.dialect, ctx.messages, this.next, this.cfg)) return;
+    const r = compactWith(this.working, ctx.dialect, this.cfg);
+    if (r === null) return;
+    // The old summary would be cut into, or the cut falls outside the history: leave it as it is.
+    const newCut = r.cut < this.working.length ? this.origin[r.cut] : this.next;
+    if ((this.summaryAt >= 0 && r.headLen !== this.summaryAt) || r.cut <= r.headLen || !(newCut >= 1 && newCut <= ctx.messages.length)) {
+      this.stopped = true;
+      return;
+    }
+    this.origin = [...this.origin.slice(0, r.headLen), -1, ...this.origin.slice(r.cut)];
+    this.costs = [...this.costs.slice(0, r.headLen), billableChars(r.summary), ...this.costs.slice(r.cut)];
+    this.working = r.messages;
+    this.chars = bodyChars(ctx.fixed, this.costs);
+    this.summaryAt = r.headLen;
+    this.summary = r.summary;
+    this.cut = newCut;
+    this.reach = this.next;
+    this.steps++;
+  }
+
+  /** Writes the replay's outcome into the request. */
+  adopt(): void {
+    const ctx = this.ctx;
+    ctx.substituted = this.working;
+    ctx.baseCut = this.cut;
+    ctx.baseHead = this.summaryAt;
+    ctx.reach = this.reach;
+    ctx.modified = ctx.compacted = true;
+    ctx.chainSteps = this.steps;
+    ctx.estTokensOut = tokensOfChars(this.chars);
+    ctx.summaryFp = fingerprint(summaryTextOf(this.summary));
+  }
+}
+
+/** Replays the request's history with `cfg`; true when it compacted (the request then holds the result). */
+export function replay(ctx: RequestState, cfg: Config, mode: ReplayMode): boolean {
+  const r = new Replay(ctx, cfg, mode.resume);
+  r.run();
+  if (!r.stopped && r.steps === 0 && mode.force) r.attempt();
+  if (r.steps === 0) return false;
+  r.adopt();
+  return true;
+}
+
+/** Rung 3: keep only the newest contiguous summary parts that fit; head and tail untouched. */
+export function truncateSummary(ctx: RequestState): boolean {
+  if (ctx.baseCut <= 0 || !ctx.modified) return false;
+  const d = ctx.dialect;
+  const text = summaryTextOf(ctx.substituted[ctx.baseHead]);
+  if (!text.startsWith(SUMMARY_HEADER)) return false;
+  const others = ctx.substituted.filter((_, i) => i !== ctx.baseHead);
+  const fixed = outgoingChars(ctx, others) + (others.length > 0 ? 2 : 0);
+  const fitted = fitSummary(SUMMARY_HEADER, summaryParts(text), (candidate) =>
+    tokensOfChars(fixed + billableChars(d.summaryMessage(candidate))) <= ctx.threshold,
+  );
+  if (fitted.text.length >= text.length) return false;
+  ctx.substituted = ctx.substituted.slice();
+  ctx.substituted[ctx.baseHead] = d.summaryMessage(fitted.text);
+  ctx.estTokensOut = outgoingTokens(ctx, ctx.substituted);
+  ctx.summaryFp = fingerprint(fitted.text);
+  ctx.overBudget = ctx.estTokensOut > ctx.threshold;
+  return true;
+}

@@ -1,0 +1,111 @@
+/**
+ * One request as the engine decides it: what the host sees (`PrepareContext`) and the
+ * request-local state behind it (costs, chain, the cut so far), with the arithmetic on both.
+ */
+import type { Config } from "../config";
+import type { Dialect } from "../dialects/index";
+import { billableChars, bodyChars, tokensOfChars } from "../estimate";
+import { contentText } from "../parts";
+import { sha256Hex } from "../sha256";
+import type { MemoEntry } from "./memo";
+
+export interface PrepareContext {
+  /** The request body as received (never modified). */
+  readonly body: Record<string, unknown>;
+  readonly dialect: Dialect;
+  /** The original message list. */
+  readonly messages: readonly unknown[];
+  /** The outgoing message list. */
+  substituted: unknown[];
+  /** The outgoing list differs from the incoming one. */
+  modified: boolean;
+  /** A compaction ran for this request (not just a stored prefix reused). */
+  compacted: boolean;
+  /** A stored cliff was reused. */
+  matched: boolean;
+  /** Where the verbatim tail starts in the original list, and the head length (0 when unmodified). */
+  baseCut: number;
+  baseHead: number;
+  estTokensIn: number;
+  estTokensOut: number;
+  /** Highest escalation rung that succeeded (0 = none). */
+  rung: number;
+  /** Still over the threshold after everything allowed. */
+  overBudget: boolean;
+  /** Compactions the last replay made. */
+  chainSteps: number;
+  /** First 8 hex digits of the summary text's SHA-256 ("" when none). */
+  summaryFp: string;
+  /** The body to send: the original object when nothing changed (or in shadow mode), else a shallow copy. */
+  outgoingBody(): Record<string, unknown>;
+}
+
+/** The engine's side of a request. */
+export interface RequestState extends PrepareContext {
+  /** Billable characters of the body with an empty message list. */
+  fixed: number;
+  costs: number[];
+  entries: MemoEntry[];
+  chain: string[] | null;
+  index: Map<unknown, number> | null;
+  policy: string;
+  policyKey: string | null;
+  reactiveBaseTried: boolean;
+  /** Messages read when the current cut was made. */
+  reach: number;
+  /** The threshold the request is decided against. */
+  threshold: number;
+}
+
+/** A new request state: nothing substituted yet, estimates of the body as received. */
+export function newRequest(
+  body: Record<string, unknown>, d: Dialect, messages: unknown[], entries: MemoEntry[], fixed: number, policy: string, cfg: Config,
+): RequestState {
+  const costs = entries.map((e) => e.cost);
+  const shadow = cfg.shadow;
+  const est = tokensOfChars(bodyChars(fixed, costs));
+  return {
+    body, dialect: d, messages, substituted: messages, modified: false, compacted: false, matched: false,
+    baseCut: 0, baseHead: 0, estTokensIn: est, estTokensOut: est, rung: 0, overBudget: false, chainSteps: 0, summaryFp: "",
+    fixed, costs, entries, chain: null, index: null, policy, policyKey: null, reactiveBaseTried: false, reach: 0,
+    threshold: cfg.thresholdTokens,
+    outgoingBody() {
+      return !this.modified || shadow ? body : { ...body, [d.messagesKey]: this.substituted };
+    },
+  };
+}
+
+/** Body characters for an outgoing list: known messages at their cached cost, new ones (summaries) priced now. */
+export function outgoingChars(ctx: RequestState, list: readonly unknown[]): number {
+  if (ctx.index === null) {
+    const index = new Map<unknown, number>();
+    ctx.messages.forEach((m, i) => index.set(m, i));
+    ctx.index = index;
+  }
+  const index = ctx.index;
+  return bodyChars(ctx.fixed, list.map((m) => {
+    const k = index.get(m);
+    return k !== undefined ? ctx.costs[k] : billableChars(m);
+  }));
+}
+
+/** Estimated tokens of an outgoing list. */
+export function outgoingTokens(ctx: RequestState, list: readonly unknown[]): number {
+  return tokensOfChars(outgoingChars(ctx, list));
+}
+
+/** The message text a dialect's summary message carries. */
+export function summaryTextOf(message: unknown): string {
+  const content = (message as { content?: unknown }).content;
+  return contentText(content, ["text", "input_text"]);
+}
+
+/** What `summaryFp` shows of a summary text: the first 8 hex digits of its SHA-256. */
+export function fingerprint(text: string): string {
+  return sha256Hex(text).slice(0, 8);
+}
+
+/** With keepRecent 0 a cut may only fall where a turn ends. */
+export function cutAllowed(d: Dialect, msgs: readonly unknown[], cut: number, cfg: Config): boolean {
+  return cfg.keepRecent > 0 || cut >= msgs.length || d.startsTurn(msgs[cut], msgs[cut - 1]);
+}
