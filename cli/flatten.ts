@@ -3,10 +3,9 @@
  * Structured content becomes the JSON of a provider shape the plain dialect reads back
  * (Anthropic blocks for block lists, the Chat message for tool calls).
  */
+import { isObj } from "../core/index";
 import type { Session } from "./formats";
 
-type Rec = Record<string, unknown>;
-const isObj = (v: unknown): v is Rec => v !== null && typeof v === "object" && !Array.isArray(v);
 
 function textOf(content: unknown): string {
   if (typeof content === "string") return content;

@@ -2,7 +2,7 @@
  * Session readers: every file format the CLI accepts, detected from the content (or forced),
  * turned into one dialect's message list. Errors name the file, the line or key, and the formats.
  */
-import { detectDialect, liveFromEntries, type DialectName } from "../core/index";
+import { detectDialect, isObj, liveFromEntries, type DialectName } from "../core/index";
 import { jsonErrorLine } from "./json-error";
 
 export const FORMATS = ["pi", "claude-code", "anthropic", "openai-chat", "openai-responses", "traj", "agentparley"] as const;
@@ -30,8 +30,6 @@ const ACCEPTED = `accepted formats: ${FORMATS.join(", ")} (Pi session .jsonl, Cl
 function fail(file: string, where: string, what: string): never {
   throw new InputError(`${file}${where ? ":" + where : ""}: ${what}; ${ACCEPTED}`);
 }
-
-const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 function parseJsonLines(text: string, file: string): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
@@ -98,7 +96,8 @@ function readClaudeCode(lines: Record<string, unknown>[], file: string): Session
   return { format: "claude-code", dialect: "anthropic", messages };
 }
 
-function strip(m: unknown): unknown {
+/** The message without the `extra` key trajectories add for their own bookkeeping. */
+function withoutExtra(m: unknown): unknown {
   if (!isObj(m) || !("extra" in m)) return m;
   const { extra: _extra, ...rest } = m;
   return rest;
@@ -121,7 +120,7 @@ function readJson(value: unknown, file: string, forced?: Format): Session {
   const isTraj = forced === "traj" || (forced === undefined && (Array.isArray(value.history) || "trajectory_format" in value || /\.traj(\.json)?$/.test(file)));
   if (isTraj) {
     const key = Array.isArray(value.messages) ? "messages" : Array.isArray(value.history) ? "history" : fail(file, 'key "messages"', 'a trajectory needs a "messages" or "history" list');
-    const messages = messageList(value[key], file, key).map(strip);
+    const messages = messageList(value[key], file, key).map(withoutExtra);
     return { format: "traj", dialect: "openai-chat", messages };
   }
   if (forced === "openai-responses" || (forced === undefined && Array.isArray(value.input) && !Array.isArray(value.messages))) {

@@ -1,12 +1,12 @@
 /** The `cliffcompaction` command: compact a session once, or simulate a whole session's cliffs. */
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { CONFIG_KEYS, ConfigError, DEFAULT_CONFIG, compactToBudget, parseFocus, resolveConfig, type Config } from "../core/index";
-import { summarizeWithReport } from "../plugin/summarize";
+import { CONFIG_KEYS, CONFIG_KINDS, ConfigError, DEFAULT_CONFIG, fixedChars, getDialect, maxRung, parseFocus, parseSetting, planCliff, resolveConfig, type Config } from "../core/index";
+import { platformTokens, summarizeWithReport } from "../plugin/summarize";
 import { flattenSession } from "./flatten";
 import { InputError, readSession, FORMATS, type Session } from "./formats";
 import { progressBar } from "./progress";
-import { countParts, head, n, tokensOf } from "./report";
+import { countParts, firstLines, n, tokensOf } from "./report";
 import { simulate, toCsv } from "./simulate";
 import { renderSvg } from "./svg";
 
@@ -54,7 +54,9 @@ Options:
 class UsageError extends Error {}
 
 const kebab = (k: string): string => k.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase());
-const INT_FLAGS = CONFIG_KEYS.filter((k) => typeof DEFAULT_CONFIG[k] === "number" && k !== "maxSummaryRatio" && k !== "thresholdTokens");
+// Settings given as flags with a value, named after their key; thresholdTokens is --threshold and the
+// booleans are the flags below.
+const VALUE_FLAGS = CONFIG_KEYS.filter((k) => CONFIG_KINDS[k] !== "bool" && k !== "thresholdTokens");
 
 function parse(argv: string[]) {
   const options: Record<string, { type: "string" | "boolean"; short?: string }> = {
@@ -62,9 +64,8 @@ function parse(argv: string[]) {
     sandbox: { type: "string" }, focus: { type: "string" }, config: { type: "string" }, threshold: { type: "string" },
     "drop-thinking": { type: "boolean" }, strict: { type: "boolean" }, svg: { type: "string" }, csv: { type: "string" },
     "cache-discount": { type: "string" }, help: { type: "boolean", short: "h" }, version: { type: "boolean", short: "v" },
-    "max-summary-ratio": { type: "string" },
   };
-  for (const k of INT_FLAGS) options[kebab(k)] = { type: "string" };
+  for (const k of VALUE_FLAGS) options[kebab(k)] = { type: "string" };
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (e) {
@@ -75,6 +76,14 @@ function parse(argv: string[]) {
 function wholeNumber(flag: string, v: string): number {
   if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) throw new UsageError(`--${flag} must be a whole number ≥ 0, got "${v}"`);
   return Number(v);
+}
+
+function flagSetting(key: keyof Config, flag: string, v: string): number | boolean {
+  try {
+    return parseSetting(key, v);
+  } catch (e) {
+    throw new UsageError(`--${flag} ${(e as Error).message}, got ${JSON.stringify(v)}`);
+  }
 }
 
 function configFrom(values: Record<string, unknown>): Config {
@@ -93,11 +102,10 @@ function configFrom(values: Record<string, unknown>): Config {
     throw new InputError(`${values.config}: ${(e as Error).message}`);
   }
   const flags: Record<string, unknown> = {};
-  for (const k of INT_FLAGS) if (typeof values[kebab(k)] === "string") flags[k] = wholeNumber(kebab(k), values[kebab(k)] as string);
-  if (typeof values.threshold === "string") flags.thresholdTokens = wholeNumber("threshold", values.threshold);
+  for (const k of VALUE_FLAGS) if (typeof values[kebab(k)] === "string") flags[k] = flagSetting(k, kebab(k), values[kebab(k)] as string);
+  if (typeof values.threshold === "string") flags.thresholdTokens = flagSetting("thresholdTokens", "threshold", values.threshold);
   if (values["drop-thinking"] === true) flags.keepThinking = false;
   if (values.strict === true) flags.strict = true;
-  if (typeof values["max-summary-ratio"] === "string") flags.maxSummaryRatio = Number(values["max-summary-ratio"]);
   try {
     return resolveConfig(flags, cfg);
   } catch (e) {
@@ -153,7 +161,7 @@ async function agentparley(file: string, session: Session, values: Record<string
   }
   const handed = (messages as { content: unknown }[]).reduce((s: number, m) => s + (typeof m.content === "string" ? m.content.length : 0), 0);
   out.push(`session   ${file}  (${session.format === "agentparley" ? "AgentParley messages" : `${session.format}, flattened to AgentParley {role, content} messages`})${sandboxNote}`);
-  out.push(`handed    ${n(messages.length)} messages, ${n(Math.ceil(handed / 4))} tokens (chars/4)`);
+  out.push(`handed    ${n(messages.length)} messages, ${n(platformTokens(handed))} tokens (chars/4)`);
   out.push(`budget    ${n(report.budgetTokens)} tokens = ${cfg.maxSummaryRatio} × threshold ${n(report.thresholdTokens)}`);
   if (report.summary === "") {
     out.push(`result    "" (${report.outcome}): the platform's own summarizer would run instead`);
@@ -161,7 +169,7 @@ async function agentparley(file: string, session: Session, values: Record<string
   }
   out.push(`summary   ${n(report.summary.length)} chars, ${n(report.summaryTokens)} tokens (${((100 * report.summaryTokens) / Math.max(1, report.thresholdTokens)).toFixed(1)}% of the threshold), rung ${report.rung}`);
   out.push(`kept      task ${report.taskMessages} message(s) verbatim, recent ${report.recentMessages} message(s) verbatim, digest ${n(report.digestParts)} parts${report.repeat ? ", previous summary dropped" : ""}${report.damagedPrevious ? `, previous summary damaged (task ${report.damagedPrevious})` : ""}`);
-  out.push("", `--- what the plugin returns ---`, head(report.summary, wholeNumber("lines", String(values.lines ?? "30"))));
+  out.push("", `--- what the plugin returns ---`, firstLines(report.summary, wholeNumber("lines", String(values.lines ?? "30"))));
 }
 
 async function compactCommand(file: string, values: Record<string, unknown>, out: string[]): Promise<void> {
@@ -171,17 +179,16 @@ async function compactCommand(file: string, values: Record<string, unknown>, out
     if (values.host !== "agentparley") throw new UsageError(`--host takes "agentparley", got "${String(values.host)}"`);
     return agentparley(file, session, values, cfg, out);
   }
-  const key = session.dialect === "openai-responses" ? "input" : "messages";
   const focus = parseFocus(typeof values.focus === "string" ? values.focus : session.focus);
-  const ladder = compactToBudget(session.messages, session.dialect, cfg, cfg.thresholdTokens, { focus, maxRung: cfg.strict ? 3 : 2 });
-  const before = tokensOf(session.messages, session.body, key);
+  const ladder = planCliff(session.messages, session.dialect, cfg, cfg.thresholdTokens, { focus, maxRung: maxRung(cfg) });
+  const before = tokensOf(session.messages, session.body, session.dialect);
   const r = ladder.result;
   if (values.json === true) {
     const counts = r === null ? null : countParts(r, session.messages, session.dialect, ladder.config);
     out.push(JSON.stringify({
       file, format: session.format, dialect: session.dialect, compacted: r !== null,
       before: { messages: session.messages.length, tokens: before },
-      after: r === null ? null : { messages: r.messages.length, tokens: tokensOf(r.messages, session.body, key) },
+      after: r === null ? null : { messages: r.messages.length, tokens: tokensOf(r.messages, session.body, session.dialect) },
       headLen: r?.headLen ?? null, cut: r?.cut ?? null, keptMessages: r === null ? null : r.messages.length - r.headLen - 1,
       rung: ladder.rung, overBudget: ladder.overBudget, keepRecent: ladder.config.keepRecent, parts: counts, summary: r?.summaryText ?? null,
     }, null, 2));
@@ -193,7 +200,7 @@ async function compactCommand(file: string, values: Record<string, unknown>, out
     out.push("result    nothing to compact: no model turn yet, or no more turns than --keep-recent");
     return;
   }
-  const after = tokensOf(r.messages, session.body, key);
+  const after = tokensOf(r.messages, session.body, session.dialect);
   const c = countParts(r, session.messages, session.dialect, ladder.config);
   const kept = r.messages.length - r.headLen - 1;
   out.push(`after     ${n(r.messages.length)} messages, ${n(after)} tokens (estimated), ${(100 - (100 * after) / Math.max(1, before)).toFixed(1)}% smaller`);
@@ -201,7 +208,7 @@ async function compactCommand(file: string, values: Record<string, unknown>, out
   out.push(`tail      ${n(kept)} message(s) kept verbatim from message ${r.cut} (keepRecent ${ladder.config.keepRecent})`);
   out.push(`summary   ${n(r.parts.length)} parts from ${n(r.cut - r.headLen)} messages: ${n(c.assistantSteps)} assistant steps, ${n(c.resultsKept)} tool results kept, ${n(c.resultsDropped)} dropped as too long, ${n(c.human)} human, ${n(c.system)} system${c.focusExcerpts ? `, ${c.focusExcerpts} focus excerpts` : ""}${c.imagesDropped ? `, ${c.imagesDropped} images dropped` : ""}`);
   out.push(`rung      ${ladder.rung}${ladder.overBudget ? ` (still over the ${n(cfg.thresholdTokens)}-token threshold)` : ""}`);
-  out.push("", "--- summary ---", head(r.summaryText, wholeNumber("lines", String(values.lines ?? "30"))));
+  out.push("", "--- summary ---", firstLines(r.summaryText, wholeNumber("lines", String(values.lines ?? "30"))));
 }
 
 function simulateCommand(file: string, values: Record<string, unknown>, out: string[]): void {
@@ -210,10 +217,8 @@ function simulateCommand(file: string, values: Record<string, unknown>, out: str
   const cfg = configFrom(values);
   const discount = values["cache-discount"] === undefined ? 0.1 : Number(values["cache-discount"]);
   if (!(discount >= 0 && discount <= 1)) throw new UsageError(`--cache-discount must be a number in [0, 1], got "${String(values["cache-discount"])}"`);
-  const key = session.dialect === "openai-responses" ? "input" : "messages";
-  const fixedChars = session.body === undefined ? 0 : tokensOf([], session.body, key) * 4;
   const bar = progressBar("simulating");
-  const sim = simulate(session.messages, session.dialect, cfg, { threshold: cfg.thresholdTokens, cacheDiscount: discount, fixedChars, onProgress: bar.update });
+  const sim = simulate(session.messages, session.dialect, cfg, { threshold: cfg.thresholdTokens, cacheDiscount: discount, fixedChars: fixedChars(session.body, getDialect(session.dialect).messagesKey), onProgress: bar.update });
   bar.done();
   if (typeof values.svg === "string") {
     writeFileSync(values.svg, renderSvg({

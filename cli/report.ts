@@ -1,5 +1,5 @@
 /** What `compact` prints: sizes before and after, what was kept, the summary by class. */
-import { billableChars, imagePayload, SUMMARY_HEADER, FOCUS_EXCERPT_TAG, compactWith, getDialect, type CompactResult, type Config, type DialectName } from "../core/index";
+import { estimateTokens, imagePayload, compactWith, getDialect, partKind, type CompactResult, type Config, type DialectName, type PartKind } from "../core/index";
 
 export interface PartCounts {
   assistantSteps: number;
@@ -30,17 +30,13 @@ function countImages(v: unknown): number {
 /** Counts the summary's parts by class; dropped results are those a limitless resultMaxChars would have kept. */
 export function countParts(result: CompactResult, messages: readonly unknown[], dialect: DialectName, cfg: Config): PartCounts {
   const c: PartCounts = { assistantSteps: 0, resultsKept: 0, resultsDropped: 0, focusExcerpts: 0, human: 0, system: 0, other: 0, imagesDropped: 0 };
-  const tally = (parts: string[]): number => parts.filter((p) => p.startsWith("result: ")).length;
-  for (const p of result.parts) {
-    if (p.startsWith("result: ")) c.resultsKept++;
-    else if (p.startsWith(FOCUS_EXCERPT_TAG)) c.focusExcerpts++;
-    else if (p.startsWith("assistant: ") || p.startsWith("thinking: ") || p.startsWith("[")) c.assistantSteps++;
-    else if (p.startsWith("user: ")) c.human++;
-    else if (p.startsWith("system: ")) c.system++;
-    else c.other++;
-  }
+  const results = (parts: string[]): number => parts.filter((p) => partKind(p) === "result").length;
+  const field: Record<PartKind, keyof PartCounts> = {
+    result: "resultsKept", "focus-excerpt": "focusExcerpts", assistant: "assistantSteps", user: "human", system: "system", other: "other",
+  };
+  for (const p of result.parts) c[field[partKind(p)]]++;
   const all = compactWith(messages, getDialect(dialect), { ...cfg, resultMaxChars: Number.MAX_SAFE_INTEGER }, { headLen: result.headLen });
-  c.resultsDropped = Math.max(0, (all === null ? 0 : tally(all.parts)) - tally(result.parts));
+  c.resultsDropped = Math.max(0, (all === null ? 0 : results(all.parts)) - results(result.parts));
   c.imagesDropped = countImages(messages.slice(result.headLen, result.cut));
   return c;
 }
@@ -48,14 +44,13 @@ export function countParts(result: CompactResult, messages: readonly unknown[], 
 export const n = (v: number): string => v.toLocaleString("en-US");
 
 /** The first `lines` lines of a text (0 = all), with a note of what was left out. */
-export function head(text: string, lines: number): string {
+export function firstLines(text: string, lines: number): string {
   const all = text.split("\n");
   if (lines <= 0 || all.length <= lines) return text;
   return all.slice(0, lines).join("\n") + `\n… (${n(all.length - lines)} more lines; --lines 0 prints all)`;
 }
 
-export function tokensOf(messages: readonly unknown[], body?: Record<string, unknown>, key = "messages"): number {
-  return Math.floor(billableChars(body === undefined ? { messages } : { ...body, [key]: messages }) / 4);
+/** Estimated tokens of `messages` sent in `body` (or as a bare `{messages}` body) under the dialect's key. */
+export function tokensOf(messages: readonly unknown[], body: Record<string, unknown> | undefined, dialect: DialectName): number {
+  return estimateTokens(body === undefined ? { messages } : { ...body, [getDialect(dialect).messagesKey]: messages });
 }
-
-export { SUMMARY_HEADER };

@@ -4,7 +4,7 @@
  * prefix-cache model: the part of a request that repeats the previous request's messages (the
  * same objects, in order) is a cache hit; everything after the first difference is prefilled again.
  */
-import { billableChars, compactToBudget, getDialect, type Config, type DialectName } from "../core/index";
+import { billableChars, bodyChars, planCliff, getDialect, tokensOfChars, type Config, type DialectName } from "../core/index";
 
 export interface Billing {
   /** All input tokens sent. */
@@ -42,7 +42,7 @@ export interface Simulation {
   cacheDiscount: number;
 }
 
-/** Token arithmetic of a message list as one body: floor((fixed + 2 + Σcost + 2(n−1)) / 4). */
+/** Token arithmetic of a message list as one body, each message priced once. */
 class Pricer {
   private readonly costs = new Map<unknown, number>();
   constructor(private readonly fixedChars: number) {}
@@ -57,9 +57,9 @@ class Pricer {
   }
 
   tokens(msgs: readonly unknown[], upTo = msgs.length): number {
-    let chars = this.fixedChars + 2;
-    for (let i = 0; i < upTo; i++) chars += this.cost(msgs[i]) + (i > 0 ? 2 : 0);
-    return Math.floor(chars / 4);
+    const costs: number[] = [];
+    for (let i = 0; i < upTo; i++) costs.push(this.cost(msgs[i]));
+    return tokensOfChars(bodyChars(this.fixedChars, costs));
   }
 }
 
@@ -82,7 +82,7 @@ function bill(b: Billing, total: number, cached: number, discount: number): void
 export interface SimulateOptions {
   threshold: number;
   cacheDiscount?: number;
-  /** Characters of the request body outside the message list (system prompt, tools). */
+  /** Billable characters of the request body with an empty message list (default: a bare list, 2). */
   fixedChars?: number;
   onProgress?: (done: number, total: number) => void;
 }
@@ -90,7 +90,7 @@ export interface SimulateOptions {
 export function simulate(messages: readonly unknown[], dialectName: DialectName, cfg: Config, opts: SimulateOptions): Simulation {
   const d = getDialect(dialectName);
   const discount = opts.cacheDiscount ?? 0.1;
-  const pricer = new Pricer(opts.fixedChars ?? 0);
+  const pricer = new Pricer(opts.fixedChars ?? 2);
   const cliff = emptyBilling();
   const none = emptyBilling();
   const llm = emptyBilling();
@@ -108,7 +108,7 @@ export function simulate(messages: readonly unknown[], dialectName: DialectName,
       let didCliff = false;
       const before = pricer.tokens(working);
       if (before > opts.threshold) {
-        const ladder = compactToBudget(working, d, cfg, opts.threshold);
+        const ladder = planCliff(working, d, cfg, opts.threshold);
         if (ladder.result !== null) {
           // The LLM baseline pays one more full-context call here, and gets a summary of the same size back.
           const shared = commonPrefix(working, previous);

@@ -23,19 +23,25 @@ export interface CompactResult {
 export interface CompactOptions {
   /** Honour a focus: dropped results that mention its terms contribute matching lines. */
   focus?: Focus;
-  /** Protect exactly this many leading messages as the head instead of detecting it. */
+  /** Protect exactly this many leading messages as the head instead of applying `head`. */
   headLen?: number;
+  /**
+   * How the head is found: "detect" (default) ends it at the first old summary and trims trailing
+   * summaries and system messages; "before-first-turn" keeps everything before the first model
+   * turn, for hosts whose live history never holds an old summary (Pi drops its compactions).
+   */
+  head?: "detect" | "before-first-turn";
+}
+
+/** Index of the first model turn, or -1. */
+function firstTurn(messages: readonly unknown[], dialect: Dialect): number {
+  for (let i = 0; i < messages.length; i++) if (dialect.isAssistant(messages[i])) return i;
+  return -1;
 }
 
 /** Index of the end of the head (see spec §3): before the first model turn, cut at the first old summary, minus trailing summaries and system messages. */
 export function headLength(messages: readonly unknown[], dialect: Dialect): number | null {
-  let first = -1;
-  for (let i = 0; i < messages.length; i++) {
-    if (dialect.isAssistant(messages[i])) {
-      first = i;
-      break;
-    }
-  }
+  const first = firstTurn(messages, dialect);
   if (first < 0) return null;
   let head = first;
   for (let i = 0; i < first; i++) {
@@ -57,6 +63,13 @@ export function turnStarts(body: readonly unknown[], dialect: Dialect): number[]
   return starts;
 }
 
+function headOf(messages: readonly unknown[], d: Dialect, options: CompactOptions): number | null {
+  if (options.headLen !== undefined) return Math.max(0, Math.min(messages.length, Math.floor(options.headLen)));
+  if (options.head !== "before-first-turn") return headLength(messages, d);
+  const first = firstTurn(messages, d);
+  return first < 0 ? null : first;
+}
+
 /**
  * Compacts `messages` once. Returns null when there is nothing to gain: no model turn, no more
  * turns than keepRecent, or a result that would not be smaller. The input is never mutated.
@@ -73,8 +86,7 @@ export function compact(
 
 /** compact() with a resolved dialect and config (hosts and the ladder call this in loops). */
 export function compactWith(messages: readonly unknown[], d: Dialect, cfg: Config, options: CompactOptions = {}): CompactResult | null {
-  const headLen =
-    options.headLen !== undefined ? Math.max(0, Math.min(messages.length, Math.floor(options.headLen))) : headLength(messages, d);
+  const headLen = headOf(messages, d, options);
   if (headLen === null) return null;
   const body = messages.slice(headLen);
   const starts = turnStarts(body, d);

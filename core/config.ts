@@ -55,9 +55,10 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   focusTotalMaxChars: 6000,
 });
 
-type Kind = "int" | "bool" | "ratio";
+/** How a setting is written: a whole number ≥ 0, a boolean, or a fraction in (0, 1]. */
+export type ConfigKind = "int" | "bool" | "ratio";
 
-const KINDS: { [K in keyof Config]: Kind } = {
+export const CONFIG_KINDS: { readonly [K in keyof Config]: ConfigKind } = {
   enabled: "bool",
   thresholdTokens: "int",
   keepRecent: "int",
@@ -77,7 +78,28 @@ const KINDS: { [K in keyof Config]: Kind } = {
 };
 
 /** The config keys, in their camelCase spelling. */
-export const CONFIG_KEYS = Object.keys(KINDS) as (keyof Config)[];
+export const CONFIG_KEYS = Object.keys(CONFIG_KINDS) as (keyof Config)[];
+
+const WHAT: Record<ConfigKind, string> = { int: "a whole number ≥ 0", bool: "true or false", ratio: "a number in (0, 1]" };
+const TRUE = /^(true|1|yes|on)$/i;
+const FALSE = /^(false|0|no|off)$/i;
+
+/**
+ * A setting's value from text (an environment variable, a command-line flag), by its kind.
+ * Throws a ConfigError whose message says what the kind accepts ("must be …"); the caller names
+ * where the text came from.
+ */
+export function parseSetting(key: keyof Config, text: string): number | boolean {
+  const kind = CONFIG_KINDS[key];
+  const t = text.trim();
+  const bad = (): never => {
+    throw new ConfigError(key, `must be ${WHAT[kind]}`);
+  };
+  if (kind === "bool") return TRUE.test(t) ? true : FALSE.test(t) ? false : bad();
+  const v = kind === "int" && /^\+?\d+$/.test(t) ? Number(t) : kind === "ratio" && t !== "" ? Number(t) : NaN;
+  if (kind === "int" ? !Number.isSafeInteger(v) : !(v > 0 && v <= 1)) bad();
+  return v;
+}
 
 /** Raised by resolveConfig; `key` names the offending setting. */
 export class ConfigError extends Error {
@@ -114,10 +136,10 @@ export function resolveConfig(partial?: unknown, base: Readonly<Config> = DEFAUL
     const value = (partial as Record<string, unknown>)[raw];
     if (value === undefined) continue;
     const key = camel(raw) as keyof Config;
-    if (!Object.prototype.hasOwnProperty.call(KINDS, key)) {
+    if (!Object.prototype.hasOwnProperty.call(CONFIG_KINDS, key)) {
       throw new ConfigError(raw, `unknown config key "${raw}"; known keys: ${CONFIG_KEYS.join(", ")}`);
     }
-    const kind = KINDS[key];
+    const kind = CONFIG_KINDS[key];
     if (kind === "bool") {
       if (typeof value !== "boolean") throw new ConfigError(raw, `config key "${raw}" must be true or false, got ${describe(value)}`);
     } else if (kind === "int") {

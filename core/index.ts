@@ -3,8 +3,20 @@
  * so the same code runs in Node, in a bare V8 context and in QuickJS.
  */
 export { compact, compactWith, headLength, turnStarts, type CompactOptions, type CompactResult } from "./compact";
-export { compactToBudget, rungConfig, RUNG2_THOUGHT_CAP, type LadderOptions, type LadderResult, type Rung } from "./ladder";
-export { DEFAULT_CONFIG, resolveConfig, ConfigError, CONFIG_KEYS, type Config } from "./config";
+export {
+  planCliff,
+  compactToBudget,
+  climb,
+  maxRung,
+  rungConfig,
+  RUNG2_THOUGHT_CAP,
+  type CliffPlan,
+  type PlanOptions,
+  type LadderOptions,
+  type LadderResult,
+  type Rung,
+} from "./ladder";
+export { DEFAULT_CONFIG, resolveConfig, toConfig, parseSetting, ConfigError, CONFIG_KEYS, CONFIG_KINDS, type Config, type ConfigKind } from "./config";
 export { getDialect, detectDialect, DIALECT_NAMES, type Dialect, type DialectName } from "./dialects/index";
 export { plainClass, type PlainClass } from "./dialects/plain";
 export {
@@ -12,6 +24,8 @@ export {
   HEADER_GLUE,
   PART_SEPARATOR,
   renderSummary,
+  joinParts,
+  joinedLength,
   summaryParts,
   fitSummary,
 } from "./summary";
@@ -25,5 +39,8 @@ export { Engine, type PrepareContext, type EngineOptions } from "./engine/engine
 export { PrefixStore, type StoreEntry } from "./engine/store";
 export { messageDigest, chainHashes, canonicalForm, canonicalText } from "./engine/digest";
 export { sha256Hex, utf8Length } from "./sha256";
-export { liveFromEntries, type LiveMessage } from "./pi/session";
+export { liveFromEntries, addCarriedFiles, type LiveMessage } from "./pi/session";
 export { PI_SUMMARY_PREFIX, PI_BRANCH_PREFIX, piBranchSummaryText, startsLikeSummary } from "./pi/format";
+export { filesTouched, fileOpsOfCall, formatFileLists, FileTracker, type FileLists } from "./files";
+export { isObj, obj, arr, str } from "./guards";
+export { partKind, RESULT_TAG, ASSISTANT_TAG, THINKING_TAG, type PartKind } from "./parts";

@@ -4,16 +4,36 @@
  */
 import type { Config } from "./config";
 import { canonicalJson } from "./json";
-import { focusExcerpt, type FocusBudget } from "./focus";
+import { focusExcerpt, FOCUS_EXCERPT_TAG, type FocusBudget } from "./focus";
 import { SUMMARY_HEADER } from "./summary";
 import { isBlank, strip, stripTaskNotifications, toWellFormed, truncate } from "./text";
 import { arr, obj, str } from "./guards";
+
+/** The tags that open summary parts (human parts are tagged with their role). */
+export const RESULT_TAG = "result: ";
+export const ASSISTANT_TAG = "assistant: ";
+export const THINKING_TAG = "thinking: ";
+
+/** The content class a summary part belongs to, read from its tag. */
+export type PartKind = "result" | "focus-excerpt" | "assistant" | "user" | "system" | "other";
+
+/** The class of a part this module made (an assistant step opens with its text, thinking or a `[name]` call). */
+export function partKind(part: string): PartKind {
+  if (part.startsWith(RESULT_TAG)) return "result";
+  if (part.startsWith(FOCUS_EXCERPT_TAG)) return "focus-excerpt";
+  if (part.startsWith(ASSISTANT_TAG) || part.startsWith(THINKING_TAG) || part.startsWith("[")) return "assistant";
+  if (part.startsWith("user: ")) return "user";
+  if (part.startsWith("system: ")) return "system";
+  return "other";
+}
 
 /** What summarising one message needs besides the message. */
 export interface PartContext {
   readonly cfg: Config;
   /** Present when a focus was given: dropped results may contribute matching lines. */
   readonly focus?: FocusBudget;
+  /** Told of every model tool call a message makes, with its raw arguments (the file-list extractor listens). */
+  readonly onCall?: (name: unknown, args: unknown) => void;
 }
 
 /** Text of a content value: a string, or the `text` of text-like blocks (and bare strings) joined with "\n". */
@@ -47,7 +67,7 @@ export function humanPart(tag: string, text: string, ctx: PartContext, dropSumma
 export function resultPart(text: string, ctx: PartContext): string | null {
   const clean = strip(text);
   if (clean.length === 0) return null;
-  if (clean.length <= ctx.cfg.resultMaxChars) return toWellFormed("result: " + clean);
+  if (clean.length <= ctx.cfg.resultMaxChars) return toWellFormed(RESULT_TAG + clean);
   return ctx.focus === undefined ? null : toWellFormed(focusExcerpt(clean, ctx.focus) ?? "") || null;
 }
 
@@ -76,6 +96,7 @@ export class AssistantPart {
   }
 
   addCall(name: unknown, args: unknown): void {
+    this.ctx.onCall?.(name, args);
     this.lines.push(signatureLine(name, args, this.ctx));
   }
 
@@ -93,8 +114,8 @@ export class AssistantPart {
   build(): string | null {
     const out: string[] = [];
     const cfg = this.ctx.cfg;
-    if (this.thinking.length > 0) out.push("thinking: " + truncate(strip(this.thinking.join("\n")), cfg.thinkingMaxChars));
-    if (this.visible.length > 0) out.push("assistant: " + truncate(strip(this.visible.join("\n")), cfg.thoughtMaxChars));
+    if (this.thinking.length > 0) out.push(THINKING_TAG + truncate(strip(this.thinking.join("\n")), cfg.thinkingMaxChars));
+    if (this.visible.length > 0) out.push(ASSISTANT_TAG + truncate(strip(this.visible.join("\n")), cfg.thoughtMaxChars));
     for (const l of this.lines) out.push(l);
     return out.length === 0 ? null : toWellFormed(out.join("\n"));
   }

@@ -7,9 +7,21 @@ export const HEADER_GLUE = "\n\n";
 /** Between two parts. */
 export const PART_SEPARATOR = "\n\n---\n\n";
 
+/** The parts as one text, separated as in a summary (what follows the header). */
+export function joinParts(parts: readonly string[]): string {
+  return parts.join(PART_SEPARATOR);
+}
+
+/** Length of `joinParts(parts)`, without building it. */
+export function joinedLength(parts: readonly string[]): number {
+  let n = parts.length > 1 ? (parts.length - 1) * PART_SEPARATOR.length : 0;
+  for (const p of parts) n += p.length;
+  return n;
+}
+
 /** `HEADER + "\n\n" + parts.join("\n\n---\n\n")`, or the header alone when there are no parts. */
 export function renderSummary(parts: readonly string[]): string {
-  return parts.length === 0 ? SUMMARY_HEADER : SUMMARY_HEADER + HEADER_GLUE + parts.join(PART_SEPARATOR);
+  return parts.length === 0 ? SUMMARY_HEADER : SUMMARY_HEADER + HEADER_GLUE + joinParts(parts);
 }
 
 /** The parts of a summary text (after the header, stripped of surrounding blank lines); [] for a header-only text. */

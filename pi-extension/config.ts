@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { CONFIG_KEYS, DEFAULT_CONFIG, resolveConfig, type Config } from "../core/index";
+import { CONFIG_KEYS, parseSetting, resolveConfig, type Config } from "../core/index";
 
 export const CONFIG_FILE_NAME = "cliffcompaction.json";
 
@@ -51,16 +51,18 @@ function applyEach(base: Config, values: Record<string, unknown>, where: string,
   return cfg;
 }
 
+/** Settings from CLIFF_* variables; an unparseable value is a problem and keeps the setting it would replace. */
 function fromEnv(env: Env, problems: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of CONFIG_KEYS) {
-    const raw = env[envName(key)];
+    const name = envName(key);
+    const raw = env[name];
     if (raw === undefined || raw === "") continue;
-    const kind = typeof DEFAULT_CONFIG[key];
-    if (kind === "boolean") out[key] = /^(1|true|yes|on)$/i.test(raw.trim());
-    else if (key === "maxSummaryRatio") out[key] = Number(raw);
-    else if (/^\+?\d+$/.test(raw.trim()) && Number.isSafeInteger(Number(raw))) out[key] = Number(raw);
-    else problems.push(`${envName(key)}=${JSON.stringify(raw)} is not a whole number ≥ 0; the default is used`);
+    try {
+      out[key] = parseSetting(key, raw);
+    } catch (e) {
+      problems.push(`${name}=${JSON.stringify(raw)} ${(e as Error).message}; the setting is left as it was`);
+    }
   }
   return out;
 }

@@ -8,7 +8,8 @@ import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { Config } from "../core/index";
 import { loadConfig, type LoadedConfig } from "./config";
 import { compactSession, type CliffDetails, type CompactReason } from "./hook";
-import { liveFromEntries } from "../core/pi/session";
+import { addCarriedFiles, liveFromEntries } from "../core/pi/session";
+import { FileTracker } from "../core/files";
 
 const STATUS_KEY = "cliff";
 
@@ -35,23 +36,6 @@ function toReason(v: unknown): CompactReason | undefined {
   return undefined;
 }
 
-/** File lists carried by earlier compactions on the branch: ours (details) and Pi's own (details). */
-function carriedFiles(entries: readonly unknown[], preparation: unknown): { read: Set<string>; modified: Set<string> } {
-  const read = new Set<string>();
-  const modified = new Set<string>();
-  for (const e of entries as Record<string, unknown>[]) {
-    if (e?.type !== "compaction") continue;
-    const d = e.details as { readFiles?: unknown; modifiedFiles?: unknown } | undefined;
-    for (const f of Array.isArray(d?.readFiles) ? d!.readFiles : []) if (typeof f === "string") read.add(f);
-    for (const f of Array.isArray(d?.modifiedFiles) ? d!.modifiedFiles : []) if (typeof f === "string") modified.add(f);
-  }
-  const ops = (preparation as { fileOps?: { read?: Iterable<string>; written?: Iterable<string>; edited?: Iterable<string> } } | undefined)?.fileOps;
-  for (const f of ops?.read ?? []) read.add(f);
-  for (const f of ops?.written ?? []) modified.add(f);
-  for (const f of ops?.edited ?? []) modified.add(f);
-  return { read, modified };
-}
-
 function statusLines(loaded: LoadedConfig, last: LastCliff | undefined): string {
   const c: Config = loaded.config;
   const lines = [
@@ -69,7 +53,13 @@ function statusLines(loaded: LoadedConfig, last: LastCliff | undefined): string 
   return lines.join("\n");
 }
 
-export default function cliffcompaction(pi: ExtensionAPI): void {
+function carried(entries: readonly unknown[], preparation: unknown): FileTracker {
+  const tracker = new FileTracker();
+  addCarriedFiles(tracker, entries, preparation);
+  return tracker;
+}
+
+export default function cliffcompaction(api: ExtensionAPI): void {
   let loaded = loadConfig();
   let last: LastCliff | undefined;
   // Hosts that send no reason with the event (Pi 0.73, OMP) announce automatic compactions first.
@@ -82,7 +72,7 @@ export default function cliffcompaction(pi: ExtensionAPI): void {
     ui(ctx).notify?.(`cliffcompaction config: ${loaded.problems.join("; ")}`, "warning");
   };
 
-  const on = pi.on.bind(pi) as unknown as (event: string, handler: (event: any, ctx: any) => unknown) => unknown;
+  const on = api.on.bind(api) as unknown as (event: string, handler: (event: any, ctx: any) => unknown) => unknown;
 
   on("session_start", (_event, ctx) => reportProblems(ctx));
   on("auto_compaction_start", (event) => {
@@ -106,7 +96,7 @@ export default function cliffcompaction(pi: ExtensionAPI): void {
       const result = compactSession(live, cfg, {
         reason,
         customInstructions: typeof event?.customInstructions === "string" && event.customInstructions.trim() !== "" ? event.customInstructions : undefined,
-        carriedFiles: carriedFiles(entries, event?.preparation),
+        files: carried(entries, event?.preparation),
       });
       if (cfg.shadow) {
         u.setStatus?.(STATUS_KEY, result === null ? "cliff shadow · nothing to compact" : `cliff shadow · would keep ${result.details.keptMessages} msgs`);
@@ -133,7 +123,7 @@ export default function cliffcompaction(pi: ExtensionAPI): void {
     if (event?.fromExtension === true) ui(ctx).setStatus?.(STATUS_KEY, `cliff · compacted (${toReason(event?.reason) ?? last?.reason ?? "manual"})`);
   });
 
-  pi.registerCommand("cliff", {
+  api.registerCommand("cliff", {
     description: "cliffcompaction: status | config | reload",
     handler: async (args: string, ctx) => {
       const action = (args ?? "").trim().split(/\s+/)[0] || "status";

@@ -46,16 +46,22 @@ export function checksum(text: string): string {
   return ("0000000" + h.toString(16)).slice(-8);
 }
 
+const messageOpen = (role: string, chars: number): string => `<message role=${JSON.stringify(role)} chars="${chars}">\n`;
+const MESSAGE_CLOSE = "\n</message>\n";
+const sectionOpen = (name: string, chars: number, count?: number): string =>
+  `<${name}${count === undefined ? "" : ` n="${count}"`} chars="${chars}">\n`;
+const sectionClose = (name: string): string => `\n</${name}>\n`;
+const OPEN = "<cliff-summary v=";
+const CLOSE = "</cliff-summary>";
+const openTagText = (check: string): string => `${SUMMARY_HEADER}\n\n${OPEN}"${ENVELOPE_VERSION}" check="${check}">\n`;
+
 function messageBlock(m: EnvelopeMessage): string {
-  return `<message role=${JSON.stringify(m.role)} chars="${m.content.length}">\n${m.content}\n</message>\n`;
+  return messageOpen(m.role, m.content.length) + m.content + MESSAGE_CLOSE;
 }
 
 function section(name: string, content: string, count?: number): string {
-  const n = count === undefined ? "" : ` n="${count}"`;
-  return `<${name}${n} chars="${content.length}">\n${content}\n</${name}>\n`;
+  return sectionOpen(name, content.length, count) + content + sectionClose(name);
 }
-
-const OPEN = "<cliff-summary v=";
 
 /** The summary string for an envelope. */
 export function renderEnvelope(env: Envelope): string {
@@ -63,8 +69,36 @@ export function renderEnvelope(env: Envelope): string {
   body += section("digest", env.digest);
   body += section("recent", env.recent.map(messageBlock).join(""), env.recent.length);
   if (env.focus !== null) body += section("focus", env.focus);
-  body += "</cliff-summary>";
-  return `${SUMMARY_HEADER}\n\n${OPEN}"${ENVELOPE_VERSION}" check="${checksum(body)}">\n${body}`;
+  body += CLOSE;
+  return openTagText(checksum(body)) + body;
+}
+
+function messagesLength(messages: readonly EnvelopeMessage[]): number {
+  let n = 0;
+  for (const m of messages) n += messageOpen(m.role, m.content.length).length + m.content.length + MESSAGE_CLOSE.length;
+  return n;
+}
+
+function sectionLength(name: string, chars: number, count?: number): number {
+  return sectionOpen(name, chars, count).length + chars + sectionClose(name).length;
+}
+
+/** What renderEnvelope needs to know to size an envelope, with the digest given by its length. */
+export interface EnvelopeSize {
+  task: readonly EnvelopeMessage[];
+  digestChars: number;
+  recent: readonly EnvelopeMessage[];
+  focus: string | null;
+}
+
+/** `renderEnvelope(env).length`, counted without rendering or checksumming anything. */
+export function envelopeLength(env: EnvelopeSize): number {
+  let n = openTagText("00000000").length + CLOSE.length;
+  n += sectionLength("task", messagesLength(env.task), env.task.length);
+  n += sectionLength("digest", env.digestChars);
+  n += sectionLength("recent", messagesLength(env.recent), env.recent.length);
+  if (env.focus !== null) n += sectionLength("focus", env.focus.length);
+  return n;
 }
 
 /** A cursor over the envelope text that only ever moves by stated lengths and exact literals. */
@@ -116,7 +150,7 @@ function parseMessages(content: string, count: number): EnvelopeMessage[] | null
 }
 
 function openTag(text: string): { reader: Reader; check: string } | null {
-  const prefix = `${SUMMARY_HEADER}\n\n${OPEN}"${ENVELOPE_VERSION}" check="`;
+  const prefix = openTagText("").slice(0, -3);
   if (!text.startsWith(prefix)) return null;
   const check = text.slice(prefix.length, prefix.length + 8);
   const reader = new Reader(text, prefix.length + 8);
@@ -140,7 +174,7 @@ export function parseEnvelope(text: unknown): Envelope | null {
     if (f === null) return null;
     focus = f.content;
   }
-  if (!r.literal("</cliff-summary>") || r.at !== text.length) return null;
+  if (!r.literal(CLOSE) || r.at !== text.length) return null;
   const taskMessages = parseMessages(task.content, task.count);
   const recentMessages = parseMessages(recent.content, recent.count);
   if (taskMessages === null || recentMessages === null) return null;

@@ -6,17 +6,17 @@
  */
 import {
   canonicalJson,
-  compactToBudget,
-  headLength,
   getDialect,
+  joinedLength,
+  joinParts,
   parseFocus,
+  planCliff,
   resolveConfig,
   SUMMARY_HEADER,
-  HEADER_GLUE,
   type CompactResult,
   type Config,
 } from "../core/index";
-import { parseEnvelope, recoverTask, renderEnvelope, type EnvelopeMessage } from "./envelope";
+import { envelopeLength, parseEnvelope, recoverTask, renderEnvelope, type EnvelopeMessage } from "./envelope";
 
 export interface SummarizeContext {
   messages?: unknown;
@@ -30,7 +30,7 @@ export interface SummarizeContext {
 export interface SummarizeReport {
   summary: string;
   /** "" when the platform's own summarizer should run instead, and why. */
-  outcome: "summary" | "bad-input" | "nothing-to-gain" | "task-too-large" | "error";
+  outcome: "summary" | "bad-input" | "nothing-to-gain" | "task-too-large";
   thresholdTokens: number;
   budgetTokens: number;
   summaryTokens: number;
@@ -45,8 +45,11 @@ export interface SummarizeReport {
 
 const plain = getDialect("plain");
 
-/** The platform's own estimate of a string. */
-export const estimateString = (s: string): number => Math.ceil(s.length / 4);
+/** The platform's own estimate: characters / 4, rounded up. */
+export const platformTokens = (chars: number): number => Math.ceil(chars / 4);
+
+/** The platform's estimate of a string. */
+export const estimateString = (s: string): number => platformTokens(s.length);
 
 function contentString(v: unknown): string {
   if (typeof v === "string") return v;
@@ -69,14 +72,18 @@ export function normalizeMessages(raw: unknown[]): EnvelopeMessage[] {
   return out;
 }
 
+function contentChars(messages: readonly EnvelopeMessage[]): number {
+  let chars = 0;
+  for (const m of messages) chars += m.content.length;
+  return chars;
+}
+
 /** Threshold T: a positive finite number the context carries, else the estimate of the handed messages. */
 export function thresholdOf(context: SummarizeContext, messages: EnvelopeMessage[]): number {
   for (const v of [context.threshold, context.thresholdTokens, context.compactionThreshold]) {
     if (typeof v === "number" && isFinite(v) && v > 0) return v;
   }
-  let chars = 0;
-  for (const m of messages) chars += m.content.length;
-  return Math.ceil(chars / 4);
+  return platformTokens(contentChars(messages));
 }
 
 function report(partial: Partial<SummarizeReport> & Pick<SummarizeReport, "outcome">): SummarizeReport {
@@ -84,6 +91,15 @@ function report(partial: Partial<SummarizeReport> & Pick<SummarizeReport, "outco
     summary: "", thresholdTokens: 0, budgetTokens: 0, summaryTokens: 0, rung: 0, repeat: false,
     damagedPrevious: null, taskMessages: 0, recentMessages: 0, digestParts: 0, ...partial,
   };
+}
+
+/** The task and the live messages: from our previous envelope on a repeat compaction, else all handed messages. */
+function splitPrevious(messages: EnvelopeMessage[]): { task: EnvelopeMessage[] | null; live: EnvelopeMessage[]; repeat: boolean; damaged: SummarizeReport["damagedPrevious"] } {
+  if (!messages[0].content.startsWith(SUMMARY_HEADER)) return { task: null, live: messages, repeat: false, damaged: null };
+  const previous = parseEnvelope(messages[0].content);
+  if (previous !== null) return { task: previous.task, live: previous.recent.concat(messages.slice(1)), repeat: true, damaged: null };
+  const recovered = recoverTask(messages[0].content);
+  return { task: recovered ?? [], live: messages.slice(1), repeat: true, damaged: recovered === null ? "lost" : "recovered" };
 }
 
 /** summarize with a full account of the decision. Throws only on internal faults (summarize() catches them). */
@@ -94,78 +110,37 @@ export function summarizeWithReport(context: unknown, config: Config): Summarize
   if (messages.length === 0) return report({ outcome: "bad-input" });
   const thresholdTokens = thresholdOf(ctx, messages);
   const budgetTokens = Math.floor(config.maxSummaryRatio * thresholdTokens);
-  const base = { thresholdTokens, budgetTokens };
-
-  let task: EnvelopeMessage[];
-  let live: EnvelopeMessage[];
-  let damagedPrevious: SummarizeReport["damagedPrevious"] = null;
-  const repeat = messages[0].content.startsWith(SUMMARY_HEADER);
-  if (repeat) {
-    const previous = parseEnvelope(messages[0].content);
-    if (previous !== null) {
-      task = previous.task;
-      live = previous.recent.concat(messages.slice(1));
-    } else {
-      const recovered = recoverTask(messages[0].content);
-      damagedPrevious = recovered === null ? "lost" : "recovered";
-      task = recovered ?? [];
-      live = messages.slice(1);
-    }
-  } else {
-    const head = headLength(messages, plain);
-    if (head === null) return report({ ...base, outcome: "nothing-to-gain" });
-    task = messages.slice(0, head);
-    live = messages.slice(head);
-  }
+  const { task, live, repeat, damaged } = splitPrevious(messages);
+  const all = task === null ? live : task.concat(live);
 
   const focusText = typeof ctx.focus === "string" && ctx.focus.trim() !== "" ? ctx.focus : null;
-  const focus = parseFocus(focusText);
-  const all: EnvelopeMessage[] = task.concat(live);
-  const envelopeOf = (r: CompactResult, withFocus: boolean): string =>
-    renderEnvelope({
-      task,
-      digest: r.summaryText === SUMMARY_HEADER ? "" : r.summaryText.slice(SUMMARY_HEADER.length + HEADER_GLUE.length),
-      recent: r.messages.slice(r.headLen + 1) as EnvelopeMessage[],
-      focus: withFocus ? focusText : null,
-    });
-
-  let withFocus = focusText !== null;
-  let ladder = compactToBudget(all, plain, config, budgetTokens, {
-    headLen: task.length,
-    focus,
+  let focus = focusText;
+  const parts = (r: CompactResult) => ({
+    task: r.messages.slice(0, r.headLen) as EnvelopeMessage[],
+    recent: r.messages.slice(r.headLen + 1) as EnvelopeMessage[],
+  });
+  const plan = planCliff(all, plain, config, budgetTokens, {
+    headLen: task === null ? undefined : task.length,
+    focus: parseFocus(focusText),
     finalKeepRecent: 0,
     mustCompact: true,
-    measure: (r) => estimateString(envelopeOf(r, withFocus)),
+    measure: (r) => platformTokens(envelopeLength({ ...parts(r), digestChars: joinedLength(r.parts), focus })),
+    // The focus text itself is the one thing we may leave out before cutting the digest.
+    shed: () => {
+      if (focus === null) return false;
+      focus = null;
+      return true;
+    },
   });
-  if (ladder.result !== null && ladder.overBudget && withFocus) {
-    // The focus text itself is the one thing we may leave out before giving up.
-    withFocus = false;
-    ladder = compactToBudget(all, plain, config, budgetTokens, {
-      headLen: task.length,
-      focus,
-      finalKeepRecent: 0,
-      mustCompact: true,
-      measure: (r) => estimateString(envelopeOf(r, false)),
-    });
-  }
-  const r = ladder.result;
-  const counts = { ...base, repeat, damagedPrevious, taskMessages: task.length };
+  const counts = { thresholdTokens, budgetTokens, repeat, damagedPrevious: damaged, taskMessages: task?.length ?? 0 };
+  const r = plan.result;
   if (r === null) return report({ ...counts, outcome: "nothing-to-gain" });
-  const summary = envelopeOf(r, withFocus);
-  const summaryTokens = estimateString(summary);
-  if (summaryTokens > budgetTokens) return report({ ...counts, outcome: "task-too-large", summaryTokens, rung: ladder.rung });
-  let handed = 0;
-  for (const m of messages) handed += m.content.length;
-  if (summary.length >= handed) return report({ ...counts, outcome: "nothing-to-gain", summaryTokens, rung: ladder.rung });
-  return report({
-    ...counts,
-    outcome: "summary",
-    summary,
-    summaryTokens,
-    rung: ladder.rung,
-    recentMessages: r.messages.length - r.headLen - 1,
-    digestParts: r.parts.length,
-  });
+  const { task: kept, recent } = parts(r);
+  const summary = renderEnvelope({ task: kept, digest: joinParts(r.parts), recent, focus });
+  const result = { ...counts, taskMessages: kept.length, summaryTokens: estimateString(summary), rung: plan.rung };
+  if (result.summaryTokens > budgetTokens) return report({ ...result, outcome: "task-too-large" });
+  if (summary.length >= contentChars(messages)) return report({ ...result, outcome: "nothing-to-gain" });
+  return report({ ...result, outcome: "summary", summary, recentMessages: recent.length, digestParts: r.parts.length });
 }
 
 /** The platform entry point: always a string, "" whenever the platform's own summarizer should run. */

@@ -35,6 +35,18 @@ describe("Pi extension config", () => {
     expect(envName("thoughtMaxChars")).toBe("CLIFF_THOUGHT_MAX_CHARS");
   });
 
+  it("a boolean that is neither true nor false is reported and leaves the setting as it was", () => {
+    for (const raw of ["ture", "2", "enabled"]) {
+      const l = loadConfig({ CLIFF_ENABLED: raw, PI_CLIFF_CONFIG: join(home(), "none.json") }, home());
+      expect(l.config.enabled).toBe(true);
+      expect(l.problems.join("\n")).toContain(`CLIFF_ENABLED=${JSON.stringify(raw)} must be true or false`);
+    }
+    const off = loadConfig({ CLIFF_ENABLED: "off", CLIFF_MAX_SUMMARY_RATIO: "1.5", PI_CLIFF_CONFIG: join(home(), "none.json") }, home());
+    expect(off.config.enabled).toBe(false);
+    expect(off.config.maxSummaryRatio).toBe(0.45);
+    expect(off.problems.join("\n")).toContain('CLIFF_MAX_SUMMARY_RATIO="1.5" must be a number in (0, 1]');
+  });
+
   it("a file that is not JSON keeps the defaults and says why", () => {
     const h = home();
     const file = join(h, "c.json");

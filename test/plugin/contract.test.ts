@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
-import { compact, getDialect, resolveConfig, SUMMARY_HEADER, FOCUS_EXCERPT_TAG } from "../../core/index";
-import { checksum, parseEnvelope, renderEnvelope } from "../../plugin/envelope";
+import { compact, getDialect, joinedLength, joinParts, resolveConfig, SUMMARY_HEADER, FOCUS_EXCERPT_TAG } from "../../core/index";
+import { checksum, envelopeLength, parseEnvelope, renderEnvelope } from "../../plugin/envelope";
+import fc from "fast-check";
 import { quickjsSandbox, vmSandbox, bundleSource, type Sandbox } from "../helpers/sandboxes";
 import { count, cycleTurns, TASK, type FlatMessage } from "../helpers/flat-session";
 
@@ -164,5 +165,16 @@ describe("envelope format", () => {
     expect(parseEnvelope(s + " ")).toBeNull();
     expect(parseEnvelope(s.replace("b 😀", "c 😀"))).toBeNull();
     expect(checksum("")).toBe("811c9dc5");
+  });
+
+  it("envelopeLength counts exactly what renderEnvelope writes, for any content", () => {
+    const msg = fc.record({ role: fc.string({ maxLength: 30 }), content: fc.string({ maxLength: 200, unit: "binary" }) });
+    fc.assert(
+      fc.property(fc.array(msg, { maxLength: 4 }), fc.array(fc.string({ maxLength: 80 }), { maxLength: 6 }), fc.array(msg, { maxLength: 4 }), fc.option(fc.string({ maxLength: 40 }), { nil: null }), (task, parts, recent, focus) => {
+        const digest = joinParts(parts);
+        expect(envelopeLength({ task, digestChars: joinedLength(parts), recent, focus })).toBe(renderEnvelope({ task, digest, recent, focus }).length);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

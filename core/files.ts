@@ -1,0 +1,110 @@
+/**
+ * Which files a session read and modified, from its model tool calls alone (never user or tool
+ * text, never a guess from a shell command), and the lists as every host carries them. One room
+ * for file lists: extracting, merging, bounding, rendering and reading them back.
+ */
+import { DEFAULT_CONFIG } from "./config";
+import { getDialect, type Dialect, type DialectName } from "./dialects/index";
+import { arr, obj, str } from "./guards";
+
+/** Files read and modified, oldest first; a modified file is never also listed as read (Pi's rule). */
+export interface FileLists {
+  read: string[];
+  modified: string[];
+}
+
+const READ_TOOLS = new Set(["read", "read_file", "view", "view_file", "notebookread", "open_file"]);
+const WRITE_TOOLS = new Set(["write", "edit", "multiedit", "notebookedit", "write_file", "edit_file", "create_file", "str_replace_based_edit_tool"]);
+const PATCH_TOOLS = new Set(["apply_patch", "apply_patch_call"]);
+const EDITOR_TOOLS = new Set(["str_replace_editor", "str_replace_based_edit_tool"]);
+const PATH_KEYS = ["path", "file_path", "filePath", "filename", "notebook_path"];
+const PATCH_LINE = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm;
+
+/** Arguments as an object: a JSON string is decoded; any other string is kept under `input` (a patch). */
+function argsObject(args: unknown): Record<string, unknown> {
+  if (typeof args !== "string") return obj(args);
+  const t = args.trimStart();
+  if (t.startsWith("{")) {
+    try {
+      return obj(JSON.parse(t));
+    } catch {
+      return { input: args };
+    }
+  }
+  return { input: args };
+}
+
+function pathsIn(args: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const k of PATH_KEYS) if (typeof args[k] === "string" && args[k] !== "") out.push(args[k] as string);
+  for (const p of arr(args.paths)) if (typeof p === "string" && p !== "") out.push(p);
+  return out;
+}
+
+function patchPaths(args: Record<string, unknown>): string[] {
+  const op = obj(args.operation ?? args);
+  if (typeof op.type === "string" && /_file$/.test(op.type) && typeof op.path === "string" && op.path !== "") return [op.path];
+  const text = [args.input, args.patch, args.diff, args.command].map((v) => (Array.isArray(v) ? v.join("\n") : str(v))).join("\n");
+  const out: string[] = [];
+  for (const m of text.matchAll(PATCH_LINE)) out.push(m[1].trim());
+  return out.filter((p) => p !== "");
+}
+
+/** What one tool call did to files: the paths it read and the paths it modified. */
+export function fileOpsOfCall(name: unknown, rawArgs: unknown): { read: string[]; modified: string[] } {
+  const tool = str(name).toLowerCase();
+  const args = argsObject(rawArgs);
+  if (PATCH_TOOLS.has(tool)) return { read: [], modified: patchPaths(args) };
+  if (EDITOR_TOOLS.has(tool) && typeof args.command === "string") {
+    const paths = pathsIn(args);
+    return args.command === "view" ? { read: paths, modified: [] } : { read: [], modified: paths };
+  }
+  if (READ_TOOLS.has(tool)) return { read: pathsIn(args), modified: [] };
+  if (WRITE_TOOLS.has(tool)) return { read: [], modified: pathsIn(args) };
+  return { read: [], modified: [] };
+}
+
+/** Accumulates file lists in order of first sight, applying Pi's rule at the end. */
+export class FileTracker {
+  private readonly read = new Map<string, true>();
+  private readonly modified = new Map<string, true>();
+
+  /** Adds lists (older ones first); a path seen again moves to the newest place. */
+  add(read: Iterable<string>, modified: Iterable<string>): void {
+    for (const p of read) {
+      this.read.delete(p);
+      this.read.set(p, true);
+    }
+    for (const p of modified) {
+      this.modified.delete(p);
+      this.modified.set(p, true);
+    }
+  }
+
+  /** The lists, oldest first; modified files are not listed as read. */
+  lists(): FileLists {
+    return { read: [...this.read.keys()].filter((p) => !this.modified.has(p)), modified: [...this.modified.keys()] };
+  }
+}
+
+/** The files the model tool calls of `messages` read and modified, in any dialect. */
+export function filesTouched(messages: readonly unknown[], dialect: DialectName | Dialect | string, tracker = new FileTracker()): FileLists {
+  const d = getDialect(dialect);
+  const ctx = {
+    cfg: DEFAULT_CONFIG,
+    onCall: (name: unknown, args: unknown) => {
+      const ops = fileOpsOfCall(name, args);
+      tracker.add(ops.read, ops.modified);
+    },
+  };
+  for (const m of messages) d.summarize(m, ctx);
+  return tracker.lists();
+}
+
+/** The lists the way Pi's own summaries end (`<read-files>` / `<modified-files>`), "" when both are empty. */
+export function formatFileLists(files: FileLists): string {
+  const sections: string[] = [];
+  if (files.read.length > 0) sections.push(`<read-files>\n${files.read.join("\n")}\n</read-files>`);
+  if (files.modified.length > 0) sections.push(`<modified-files>\n${files.modified.join("\n")}\n</modified-files>`);
+  return sections.length === 0 ? "" : "\n\n" + sections.join("\n\n");
+}
