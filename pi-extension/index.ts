@@ -59,85 +59,82 @@ function carried(entries: readonly unknown[], preparation: unknown): FileTracker
   return tracker;
 }
 
+/** What the extension remembers between events. */
+interface State {
+  loaded: LoadedConfig;
+  last: LastCliff | undefined;
+  /** Hosts that send no reason with the event (Pi 0.73, OMP) announce automatic compactions first. */
+  pendingReason: CompactReason;
+  reportedProblems: boolean;
+}
+
+function reportProblems(state: State, ctx: unknown): void {
+  if (state.reportedProblems || state.loaded.problems.length === 0) return;
+  state.reportedProblems = true;
+  ui(ctx).notify?.(`cliffcompaction config: ${state.loaded.problems.join("; ")}`, "warning");
+}
+
+/** The answer to session_before_compact: our compaction, a cancel in shadow mode, or nothing (Pi's own runs). */
+function beforeCompact(state: State, event: any, ctx: unknown): unknown {
+  const u = ui(ctx);
+  reportProblems(state, ctx);
+  const cfg = state.loaded.config;
+  if (!cfg.enabled) return undefined;
+  const explicit = toReason(event?.reason);
+  const reason: CompactReason = explicit !== undefined && explicit !== "manual" ? explicit : explicit ?? state.pendingReason;
+  state.pendingReason = "manual";
+  try {
+    const entries: unknown[] = Array.isArray(event?.branchEntries) ? event.branchEntries : [];
+    const instructions = typeof event?.customInstructions === "string" && event.customInstructions.trim() !== "" ? event.customInstructions : undefined;
+    const result = compactSession(liveFromEntries(entries), cfg, { reason, customInstructions: instructions, files: carried(entries, event?.preparation) });
+    if (cfg.shadow) {
+      u.setStatus?.(STATUS_KEY, result === null ? "cliff shadow · nothing to compact" : `cliff shadow · would keep ${result.details.keptMessages} msgs`);
+      return { cancel: true };
+    }
+    if (result === null) return undefined;
+    state.last = { reason, at: new Date().toISOString(), details: result.details };
+    u.setStatus?.(STATUS_KEY, `cliff · ${reason} · kept ${result.details.keptMessages}`);
+    const tokensBefore = typeof event?.preparation?.tokensBefore === "number" ? event.preparation.tokensBefore : 0;
+    return { compaction: { summary: result.summary, firstKeptEntryId: result.firstKeptEntryId, tokensBefore, details: result.details } };
+  } catch (e) {
+    u.notify?.(`cliffcompaction failed, Pi's default compaction runs instead: ${(e as Error).message}`, "warning");
+    return undefined;
+  }
+}
+
+/** `/cliff status | config | reload`. */
+function cliffCommand(state: State, args: string, ctx: unknown): void {
+  const action = (args ?? "").trim().split(/\s+/)[0] || "status";
+  const u = ui(ctx);
+  if (action === "reload") {
+    state.loaded = loadConfig();
+    state.reportedProblems = false;
+    const problems = state.loaded.problems.length;
+    u.notify?.(`cliffcompaction: reloaded ${state.loaded.path}${problems ? ` (${problems} problem(s))` : ""}`, problems ? "warning" : "info");
+    u.notify?.(statusLines(state.loaded, state.last), "info");
+  } else if (action === "config") {
+    u.notify?.(JSON.stringify(state.loaded.config, null, 2), "info");
+  } else {
+    u.notify?.(statusLines(state.loaded, state.last), "info");
+  }
+}
+
 export default function cliffcompaction(api: ExtensionAPI): void {
-  let loaded = loadConfig();
-  let last: LastCliff | undefined;
-  // Hosts that send no reason with the event (Pi 0.73, OMP) announce automatic compactions first.
-  let pendingReason: CompactReason = "manual";
-  let reportedProblems = false;
-
-  const reportProblems = (ctx: unknown): void => {
-    if (reportedProblems || loaded.problems.length === 0) return;
-    reportedProblems = true;
-    ui(ctx).notify?.(`cliffcompaction config: ${loaded.problems.join("; ")}`, "warning");
-  };
-
+  const state: State = { loaded: loadConfig(), last: undefined, pendingReason: "manual", reportedProblems: false };
   const on = api.on.bind(api) as unknown as (event: string, handler: (event: any, ctx: any) => unknown) => unknown;
-
-  on("session_start", (_event, ctx) => reportProblems(ctx));
+  on("session_start", (_event, ctx) => reportProblems(state, ctx));
   on("auto_compaction_start", (event) => {
-    pendingReason = toReason(event?.reason) ?? "threshold";
+    state.pendingReason = toReason(event?.reason) ?? "threshold";
   });
   on("auto_compaction_end", () => {
-    pendingReason = "manual";
+    state.pendingReason = "manual";
   });
-
-  on("session_before_compact", (event, ctx) => {
-    const u = ui(ctx);
-    reportProblems(ctx);
-    const cfg = loaded.config;
-    if (!cfg.enabled) return undefined;
-    const explicit = toReason(event?.reason);
-    const reason: CompactReason = explicit !== undefined && explicit !== "manual" ? explicit : explicit ?? pendingReason;
-    pendingReason = "manual";
-    try {
-      const entries: unknown[] = Array.isArray(event?.branchEntries) ? event.branchEntries : [];
-      const live = liveFromEntries(entries);
-      const result = compactSession(live, cfg, {
-        reason,
-        customInstructions: typeof event?.customInstructions === "string" && event.customInstructions.trim() !== "" ? event.customInstructions : undefined,
-        files: carried(entries, event?.preparation),
-      });
-      if (cfg.shadow) {
-        u.setStatus?.(STATUS_KEY, result === null ? "cliff shadow · nothing to compact" : `cliff shadow · would keep ${result.details.keptMessages} msgs`);
-        return { cancel: true };
-      }
-      if (result === null) return undefined;
-      last = { reason, at: new Date().toISOString(), details: result.details };
-      u.setStatus?.(STATUS_KEY, `cliff · ${reason} · kept ${result.details.keptMessages}`);
-      return {
-        compaction: {
-          summary: result.summary,
-          firstKeptEntryId: result.firstKeptEntryId,
-          tokensBefore: typeof event?.preparation?.tokensBefore === "number" ? event.preparation.tokensBefore : 0,
-          details: result.details,
-        },
-      };
-    } catch (e) {
-      u.notify?.(`cliffcompaction failed, Pi's default compaction runs instead: ${(e as Error).message}`, "warning");
-      return undefined;
-    }
-  });
-
+  on("session_before_compact", (event, ctx) => beforeCompact(state, event, ctx));
   on("session_compact", (event, ctx) => {
-    if (event?.fromExtension === true) ui(ctx).setStatus?.(STATUS_KEY, `cliff · compacted (${toReason(event?.reason) ?? last?.reason ?? "manual"})`);
+    if (event?.fromExtension === true) ui(ctx).setStatus?.(STATUS_KEY, `cliff · compacted (${toReason(event?.reason) ?? state.last?.reason ?? "manual"})`);
   });
-
   api.registerCommand("cliff", {
     description: "cliffcompaction: status | config | reload",
-    handler: async (args: string, ctx) => {
-      const action = (args ?? "").trim().split(/\s+/)[0] || "status";
-      const u = ui(ctx);
-      if (action === "reload") {
-        loaded = loadConfig();
-        reportedProblems = false;
-        u.notify?.(`cliffcompaction: reloaded ${loaded.path}${loaded.problems.length ? ` (${loaded.problems.length} problem(s))` : ""}`, loaded.problems.length ? "warning" : "info");
-        u.notify?.(statusLines(loaded, last), "info");
-      } else if (action === "config") {
-        u.notify?.(JSON.stringify(loaded.config, null, 2), "info");
-      } else {
-        u.notify?.(statusLines(loaded, last), "info");
-      }
-    },
+    handler: async (args: string, ctx) => cliffCommand(state, args, ctx),
   });
 }

@@ -3,7 +3,7 @@ import type { Dialect, DialectName } from "./types";
 import { anthropic } from "./anthropic";
 import { openaiChat } from "./openai-chat";
 import { openaiResponses } from "./openai-responses";
-import { pi } from "../pi/dialect";
+import { piDialect } from "../pi/dialect";
 import { plain } from "./plain";
 import { arr, obj } from "../guards";
 
@@ -11,7 +11,7 @@ const DIALECTS: Record<DialectName, Dialect> = {
   anthropic,
   "openai-chat": openaiChat,
   "openai-responses": openaiResponses,
-  pi,
+  pi: piDialect,
   plain,
 };
 

@@ -44,7 +44,7 @@ function digestForm(message: unknown): Form {
   return form;
 }
 
-export const pi: Dialect = {
+export const piDialect: Dialect = {
   name: "pi",
   messagesKey: "messages",
   isAssistant: (m) => obj(m).role === "assistant",
