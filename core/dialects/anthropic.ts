@@ -3,8 +3,7 @@ import type { Dialect } from "./types";
 import { one, AssistantPart, contentText, humanPart, isSummaryText, resultPart, type PartContext } from "../parts";
 import { arr, obj, str } from "../guards";
 import { canonicalJson } from "../json";
-import { blocksForm, prim, textBlocksText, withoutKeys, type Form } from "./form";
-import { sha256Hex } from "../sha256";
+import { blocksForm, prim, textBlocksText, withoutKeys, type Form, type Hash } from "./form";
 
 const SERVER_RESULT_TYPES = ["bash_code_execution_tool_result", "code_execution_tool_result", "text_editor_code_execution_tool_result"];
 const SEARCH_RESULT_TYPES = ["web_search_tool_result", "web_fetch_tool_result", "tool_search_tool_result"];
@@ -69,7 +68,7 @@ export function anthropicUserParts(content: unknown, ctx: PartContext): string[]
   return out;
 }
 
-function digestBlock(b: unknown): Form {
+function digestBlock(b: unknown, hash: Hash): Form {
   const block = obj(b);
   switch (block.type) {
     case "text":
@@ -80,7 +79,7 @@ function digestBlock(b: unknown): Form {
       const form: unknown[] = ["tool_result", prim(block.tool_use_id), textBlocksText(block.content), block.is_error === true];
       for (const a of arr(block.content)) {
         const t = obj(a).type;
-        if (t !== "text" && typeof a !== "string") form.push(digestBlock(a));
+        if (t !== "text" && typeof a !== "string") form.push(digestBlock(a, hash));
       }
       return form;
     }
@@ -92,7 +91,7 @@ function digestBlock(b: unknown): Form {
     case "document": {
       const source = obj(block.source);
       if (block.type === "document" && source.type === "content") return ["document", "content", canonicalJson(source.content ?? null)];
-      return [block.type, prim(source.type), sha256Hex(str(source.data) || str(source.url))];
+      return [block.type, prim(source.type), hash(str(source.data) || str(source.url))];
     }
     default:
       return ["other", canonicalJson(withoutKeys(block, ["cache_control"]))];
@@ -119,6 +118,6 @@ export const anthropic: Dialect = {
     }
     return anthropicUserParts(msg.content, ctx);
   },
-  digestForm: (m) => [prim(obj(m).role), blocksForm(obj(m).content, digestBlock)],
+  digestForm: (m, hash) => [prim(obj(m).role), blocksForm(obj(m).content, (b) => digestBlock(b, hash))],
   summaryMessage: (text) => ({ role: "user", content: text }),
 };

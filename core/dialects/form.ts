@@ -5,6 +5,9 @@
 import { canonicalJson } from "../json";
 import { contentText } from "../parts";
 
+/** A text hash (hex): forms name large payloads (images, documents) by their hash instead of holding them. */
+export type Hash = (text: string) => string;
+
 /** The canonical form of one message: what it says, without fields that change between requests. */
 export type Form = unknown;
 

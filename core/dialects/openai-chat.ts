@@ -2,9 +2,8 @@
 import type { Dialect } from "./types";
 import { one, AssistantPart, contentText, humanPart, isSummaryText, resultPart, type PartContext } from "../parts";
 import { arr, obj, str } from "../guards";
-import { blocksForm, prim, type Form } from "./form";
+import { blocksForm, prim, type Form, type Hash } from "./form";
 import { canonicalJson } from "../json";
-import { sha256Hex } from "../sha256";
 
 export function chatAssistantParts(msg: Record<string, unknown>, ctx: PartContext): string[] {
   const part = new AssistantPart(ctx);
@@ -35,21 +34,21 @@ export function chatAssistantParts(msg: Record<string, unknown>, ctx: PartContex
   return part.parts();
 }
 
-function digestPart(p: unknown): Form {
+function digestPart(p: unknown, hash: Hash): Form {
   if (typeof p === "string") return ["text", p];
   const part = obj(p);
   if (part.type === "text") return ["text", str(part.text)];
   if (part.type === "refusal") return ["refusal", str(part.refusal)];
   if (part.type === "image_url") {
     const url = typeof part.image_url === "string" ? part.image_url : str(obj(part.image_url).url);
-    return ["image_url", sha256Hex(url)];
+    return ["image_url", hash(url)];
   }
   return ["other", canonicalJson(part)];
 }
 
 const argsForm = (args: unknown): string => (typeof args === "string" ? args : canonicalJson(args ?? null));
 
-function digestForm(message: unknown): Form {
+function digestForm(message: unknown, hash: Hash): Form {
   const m = obj(message);
   const calls = arr(m.tool_calls).map((c) => {
     const call = obj(c);
@@ -61,7 +60,7 @@ function digestForm(message: unknown): Form {
     const fn = obj(m.function_call);
     calls.push([null, prim(fn.name), argsForm(fn.arguments)]);
   }
-  const form: unknown[] = [prim(m.role), blocksForm(m.content, digestPart), calls, prim(m.tool_call_id), prim(m.name)];
+  const form: unknown[] = [prim(m.role), blocksForm(m.content, (p) => digestPart(p, hash)), calls, prim(m.tool_call_id), prim(m.name)];
   // Redacting reasoning must invalidate a cached summary that quoted it.
   const reasoning = [m.reasoning_content, m.reasoning].find((r) => typeof r === "string");
   if (reasoning !== undefined) form.push(reasoning);

@@ -18,7 +18,7 @@ export interface Dialect {
   /** The summary parts of one compacted message (zero or more). */
   summarize(message: unknown, ctx: PartContext): string[];
   /** The canonical form a message's digest hashes: what it says, without fields that change between requests. */
-  digestForm(message: unknown): unknown;
+  digestForm(message: unknown, hash: (text: string) => string): unknown;
   /** A user-role message of this dialect carrying `text`. */
   summaryMessage(text: string): unknown;
 }

@@ -8,15 +8,15 @@ import { getDialect, type Dialect, type DialectName } from "../dialects/index";
 import { sha256Hex } from "../sha256";
 
 /** The canonical form a message's digest is computed from. */
-export function canonicalForm(message: unknown, dialect: DialectName | Dialect): unknown {
-  return getDialect(dialect).digestForm(message);
+export function canonicalForm(message: unknown, dialect: DialectName | Dialect, hash: (text: string) => string = sha256Hex): unknown {
+  return getDialect(dialect).digestForm(message, hash);
 }
 
 /** The canonical text a message's digest hashes. */
-export function canonicalText(message: unknown, dialect: DialectName | Dialect): string {
+export function canonicalText(message: unknown, dialect: DialectName | Dialect, hash: (text: string) => string = sha256Hex): string {
   // Forms hold only arrays, strings, numbers, booleans and null (nested objects are already
   // canonical strings), so the built-in serialiser gives the canonical text.
-  return JSON.stringify(canonicalForm(message, dialect));
+  return JSON.stringify(canonicalForm(message, dialect, hash));
 }
 
 /** `sha256_hex(canonical_json(canonical_form(message)))`. */

@@ -3,9 +3,8 @@ import type { Dialect } from "../dialects/types";
 import { one, AssistantPart, contentText, humanPart, resultPart, type PartContext } from "../parts";
 import { arr, obj, str } from "../guards";
 import { piBranchSummaryText, startsLikeSummary } from "./format";
-import { blocksForm, prim, type Form } from "../dialects/form";
+import { blocksForm, prim, type Form, type Hash } from "../dialects/form";
 import { canonicalJson } from "../json";
-import { sha256Hex } from "../sha256";
 
 function assistantParts(content: unknown, ctx: PartContext): string[] {
   const part = new AssistantPart(ctx);
@@ -19,7 +18,7 @@ function assistantParts(content: unknown, ctx: PartContext): string[] {
   return part.parts();
 }
 
-function digestBlock(b: unknown): Form {
+function digestBlock(b: unknown, hash: Hash): Form {
   const block = obj(b);
   switch (block.type) {
     case "text":
@@ -29,15 +28,15 @@ function digestBlock(b: unknown): Form {
     case "toolCall":
       return ["toolCall", prim(block.id), prim(block.name), canonicalJson(block.arguments ?? null)];
     case "image":
-      return ["image", prim(block.mimeType), sha256Hex(str(block.data))];
+      return ["image", prim(block.mimeType), hash(str(block.data))];
     default:
       return ["other", canonicalJson(block)];
   }
 }
 
-function digestForm(message: unknown): Form {
+function digestForm(message: unknown, hash: Hash): Form {
   const m = obj(message);
-  const form: unknown[] = [prim(m.role), blocksForm(m.content, digestBlock)];
+  const form: unknown[] = [prim(m.role), blocksForm(m.content, (b) => digestBlock(b, hash))];
   if (m.role === "toolResult") form.push(prim(m.toolCallId), m.isError === true);
   if (m.role === "bashExecution") form.push(str(m.command), str(m.output));
   if (m.role === "compactionSummary" || m.role === "branchSummary") form.push(str(m.summary));
