@@ -5,7 +5,7 @@
  */
 import { DEFAULT_CONFIG } from "./config";
 import { getDialect, type Dialect, type DialectName } from "./dialects/index";
-import { arr, obj, str } from "./guards";
+import { arr, isObj, obj, str } from "./guards";
 
 /** Files read and modified, oldest first; a modified file is never also listed as read (Pi's rule). */
 export interface FileLists {
@@ -107,4 +107,20 @@ export function formatFileLists(files: FileLists): string {
   if (files.read.length > 0) sections.push(`<read-files>\n${files.read.join("\n")}\n</read-files>`);
   if (files.modified.length > 0) sections.push(`<modified-files>\n${files.modified.join("\n")}\n</modified-files>`);
   return sections.length === 0 ? "" : "\n\n" + sections.join("\n\n");
+}
+
+/**
+ * File lists carried by earlier compactions on a Pi branch (ours and Pi's own keep them in
+ * `details`) and by Pi's preparation for this one, added to `tracker`.
+ */
+export function addCarriedFiles(tracker: FileTracker, branchEntries: readonly unknown[], preparation: unknown): void {
+  const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((f): f is string => typeof f === "string") : []);
+  for (const e of branchEntries) {
+    if (!isObj(e) || e.type !== "compaction") continue;
+    const d = obj(e.details);
+    tracker.add(strings(d.readFiles), strings(d.modifiedFiles));
+  }
+  const ops = obj(obj(preparation).fileOps);
+  const list = (v: unknown): string[] => strings(v instanceof Set ? [...v] : v);
+  tracker.add(list(ops.read), [...list(ops.written), ...list(ops.edited)]);
 }

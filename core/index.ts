@@ -39,8 +39,8 @@ export { Engine, type PrepareContext, type EngineOptions } from "./engine/engine
 export { PrefixStore, type StoreEntry } from "./engine/store";
 export { messageDigest, chainHashes, canonicalForm, canonicalText } from "./engine/digest";
 export { sha256Hex, utf8Length } from "./sha256";
-export { liveFromEntries, addCarriedFiles, type LiveMessage } from "./pi/session";
+export { liveFromEntries, type LiveMessage } from "./pi/session";
 export { PI_SUMMARY_PREFIX, PI_BRANCH_PREFIX, piBranchSummaryText, startsLikeSummary } from "./pi/format";
-export { filesTouched, fileOpsOfCall, formatFileLists, FileTracker, type FileLists } from "./files";
+export { filesTouched, fileOpsOfCall, formatFileLists, addCarriedFiles, FileTracker, type FileLists } from "./files";
 export { isObj, obj, arr, str } from "./guards";
 export { partKind, RESULT_TAG, ASSISTANT_TAG, THINKING_TAG, type PartKind } from "./parts";

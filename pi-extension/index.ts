@@ -8,8 +8,8 @@ import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { Config } from "../core/index";
 import { loadConfig, type LoadedConfig } from "./config";
 import { compactSession, type CliffDetails, type CompactReason } from "./hook";
-import { addCarriedFiles, liveFromEntries } from "../core/pi/session";
-import { FileTracker } from "../core/files";
+import { liveFromEntries } from "../core/pi/session";
+import { addCarriedFiles, FileTracker } from "../core/files";
 
 const STATUS_KEY = "cliff";
 

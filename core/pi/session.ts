@@ -5,8 +5,7 @@
  * compaction entries themselves contribute nothing, so an earlier summary is never read again.
  * Messages are passed by reference: nothing here changes them.
  */
-import type { FileTracker } from "../files";
-import { isObj, obj } from "../guards";
+import { isObj } from "../guards";
 import { piBranchSummaryText } from "./format";
 
 export interface LiveMessage {
@@ -57,18 +56,3 @@ export function liveFromEntries(branchEntries: readonly unknown[]): LiveMessage[
   return mapped.filter((m) => m.index < headEnd || m.index >= start).map((m) => m.live);
 }
 
-/**
- * File lists carried by earlier compactions on the branch (ours and Pi's own keep them in
- * `details`) and by Pi's preparation for this one, added to `tracker`.
- */
-export function addCarriedFiles(tracker: FileTracker, branchEntries: readonly unknown[], preparation: unknown): void {
-  const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((f): f is string => typeof f === "string") : []);
-  for (const e of branchEntries) {
-    if (!isObj(e) || e.type !== "compaction") continue;
-    const d = obj(e.details);
-    tracker.add(strings(d.readFiles), strings(d.modifiedFiles));
-  }
-  const ops = obj(obj(preparation).fileOps);
-  const list = (v: unknown): string[] => strings(v instanceof Set ? [...v] : v);
-  tracker.add(list(ops.read), [...list(ops.written), ...list(ops.edited)]);
-}

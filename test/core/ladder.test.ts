@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compactToBudget, estimateTokens, rungConfig, DEFAULT_CONFIG, SUMMARY_HEADER } from "../../core/index";
+import { compactToBudget, estimateTokens, maxRung, planCliff, resolveConfig, rungConfig, toConfig, DEFAULT_CONFIG, SUMMARY_HEADER } from "../../core/index";
 import { aSession } from "../helpers/sessions";
 
 function fatSession(turns: number): unknown[] {
@@ -62,5 +62,50 @@ describe("compactToBudget", () => {
 
   it("non-arrays give a null result", () => {
     expect(compactToBudget("x", "anthropic", {}, 10).result).toBeNull();
+  });
+
+  it("shed drops host sections after rung 2 and before rung 3, and the lowest rung that then fits wins", () => {
+    const msgs = fatSession(8);
+    const rung0 = planCliff(msgs, "anthropic", {}, Infinity, { maxRung: 0 });
+    let extra = 1_000_000;
+    const sheds: number[] = [];
+    const plan = planCliff(msgs, "anthropic", {}, rung0.estTokens, {
+      measure: (r) => estimateTokens(r.messages) + extra,
+      shed: () => {
+        sheds.push(extra);
+        if (extra === 0) return false;
+        extra = 0;
+        return true;
+      },
+    });
+    expect(sheds).toEqual([1_000_000]);
+    expect(plan.rung).toBe(0);
+    expect(plan.overBudget).toBe(false);
+    // With nothing left to shed the walk goes on to rung 3.
+    const r3 = planCliff(msgs, "anthropic", {}, 10, { shed: () => false });
+    expect(r3.rung).toBe(3);
+  });
+
+  it("head policy: before-first-turn keeps an old-summary-looking head message that detect would cut", () => {
+    const msgs = [{ role: "user", content: SUMMARY_HEADER + " pasted by the user" }, ...fatSession(6).slice(1)];
+    const detect = planCliff(msgs, "anthropic", { keepRecent: 1 }, 0);
+    const before = planCliff(msgs, "anthropic", { keepRecent: 1 }, 0, { head: "before-first-turn" });
+    expect(detect.result!.headLen).toBe(0);
+    expect(before.result!.headLen).toBe(1);
+    expect(before.result!.messages[0]).toBe(msgs[0]);
+  });
+
+  it("maxRung: rung 3 only in strict mode", () => {
+    expect(maxRung(resolveConfig({ strict: true }))).toBe(3);
+    expect(maxRung(resolveConfig())).toBe(2);
+  });
+
+  it("a config from resolveConfig is used as it is; anything else is validated", () => {
+    const cfg = resolveConfig({ keepRecent: 2 });
+    expect(toConfig(cfg)).toBe(cfg);
+    expect(Object.isFrozen(cfg)).toBe(true);
+    expect(toConfig({ keepRecent: 2 })).toEqual(cfg);
+    expect(() => toConfig({ keepRecent: -1 })).toThrow(/keepRecent/);
+    expect(() => toConfig({ ...cfg, keepRecent: 1.5 })).toThrow(/keepRecent/);
   });
 });
