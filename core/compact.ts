@@ -31,6 +31,11 @@ export interface CompactOptions {
    * turn, for hosts whose live history never holds an old summary (Pi drops its compactions).
    */
   head?: "detect" | "before-first-turn";
+  /**
+   * The host replaces more than the messages it passed (AgentParley replaces its previous envelope
+   * too) and judges itself whether the result is worth it: skip the "same count, only when smaller" rule.
+   */
+  hostJudgesGain?: boolean;
 }
 
 /** Index of the first model turn, or -1. */
@@ -105,7 +110,7 @@ export function compactWith(messages: readonly unknown[], d: Dialect, cfg: Confi
   out.push(summary);
   for (let i = keptFrom; i < body.length; i++) out.push(body[i]);
   if (out.length > messages.length) return null;
-  if (out.length === messages.length) {
+  if (out.length === messages.length && options.hostJudgesGain !== true) {
     // Same count: worth it only when the span was not just old summaries and the new text is smaller.
     let onlySummaries = true;
     let replaced = 0;

@@ -34,6 +34,12 @@ export interface Config {
   /** Focus excerpts: at most this many characters from one dropped result, and in all. */
   focusResultMaxChars: number;
   focusTotalMaxChars: number;
+  /** File lists a summary carries forward (AgentParley envelope, engine when appendFileLists): at most this many paths, newest kept. */
+  filesMaxPaths: number;
+  /** …and at most this many characters of paths. */
+  filesMaxChars: number;
+  /** Engine: append the files read and modified to the summary (off: the reference's byte-exact summary). */
+  appendFileLists: boolean;
 }
 
 export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
@@ -53,6 +59,9 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   maxSummaryRatio: 0.45,
   focusResultMaxChars: 800,
   focusTotalMaxChars: 6000,
+  filesMaxPaths: 200,
+  filesMaxChars: 16000,
+  appendFileLists: false,
 });
 
 /** How a setting is written: a whole number ≥ 0, a boolean, or a fraction in (0, 1]. */
@@ -75,6 +84,9 @@ export const CONFIG_KINDS: { readonly [K in keyof Config]: ConfigKind } = {
   maxSummaryRatio: "ratio",
   focusResultMaxChars: "int",
   focusTotalMaxChars: "int",
+  filesMaxPaths: "int",
+  filesMaxChars: "int",
+  appendFileLists: "bool",
 };
 
 /** The config keys, in their camelCase spelling. */

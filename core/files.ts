@@ -64,20 +64,22 @@ export function fileOpsOfCall(name: unknown, rawArgs: unknown): { read: string[]
   return { read: [], modified: [] };
 }
 
-/** Accumulates file lists in order of first sight, applying Pi's rule at the end. */
+/** Accumulates file lists in order of sight, applying Pi's rule at the end. */
 export class FileTracker {
-  private readonly read = new Map<string, true>();
-  private readonly modified = new Map<string, true>();
+  // Path → when it was last seen; Map order is the order of last sight (oldest first).
+  private readonly read = new Map<string, number>();
+  private readonly modified = new Map<string, number>();
+  private clock = 0;
 
-  /** Adds lists (older ones first); a path seen again moves to the newest place. */
+  /** Adds lists (older events first); a path seen again moves to the newest place. */
   add(read: Iterable<string>, modified: Iterable<string>): void {
     for (const p of read) {
       this.read.delete(p);
-      this.read.set(p, true);
+      this.read.set(p, this.clock++);
     }
     for (const p of modified) {
       this.modified.delete(p);
-      this.modified.set(p, true);
+      this.modified.set(p, this.clock++);
     }
   }
 
@@ -85,6 +87,38 @@ export class FileTracker {
   lists(): FileLists {
     return { read: [...this.read.keys()].filter((p) => !this.modified.has(p)), modified: [...this.modified.keys()] };
   }
+
+  /**
+   * The newest files across both lists, newest first, within `maxPaths` paths and `maxChars`
+   * characters of paths (a path that does not fit ends the walk: older ones are dropped).
+   */
+  newest(maxPaths: number, maxChars: number): TouchedFile[] {
+    const all: [string, number, boolean][] = [];
+    for (const [p, t] of this.modified) all.push([p, t, true]);
+    for (const [p, t] of this.read) if (!this.modified.has(p)) all.push([p, t, false]);
+    all.sort((a, b) => b[1] - a[1]);
+    const out: TouchedFile[] = [];
+    let chars = 0;
+    for (const [path, , modified] of all) {
+      if (out.length >= maxPaths || chars + path.length > maxChars) break;
+      chars += path.length;
+      out.push({ path, modified });
+    }
+    return out;
+  }
+}
+
+/** One file and what was done to it (modified wins over read). */
+export interface TouchedFile {
+  path: string;
+  modified: boolean;
+}
+
+/** Touched files (in their order) as the two lists. */
+export function toFileLists(files: readonly TouchedFile[]): FileLists {
+  const out: FileLists = { read: [], modified: [] };
+  for (const f of files) (f.modified ? out.modified : out.read).push(f.path);
+  return out;
 }
 
 /** The files the model tool calls of `messages` read and modified, in any dialect. */

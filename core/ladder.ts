@@ -84,13 +84,31 @@ export type LadderResult = CliffPlan;
 /** @deprecated the earlier name of PlanOptions. */
 export type LadderOptions = PlanOptions;
 
-/** The same result with its summary cut down to `parts`. */
+/**
+ * The same result with its summary cut down to `parts`. The summary text and message are built
+ * only when read: the ladder's probes need only the parts, so a probe costs no rendering.
+ */
 function withParts(result: CompactResult, d: Dialect, parts: string[]): CompactResult {
-  const summaryText = renderSummary(parts);
-  const summary = d.summaryMessage(summaryText);
-  const messages = result.messages.slice();
-  messages[result.headLen] = summary;
-  return { ...result, messages, summary, summaryText, parts };
+  const built: { text?: string; summary?: unknown; messages?: unknown[] } = {};
+  return {
+    headLen: result.headLen,
+    cut: result.cut,
+    parts,
+    get summaryText(): string {
+      return (built.text ??= renderSummary(parts));
+    },
+    get summary(): unknown {
+      if (!("summary" in built)) built.summary = d.summaryMessage(this.summaryText);
+      return built.summary;
+    },
+    get messages(): unknown[] {
+      if (built.messages === undefined) {
+        built.messages = result.messages.slice();
+        built.messages[result.headLen] = this.summary;
+      }
+      return built.messages;
+    },
+  };
 }
 
 interface Candidate {

@@ -1,36 +1,27 @@
 /**
  * compaction.summarize for AgentParley: the cliff, mechanically. The task and the recent turns
- * ride verbatim in the envelope; the middle becomes the core's digest; our previous summary is
- * parsed, its task carried forward and its recent turns re-read as live messages, its digest and
- * focus dropped (never compact a compaction).
+ * ride verbatim in the envelope; the middle becomes the core's digest; the files read and modified
+ * are carried forward; our previous summary is parsed, its task and file lists carried forward and
+ * its recent turns re-read as live messages, its digest and focus dropped (never compact a compaction).
  */
-import {
-  canonicalJson,
-  getDialect,
-  joinedLength,
-  joinParts,
-  parseFocus,
-  planCliff,
-  resolveConfig,
-  SUMMARY_HEADER,
-  type CompactResult,
-  type Config,
-} from "../core/index";
-import { envelopeLength, parseEnvelope, recoverTask, renderEnvelope, type EnvelopeMessage } from "./envelope";
+import { canonicalJson, filesTouched, FileTracker, getDialect, joinParts, parseFocus, planCliff, resolveConfig, SUMMARY_HEADER, type Config } from "../core/index";
+import { contentChars, estimateString, platformTokens, thresholdOf, type ThresholdFields } from "./budget";
+import { renderEnvelope, type EnvelopeMessage } from "./envelope";
+import { parseEnvelope, recoverTask } from "./envelope-read";
+import { EnvelopeSizer, TimeUp, type Clock } from "./sizer";
 
-export interface SummarizeContext {
+export { estimateString, platformTokens, thresholdOf } from "./budget";
+
+export interface SummarizeContext extends ThresholdFields {
   messages?: unknown;
   focus?: unknown;
-  threshold?: unknown;
-  thresholdTokens?: unknown;
-  compactionThreshold?: unknown;
 }
 
 /** Why summarize returned what it did (for the CLI and tests; the platform only sees the string). */
 export interface SummarizeReport {
   summary: string;
   /** "" when the platform's own summarizer should run instead, and why. */
-  outcome: "summary" | "bad-input" | "nothing-to-gain" | "task-too-large";
+  outcome: "summary" | "bad-input" | "nothing-to-gain" | "task-too-large" | "time-limit";
   thresholdTokens: number;
   budgetTokens: number;
   summaryTokens: number;
@@ -41,15 +32,20 @@ export interface SummarizeReport {
   taskMessages: number;
   recentMessages: number;
   digestParts: number;
+  /** Files listed in the envelope. */
+  filesRead: number;
+  filesModified: number;
+}
+
+export interface SummarizeOptions {
+  /** Milliseconds now; summarize gives up (returns "") once `timeLimitMs` have passed. */
+  now?: Clock;
+  /** Default 60 s, well inside the platform's 120. */
+  timeLimitMs?: number;
 }
 
 const plain = getDialect("plain");
-
-/** The platform's own estimate: characters / 4, rounded up. */
-export const platformTokens = (chars: number): number => Math.ceil(chars / 4);
-
-/** The platform's estimate of a string. */
-export const estimateString = (s: string): number => platformTokens(s.length);
+const isAssistant = (m: EnvelopeMessage): boolean => plain.isAssistant(m);
 
 function contentString(v: unknown): string {
   if (typeof v === "string") return v;
@@ -72,75 +68,87 @@ export function normalizeMessages(raw: unknown[]): EnvelopeMessage[] {
   return out;
 }
 
-function contentChars(messages: readonly EnvelopeMessage[]): number {
-  let chars = 0;
-  for (const m of messages) chars += m.content.length;
-  return chars;
-}
-
-/** Threshold T: a positive finite number the context carries, else the estimate of the handed messages. */
-export function thresholdOf(context: SummarizeContext, messages: EnvelopeMessage[]): number {
-  for (const v of [context.threshold, context.thresholdTokens, context.compactionThreshold]) {
-    if (typeof v === "number" && isFinite(v) && v > 0) return v;
-  }
-  return platformTokens(contentChars(messages));
-}
-
 function report(partial: Partial<SummarizeReport> & Pick<SummarizeReport, "outcome">): SummarizeReport {
   return {
-    summary: "", thresholdTokens: 0, budgetTokens: 0, summaryTokens: 0, rung: 0, repeat: false,
-    damagedPrevious: null, taskMessages: 0, recentMessages: 0, digestParts: 0, ...partial,
+    summary: "", thresholdTokens: 0, budgetTokens: 0, summaryTokens: 0, rung: 0, repeat: false, damagedPrevious: null,
+    taskMessages: 0, recentMessages: 0, digestParts: 0, filesRead: 0, filesModified: 0, ...partial,
   };
 }
 
-/** The task and the live messages: from our previous envelope on a repeat compaction, else all handed messages. */
-function splitPrevious(messages: EnvelopeMessage[]): { task: EnvelopeMessage[] | null; live: EnvelopeMessage[]; repeat: boolean; damaged: SummarizeReport["damagedPrevious"] } {
-  if (!messages[0].content.startsWith(SUMMARY_HEADER)) return { task: null, live: messages, repeat: false, damaged: null };
+interface Previous {
+  task: EnvelopeMessage[] | null;
+  live: EnvelopeMessage[];
+  repeat: boolean;
+  damaged: SummarizeReport["damagedPrevious"];
+  files: FileTracker;
+}
+
+/** The task, the live messages and the carried file lists: from our previous envelope on a repeat compaction. */
+function splitPrevious(messages: EnvelopeMessage[]): Previous {
+  const files = new FileTracker();
+  if (!messages[0].content.startsWith(SUMMARY_HEADER)) return { task: null, live: messages, repeat: false, damaged: null, files };
   const previous = parseEnvelope(messages[0].content);
-  if (previous !== null) return { task: previous.task, live: previous.recent.concat(messages.slice(1)), repeat: true, damaged: null };
+  if (previous !== null) {
+    // Lists are written newest first; the tracker takes the oldest first.
+    if (previous.files !== undefined) files.add(previous.files.read.slice().reverse(), previous.files.modified.slice().reverse());
+    return { task: previous.task, live: previous.recent.concat(messages.slice(1)), repeat: true, damaged: null, files };
+  }
   const recovered = recoverTask(messages[0].content);
-  return { task: recovered ?? [], live: messages.slice(1), repeat: true, damaged: recovered === null ? "lost" : "recovered" };
+  return { task: recovered ?? [], live: messages.slice(1), repeat: true, damaged: recovered === null ? "lost" : "recovered", files };
 }
 
 /** summarize with a full account of the decision. Throws only on internal faults (summarize() catches them). */
-export function summarizeWithReport(context: unknown, config: Config): SummarizeReport {
+export function summarizeWithReport(context: unknown, config: Config, options: SummarizeOptions = {}): SummarizeReport {
+  const now = options.now ?? (() => Date.now());
+  const deadline = now() + (options.timeLimitMs ?? 60_000);
   const ctx = (context !== null && typeof context === "object" ? context : {}) as SummarizeContext;
   if (!Array.isArray(ctx.messages)) return report({ outcome: "bad-input" });
   const messages = normalizeMessages(ctx.messages);
   if (messages.length === 0) return report({ outcome: "bad-input" });
-  const thresholdTokens = thresholdOf(ctx, messages);
+  const thresholdTokens = thresholdOf(ctx, messages, isAssistant);
   const budgetTokens = Math.floor(config.maxSummaryRatio * thresholdTokens);
-  const { task, live, repeat, damaged } = splitPrevious(messages);
-  const all = task === null ? live : task.concat(live);
+  const previous = splitPrevious(messages);
+  const base = { thresholdTokens, budgetTokens, repeat: previous.repeat, damagedPrevious: previous.damaged, taskMessages: previous.task?.length ?? 0 };
+  try {
+    return decide(ctx, config, messages, previous, base, { now, deadline });
+  } catch (e) {
+    if (e instanceof TimeUp) return report({ ...base, outcome: "time-limit" });
+    throw e;
+  }
+}
 
+type Base = Pick<SummarizeReport, "thresholdTokens" | "budgetTokens" | "repeat" | "damagedPrevious" | "taskMessages">;
+
+function decide(ctx: SummarizeContext, config: Config, messages: EnvelopeMessage[], previous: Previous, base: Base, time: { now: Clock; deadline: number }): SummarizeReport {
+  const { task, live } = previous;
+  const all = task === null ? live : task.concat(live);
   const focusText = typeof ctx.focus === "string" && ctx.focus.trim() !== "" ? ctx.focus : null;
-  let focus = focusText;
-  const parts = (r: CompactResult) => ({
-    task: r.messages.slice(0, r.headLen) as EnvelopeMessage[],
-    recent: r.messages.slice(r.headLen + 1) as EnvelopeMessage[],
-  });
-  const plan = planCliff(all, plain, config, budgetTokens, {
+  filesTouched(live, plain, previous.files);
+  const sizer = new EnvelopeSizer(all, previous.files.newest(config.filesMaxPaths, config.filesMaxChars), focusText, time);
+  // The task is never cut: when it alone does not fit, nothing will, and no rung needs to run.
+  if (task !== null && sizer.taskAloneTokens(task.length) > base.budgetTokens) return report({ ...base, outcome: "task-too-large" });
+  // What the platform replaces is every handed message, our previous envelope included: a candidate
+  // fits when it is within the budget and smaller than that.
+  const handed = contentChars(messages);
+  const plan = planCliff(all, plain, config, Math.min(base.budgetTokens, platformTokens(handed) - 1), {
     headLen: task === null ? undefined : task.length,
     focus: parseFocus(focusText),
     finalKeepRecent: 0,
     mustCompact: true,
-    measure: (r) => platformTokens(envelopeLength({ ...parts(r), digestChars: joinedLength(r.parts), focus })),
-    // The focus text itself is the one thing we may leave out before cutting the digest.
-    shed: () => {
-      if (focus === null) return false;
-      focus = null;
-      return true;
-    },
+    hostJudgesGain: true,
+    measure: (r) => sizer.tokens(r),
+    shed: () => sizer.shed(),
   });
-  const counts = { thresholdTokens, budgetTokens, repeat, damagedPrevious: damaged, taskMessages: task?.length ?? 0 };
   const r = plan.result;
-  if (r === null) return report({ ...counts, outcome: "nothing-to-gain" });
-  const { task: kept, recent } = parts(r);
-  const summary = renderEnvelope({ task: kept, digest: joinParts(r.parts), recent, focus });
-  const result = { ...counts, taskMessages: kept.length, summaryTokens: estimateString(summary), rung: plan.rung };
-  if (result.summaryTokens > budgetTokens) return report({ ...result, outcome: "task-too-large" });
-  if (summary.length >= contentChars(messages)) return report({ ...result, outcome: "nothing-to-gain" });
-  return report({ ...result, outcome: "summary", summary, recentMessages: recent.length, digestParts: r.parts.length });
+  if (r === null) return report({ ...base, outcome: "nothing-to-gain" });
+  const kept = all.slice(0, r.headLen);
+  const recent = all.slice(r.cut);
+  const summary = renderEnvelope({ task: kept, digest: joinParts(r.parts), recent, files: sizer.files, focus: sizer.focus });
+  const result = { ...base, taskMessages: kept.length, summaryTokens: estimateString(summary), rung: plan.rung };
+  if (result.summaryTokens > base.budgetTokens) return report({ ...result, outcome: "task-too-large" });
+  if (summary.length >= handed) return report({ ...result, outcome: "nothing-to-gain" });
+  const files = { filesRead: sizer.files.read.length, filesModified: sizer.files.modified.length };
+  return report({ ...result, ...files, outcome: "summary", summary, recentMessages: recent.length, digestParts: r.parts.length });
 }
 
 /** The platform entry point: always a string, "" whenever the platform's own summarizer should run. */

@@ -25,10 +25,35 @@ export function plainClass(role: unknown): PlainClass {
   return typeof role === "string" ? CLASSES[role.toLowerCase()] ?? "other" : "other";
 }
 
-/** The JSON a content string holds when it is an object or an array, else undefined. */
+/** Nesting a provider shape never needs; deeper text is read as text, never decoded. */
+const MAX_EMBEDDED_DEPTH = 64;
+
+/**
+ * Whether a content string may hold a provider shape worth decoding: a list of typed blocks or an
+ * object with tool calls, nested at most MAX_EMBEDDED_DEPTH deep. One pass, no recursion, so a
+ * bracket bomb cannot overflow a recursive JSON parser (QuickJS's overflows the host stack).
+ */
+function worthDecoding(content: string): boolean {
+  if (content.charCodeAt(0) === 0x5b ? !/^\[\s*\{/.test(content) : content.indexOf('"tool_calls"') < 0) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < content.length; i++) {
+    const c = content.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped unit
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_EMBEDDED_DEPTH) return false;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return true;
+}
+
+/** The JSON a content string holds when it is an object or an array worth decoding, else undefined. */
 function embeddedJson(content: string): unknown {
   const c = content.charCodeAt(0);
-  if (c !== 0x5b && c !== 0x7b) return undefined; // [ or {
+  if ((c !== 0x5b && c !== 0x7b) || !worthDecoding(content)) return undefined; // [ or {
   try {
     return JSON.parse(content);
   } catch {
@@ -66,6 +91,8 @@ export const plain: Dialect = {
   summarize(m, ctx) {
     const msg = obj(m);
     const content = str(msg.content);
+    // Never compact a compaction, whoever carries it: a model may echo our summary, a host resend it as a note.
+    if (isSummaryText(content)) return [];
     switch (plainClass(msg.role)) {
       case "assistant":
         return assistantParts(content, ctx);

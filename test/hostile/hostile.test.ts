@@ -1,7 +1,8 @@
 /** Hostile inputs, each with its exact outcome pinned. */
 import { describe, expect, it } from "vitest";
 import { CliffInputError, compact, Engine, estimateTokens, messageDigest, SUMMARY_HEADER } from "../../core/index";
-import { parseEnvelope, renderEnvelope } from "../../plugin/envelope";
+import { renderEnvelope } from "../../plugin/envelope";
+import { parseEnvelope } from "../../plugin/envelope-read";
 import { vmSandbox } from "../helpers/sandboxes";
 
 const task = { role: "user", content: "the task" };

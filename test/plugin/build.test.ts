@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { unzipSync, strFromU8 } from "fflate";
-import { parseEnvelope } from "../../plugin/envelope";
+import { parseEnvelope } from "../../plugin/envelope-read";
 import { vmSandbox } from "../helpers/sandboxes";
 import { cycleTurns, TASK } from "../helpers/flat-session";
 

@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
-import { compact, getDialect, joinedLength, joinParts, resolveConfig, SUMMARY_HEADER, FOCUS_EXCERPT_TAG } from "../../core/index";
-import { checksum, envelopeLength, parseEnvelope, renderEnvelope } from "../../plugin/envelope";
+import { compact, getDialect, resolveConfig, SUMMARY_HEADER, FOCUS_EXCERPT_TAG } from "../../core/index";
+import { checksum, envelopeLength, filesContent, messagesLength, renderEnvelope } from "../../plugin/envelope";
+import { escapeText } from "../../plugin/escape";
+import { parseEnvelope } from "../../plugin/envelope-read";
 import fc from "fast-check";
 import { quickjsSandbox, vmSandbox, bundleSource, type Sandbox } from "../helpers/sandboxes";
 import { count, cycleTurns, TASK, type FlatMessage } from "../helpers/flat-session";
@@ -122,7 +124,8 @@ describe.each(sandboxes)("plugin contract in %s", (_name, make) => {
     const msgs: FlatMessage[] = [TASK, { role: "assistant", content: "check config" }, { role: "tool", content: log }, ...cycleTurns(1, 4)];
     const without = sb.summarize({ messages: msgs });
     expect(without).not.toContain("48213");
-    const withFocus = sb.summarize({ messages: msgs, focus: "keep the database port" });
+    // The threshold as it was when the whole history counted (the focus, not the budget, is tested here).
+    const withFocus = sb.summarize({ messages: msgs, focus: "keep the database port", threshold: handedTokens(msgs) });
     expect(withFocus).toContain(FOCUS_EXCERPT_TAG + "boot sequence\nthe staging database port is 48213\ntail noise");
     expect(parseEnvelope(withFocus)!.focus).toBe("keep the database port");
     // The next compaction drops the old focus and its excerpt.
@@ -168,11 +171,16 @@ describe("envelope format", () => {
   });
 
   it("envelopeLength counts exactly what renderEnvelope writes, for any content", () => {
-    const msg = fc.record({ role: fc.string({ maxLength: 30 }), content: fc.string({ maxLength: 200, unit: "binary" }) });
+    const text = fc.string({ maxLength: 200, unit: "binary" });
+    const msg = fc.record({ role: fc.string({ maxLength: 90, unit: "binary" }), content: text });
+    const lists = fc.record({ read: fc.array(fc.string({ minLength: 1, maxLength: 20, unit: "binary" }), { maxLength: 3 }), modified: fc.array(fc.string({ minLength: 1, maxLength: 20 }), { maxLength: 3 }) });
     fc.assert(
-      fc.property(fc.array(msg, { maxLength: 4 }), fc.array(fc.string({ maxLength: 80 }), { maxLength: 6 }), fc.array(msg, { maxLength: 4 }), fc.option(fc.string({ maxLength: 40 }), { nil: null }), (task, parts, recent, focus) => {
-        const digest = joinParts(parts);
-        expect(envelopeLength({ task, digestChars: joinedLength(parts), recent, focus })).toBe(renderEnvelope({ task, digest, recent, focus }).length);
+      fc.property(fc.array(msg, { maxLength: 4 }), text, fc.array(msg, { maxLength: 4 }), lists, fc.option(text, { nil: null }), (task, digest, recent, files, focus) => {
+        const size = {
+          taskChars: messagesLength(task), taskCount: task.length, recentChars: messagesLength(recent), recentCount: recent.length,
+          digestChars: escapeText(digest).length, filesChars: filesContent(files).length, focusChars: focus === null ? null : escapeText(focus).length,
+        };
+        expect(envelopeLength(size)).toBe(renderEnvelope({ task, digest, recent, files, focus }).length);
       }),
       { numRuns: 300 },
     );

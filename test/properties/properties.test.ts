@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { canonicalJson, compact, getDialect, isWellFormed, resolveConfig, stripTaskNotifications, SUMMARY_HEADER, toWellFormed, type CompactResult } from "../../core/index";
-import { parseEnvelope } from "../../plugin/envelope";
+import { parseEnvelope } from "../../plugin/envelope-read";
 import { vmSandbox } from "../helpers/sandboxes";
 import { DIALECT_SESSIONS, plainSession, text } from "../helpers/arbitraries";
 

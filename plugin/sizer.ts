@@ -1,0 +1,89 @@
+/**
+ * Sizing envelope candidates for the ladder arithmetically: the envelope's length is a sum of known
+ * parts, so no candidate is rendered or checksummed (the plugin renders once, at the end). It also
+ * holds what may be shed under pressure (the focus text, then the oldest files) and the time guard.
+ */
+import { joinedLength, joinParts, toFileLists, type CompactResult, type FileLists, type TouchedFile } from "../core/index";
+import { platformTokens } from "./budget";
+import { escapeText } from "./escape";
+import { envelopeLength, filesContent, messagesLength, type EnvelopeMessage } from "./envelope";
+
+/** Milliseconds, from whatever clock the host has. */
+export type Clock = () => number;
+
+/** Thrown between steps once the time limit has passed. */
+export class TimeUp extends Error {}
+
+// Characters the core's parts may hold that the envelope escapes (lone surrogates the core already replaced).
+const PART_UNSAFE = /[\u0000\ue000]/;
+
+export class EnvelopeSizer {
+  /** The file lists the envelope will carry, newest first. */
+  files: FileLists;
+  focus: string | null;
+  private touched: TouchedFile[];
+  private filesChars: number;
+  /** No handed text holds a character the envelope escapes, so parts are their own escaped length. */
+  private readonly clean: boolean;
+  private readonly blocks = new Map<string, number>();
+
+  constructor(private readonly all: readonly EnvelopeMessage[], touched: TouchedFile[], focus: string | null, private readonly time: { now: Clock; deadline: number }) {
+    this.touched = touched;
+    this.files = toFileLists(touched);
+    this.filesChars = filesContent(this.files).length;
+    this.focus = focus;
+    this.clean = !all.some((m) => PART_UNSAFE.test(m.content)) && (focus === null || !PART_UNSAFE.test(focus));
+  }
+
+  private tick(): void {
+    if (this.time.now() > this.time.deadline) throw new TimeUp("time limit");
+  }
+
+  /** Rendered length of the message blocks of all[from, to), computed once per range. */
+  private blocksLength(from: number, to: number): number {
+    const key = from + ":" + to;
+    let n = this.blocks.get(key);
+    if (n === undefined) {
+      n = messagesLength(this.all.slice(from, to));
+      this.blocks.set(key, n);
+    }
+    return n;
+  }
+
+  private digestChars(parts: readonly string[]): number {
+    return this.clean ? joinedLength(parts) : escapeText(joinParts(parts)).length;
+  }
+
+  /** Tokens of the envelope holding the first `headLen` messages as its task and nothing else. */
+  taskAloneTokens(headLen: number): number {
+    this.tick();
+    return platformTokens(envelopeLength({
+      taskChars: this.blocksLength(0, headLen), taskCount: headLen, recentChars: 0, recentCount: 0, digestChars: 0, filesChars: 0, focusChars: null,
+    }));
+  }
+
+  /** Tokens of the envelope for a candidate, with the files and focus not yet shed. */
+  tokens(r: CompactResult): number {
+    this.tick();
+    const focusChars = this.focus === null ? null : escapeText(this.focus).length;
+    return platformTokens(envelopeLength({
+      taskChars: this.blocksLength(0, r.headLen), taskCount: r.headLen,
+      recentChars: this.blocksLength(r.cut, this.all.length), recentCount: this.all.length - r.cut,
+      digestChars: this.digestChars(r.parts), filesChars: this.filesChars, focusChars,
+    }));
+  }
+
+  /** Drops the focus text, then the oldest quarter of the files; false once nothing is left. */
+  shed(): boolean {
+    this.tick();
+    if (this.focus !== null) {
+      this.focus = null;
+      return true;
+    }
+    if (this.touched.length === 0) return false;
+    this.touched = this.touched.slice(0, Math.floor((this.touched.length * 3) / 4));
+    this.files = toFileLists(this.touched);
+    this.filesChars = filesContent(this.files).length;
+    return true;
+  }
+}
