@@ -5,6 +5,7 @@ import { CONFIG_KEYS, CONFIG_KINDS, ConfigError, DEFAULT_CONFIG, fixedChars, get
 import { platformTokens, summarizeWithReport } from "../plugin/summarize";
 import { flattenSession } from "./flatten";
 import { InputError, readSession, FORMATS, type Session } from "./formats";
+import { checkOutput, MAX_CONFIG_BYTES, MAX_SESSION_BYTES, readLimited } from "./input";
 import { progressBar } from "./progress";
 import { countParts, firstLines, n, tokensOf } from "./report";
 import { simulate, toCsv } from "./simulate";
@@ -90,8 +91,9 @@ function configFrom(values: Record<string, unknown>): Config {
   let partial: Record<string, unknown> = {};
   if (typeof values.config === "string") {
     try {
-      partial = JSON.parse(readFileSync(values.config, "utf8"));
+      partial = JSON.parse(readLimited(values.config, MAX_CONFIG_BYTES, "config"));
     } catch (e) {
+      if (e instanceof InputError) throw e;
       throw new InputError(`${values.config}: cannot read config (${(e as Error).message})`);
     }
   }
@@ -114,13 +116,7 @@ function configFrom(values: Record<string, unknown>): Config {
 }
 
 function load(file: string, format: string | undefined): Session {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (e) {
-    throw new InputError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-  }
-  return readSession(text, file, format);
+  return readSession(readLimited(file, MAX_SESSION_BYTES, "session"), file, format);
 }
 
 async function sandboxSummarize(context: unknown): Promise<string> {
@@ -142,7 +138,7 @@ async function sandboxSummarize(context: unknown): Promise<string> {
 }
 
 async function agentparley(file: string, session: Session, values: Record<string, unknown>, cfg: Config, out: string[]): Promise<void> {
-  const messages = session.format === "agentparley" ? session.messages : flattenSession(session);
+  const messages = session.format === "agentparley" ? session.messages : flattenSession(session, file);
   const focus = typeof values.focus === "string" ? values.focus : session.focus;
   const context: Record<string, unknown> = { messages };
   if (focus !== undefined) context.focus = focus;
@@ -213,6 +209,7 @@ async function compactCommand(file: string, values: Record<string, unknown>, out
 
 function simulateCommand(file: string, values: Record<string, unknown>, out: string[]): void {
   if (typeof values.threshold !== "string") throw new UsageError("simulate needs --threshold N (estimated tokens)");
+  for (const flag of ["svg", "csv"]) if (typeof values[flag] === "string") checkOutput(flag, values[flag] as string, [file, String(values.config ?? "")]);
   const session = load(file, values.format as string | undefined);
   const cfg = configFrom(values);
   const discount = values["cache-discount"] === undefined ? 0.1 : Number(values["cache-discount"]);

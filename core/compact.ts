@@ -68,7 +68,8 @@ export function turnStarts(body: readonly unknown[], dialect: Dialect): number[]
   return starts;
 }
 
-function headOf(messages: readonly unknown[], d: Dialect, options: CompactOptions): number | null {
+/** The head length `compactWith` uses under these options, or null when there is no model turn. */
+export function headOf(messages: readonly unknown[], d: Dialect, options: CompactOptions): number | null {
   if (options.headLen !== undefined) return Math.max(0, Math.min(messages.length, Math.floor(options.headLen)));
   if (options.head !== "before-first-turn") return headLength(messages, d);
   const first = firstTurn(messages, d);

@@ -31,11 +31,11 @@ export {
 } from "./summary";
 export { estimateTokens, billableChars, tokensOfChars, bodyChars, fixedChars } from "./estimate";
 export { imageTokens, imageSize, imagePayload, tokensForSize, decodeBase64Prefix, MAX_IMAGE_TOKENS } from "./images";
-export { canonicalJson, pythonJson, pythonJsonLength, serializeJson, measureJson, CANONICAL, PYTHON_DEFAULT } from "./json";
+export { canonicalJson, pythonJson, pythonJsonLength, serializeJson, measureJson, CANONICAL, PYTHON_DEFAULT, COMPACT } from "./json";
 export { parseFocus, focusExcerpt, FOCUS_EXCERPT_TAG, type Focus } from "./focus";
 export { truncate, strip, toWellFormed, isWellFormed, stripTaskNotifications } from "./text";
 export { CliffInputError } from "./errors";
-export { Engine, type PrepareContext, type EngineOptions } from "./engine/engine";
+export { Engine, type PrepareContext, type EngineOptions, type EngineStats } from "./engine/engine";
 export { PrefixStore, type StoreEntry } from "./engine/store";
 export { messageDigest, chainHashes, canonicalForm, canonicalText } from "./engine/digest";
 export { sha256Hex, utf8Length } from "./sha256";

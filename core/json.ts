@@ -15,6 +15,8 @@ export interface JsonStyle {
 
 export const CANONICAL: JsonStyle = { sortKeys: true, itemSep: ",", keySep: ":" };
 export const PYTHON_DEFAULT: JsonStyle = { sortKeys: false, itemSep: ", ", keySep: ": " };
+/** JSON.stringify's own layout (insertion order, no spaces), at any depth. */
+export const COMPACT: JsonStyle = { sortKeys: false, itemSep: ",", keySep: ":" };
 
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 

@@ -8,7 +8,7 @@
  * budget (with a measure of the host's own rendering) and returns the plan the host renders from.
  */
 import { toConfig, type Config } from "./config";
-import { compactWith, type CompactOptions, type CompactResult } from "./compact";
+import { compactWith, headOf, type CompactOptions, type CompactResult } from "./compact";
 import { getDialect, type Dialect, type DialectName } from "./dialects/index";
 import { estimateTokens } from "./estimate";
 import { fitSummary, renderSummary, SUMMARY_HEADER } from "./summary";
@@ -58,11 +58,17 @@ export interface PlanOptions extends CompactOptions {
    */
   mustCompact?: boolean;
   /**
-   * Host sections that may go under pressure, after rung 2 and before rung 3: called while the
-   * best result is over budget, each call drops one thing from what `measure` counts and returns
-   * false once nothing is left to drop.
+   * Host sections that may go under pressure, after rung 2 and before rung 3: called with how many
+   * tokens the best result is over budget, while it is; each call drops something from what
+   * `measure` counts (as much as it takes, if it can) and returns false once nothing is left to drop.
    */
-  shed?: () => boolean;
+  shed?: (excessTokens: number) => boolean;
+  /**
+   * The host's smallest possible output for a head of `headLen` messages (no summary parts, no
+   * tail, every sheddable section gone). When it is over the budget no rung can fit, and none runs:
+   * the plan comes back with `headOverBudget` (for hosts that refuse anything over budget).
+   */
+  floor?: (headLen: number) => number;
 }
 
 /** What the ladder decided: the host renders its string from this. */
@@ -77,6 +83,8 @@ export interface CliffPlan {
   overBudget: boolean;
   /** The config that produced `result`. */
   config: Config;
+  /** The `floor` of the head alone was over the budget, so no rung ran. */
+  headOverBudget?: boolean;
 }
 
 /** @deprecated the earlier name of CliffPlan. */
@@ -153,6 +161,11 @@ export function planCliff(
     return { result: null, rung: 0, estTokens: est, overBudget: est > budgetTokens, config: base };
   };
   if (!Array.isArray(messages)) return unchanged();
+  if (options.floor !== undefined) {
+    const headLen = headOf(list, d, options);
+    const est = headLen === null ? 0 : options.floor(headLen);
+    if (est > budgetTokens) return { result: null, rung: 0, estTokens: est, overBudget: true, config: base, headOverBudget: true };
+  }
   const candidates: Candidate[] = [];
   // The smallest so far wins (a later rung on a tie); the first that fits ends the walk.
   const bestOf = (): CliffPlan | null => {
@@ -179,7 +192,7 @@ export function planCliff(
     return result !== null;
   }, () => walk.fitsUnchanged || fits());
   if (walk.fitsUnchanged) return unchanged(); // it already fits and nothing compacts
-  while (walk.best !== null && walk.best.overBudget && options.shed !== undefined && options.shed()) walk.best = bestOf();
+  while (walk.best !== null && walk.best.overBudget && options.shed !== undefined && options.shed(walk.best.estTokens - budgetTokens)) walk.best = bestOf();
   const last = fits() || top < 3 ? null : truncatedRung(list, d, base, budgetTokens, options, measure);
   const p = last === null ? null : plan(last);
   if (p !== null && (walk.best === null || p.estTokens <= walk.best.estTokens)) return p;

@@ -26,6 +26,8 @@ export class EnvelopeSizer {
   /** No handed text holds a character the envelope escapes, so parts are their own escaped length. */
   private readonly clean: boolean;
   private readonly blocks = new Map<string, number>();
+  /** Candidates sized so far (each without rendering). */
+  probes = 0;
 
   constructor(private readonly all: readonly EnvelopeMessage[], touched: TouchedFile[], focus: string | null, private readonly time: { now: Clock; deadline: number }) {
     this.touched = touched;
@@ -65,6 +67,7 @@ export class EnvelopeSizer {
   /** Tokens of the envelope for a candidate, with the files and focus not yet shed. */
   tokens(r: CompactResult): number {
     this.tick();
+    this.probes++;
     const focusChars = this.focus === null ? null : escapeText(this.focus).length;
     return platformTokens(envelopeLength({
       taskChars: this.blocksLength(0, r.headLen), taskCount: r.headLen,
@@ -73,15 +76,19 @@ export class EnvelopeSizer {
     }));
   }
 
-  /** Drops the focus text, then the oldest quarter of the files; false once nothing is left. */
-  shed(): boolean {
+  /** Drops the focus text, then as many of the oldest files as `excessTokens` asks; false once nothing is left. */
+  shed(excessTokens: number): boolean {
     this.tick();
     if (this.focus !== null) {
       this.focus = null;
       return true;
     }
     if (this.touched.length === 0) return false;
-    this.touched = this.touched.slice(0, Math.floor((this.touched.length * 3) / 4));
+    // Each path costs its length and a line break; the section's tags go with the last path.
+    let free = 0;
+    let keep = this.touched.length;
+    while (keep > 0 && free < excessTokens * 4) free += this.touched[--keep].path.length + 1;
+    this.touched = this.touched.slice(0, keep);
     this.files = toFileLists(this.touched);
     this.filesChars = filesContent(this.files).length;
     return true;

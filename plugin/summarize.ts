@@ -6,7 +6,7 @@
  */
 import { canonicalJson, filesTouched, FileTracker, getDialect, joinParts, parseFocus, planCliff, resolveConfig, SUMMARY_HEADER, type Config } from "../core/index";
 import { contentChars, estimateString, platformTokens, thresholdOf, type ThresholdFields } from "./budget";
-import { renderEnvelope, type EnvelopeMessage } from "./envelope";
+import { envelopeRole, renderEnvelope, type EnvelopeMessage } from "./envelope";
 import { parseEnvelope, recoverTask } from "./envelope-read";
 import { EnvelopeSizer, TimeUp, type Clock } from "./sizer";
 
@@ -35,6 +35,8 @@ export interface SummarizeReport {
   /** Files listed in the envelope. */
   filesRead: number;
   filesModified: number;
+  /** Candidates the ladder sized (arithmetically; the envelope is rendered once). */
+  probes: number;
 }
 
 export interface SummarizeOptions {
@@ -63,7 +65,8 @@ export function normalizeMessages(raw: unknown[]): EnvelopeMessage[] {
   for (const m of raw) {
     if (m === null || typeof m !== "object" || Array.isArray(m)) continue;
     const rec = m as Record<string, unknown>;
-    out.push({ role: typeof rec.role === "string" && rec.role !== "" ? rec.role : "unknown", content: contentString(rec.content) });
+    // What an absurd role becomes is decided here, before it is written anywhere.
+    out.push({ role: typeof rec.role === "string" && rec.role !== "" ? envelopeRole(rec.role) : "unknown", content: contentString(rec.content) });
   }
   return out;
 }
@@ -71,7 +74,7 @@ export function normalizeMessages(raw: unknown[]): EnvelopeMessage[] {
 function report(partial: Partial<SummarizeReport> & Pick<SummarizeReport, "outcome">): SummarizeReport {
   return {
     summary: "", thresholdTokens: 0, budgetTokens: 0, summaryTokens: 0, rung: 0, repeat: false, damagedPrevious: null,
-    taskMessages: 0, recentMessages: 0, digestParts: 0, filesRead: 0, filesModified: 0, ...partial,
+    taskMessages: 0, recentMessages: 0, digestParts: 0, filesRead: 0, filesModified: 0, probes: 0, ...partial,
   };
 }
 
@@ -125,8 +128,6 @@ function decide(ctx: SummarizeContext, config: Config, messages: EnvelopeMessage
   const focusText = typeof ctx.focus === "string" && ctx.focus.trim() !== "" ? ctx.focus : null;
   filesTouched(live, plain, previous.files);
   const sizer = new EnvelopeSizer(all, previous.files.newest(config.filesMaxPaths, config.filesMaxChars), focusText, time);
-  // The task is never cut: when it alone does not fit, nothing will, and no rung needs to run.
-  if (task !== null && sizer.taskAloneTokens(task.length) > base.budgetTokens) return report({ ...base, outcome: "task-too-large" });
   // What the platform replaces is every handed message, our previous envelope included: a candidate
   // fits when it is within the budget and smaller than that.
   const handed = contentChars(messages);
@@ -137,14 +138,17 @@ function decide(ctx: SummarizeContext, config: Config, messages: EnvelopeMessage
     mustCompact: true,
     hostJudgesGain: true,
     measure: (r) => sizer.tokens(r),
-    shed: () => sizer.shed(),
+    shed: (excess) => sizer.shed(excess),
+    // The task is never cut: when it alone does not fit the platform's budget, no rung runs.
+    floor: (headLen) => (sizer.taskAloneTokens(headLen) > base.budgetTokens ? Infinity : 0),
   });
+  if (plan.headOverBudget === true) return report({ ...base, outcome: "task-too-large" });
   const r = plan.result;
-  if (r === null) return report({ ...base, outcome: "nothing-to-gain" });
+  if (r === null) return report({ ...base, probes: sizer.probes, outcome: "nothing-to-gain" });
   const kept = all.slice(0, r.headLen);
   const recent = all.slice(r.cut);
   const summary = renderEnvelope({ task: kept, digest: joinParts(r.parts), recent, files: sizer.files, focus: sizer.focus });
-  const result = { ...base, taskMessages: kept.length, summaryTokens: estimateString(summary), rung: plan.rung };
+  const result = { ...base, taskMessages: kept.length, summaryTokens: estimateString(summary), rung: plan.rung, probes: sizer.probes };
   if (result.summaryTokens > base.budgetTokens) return report({ ...result, outcome: "task-too-large" });
   if (summary.length >= handed) return report({ ...result, outcome: "nothing-to-gain" });
   const files = { filesRead: sizer.files.read.length, filesModified: sizer.files.modified.length };

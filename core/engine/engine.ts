@@ -13,7 +13,7 @@ import { canonicalJson } from "../json";
 import { climb, maxRung, rungConfig, type Rung } from "../ladder";
 import { sha256Hex } from "../sha256";
 import { canonicalText } from "./digest";
-import { DEFAULT_MEMO_MAX_SIZE, MessageMemo, TextDigests, type MemoEntry } from "./memo";
+import { DEFAULT_DIGEST_CACHE_MAX_BYTES, DEFAULT_MEMO_MAX_BYTES, MessageMemo, TextDigests, type CacheStats, type MemoEntry } from "./memo";
 import { replay, truncateSummary } from "./replay";
 import { cutAllowed, fingerprint, newRequest, outgoingTokens, summaryTextOf, type PrepareContext, type RequestState } from "./request";
 import { PrefixStore } from "./store";
@@ -28,17 +28,42 @@ export interface EngineOptions {
   /** A store to share between engines (an empty one is kept, not replaced). */
   store?: PrefixStore;
   /**
-   * What the message memo may keep, in characters of message strings plus one per element
-   * (default 16 Mi). 0 keeps nothing by content: every message object not seen before is measured anew.
+   * What the message memo may keep, in estimated bytes (default 64 MiB). 0 keeps nothing by
+   * content: every message object not seen before is measured anew.
    */
+  memoMaxBytes?: number;
+  /** What the cache of digests by canonical text may keep, in estimated bytes (default: 32 MiB, or memoMaxBytes when smaller). */
+  digestCacheMaxBytes?: number;
+  /** @deprecated the earlier name of memoMaxBytes. */
   memoMaxSize?: number;
+  /**
+   * SHA-256 as lowercase hex. Default: the core's own, in plain JavaScript (it runs in a sandbox);
+   * Node hosts pass node:crypto's. Digests, chains and bodies are the same either way.
+   */
+  sha256?: (text: string) => string;
+}
+
+/** What the engine keeps, by cache. */
+export interface EngineStats {
+  memo: CacheStats;
+  digests: CacheStats;
+  store: CacheStats;
+  /** Walks the memo compared since the engine was made. */
+  memoComparisons: number;
+}
+
+function byteOption(name: string, v: unknown, fallback: number): number {
+  if (v === undefined) return fallback;
+  if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return v;
+  throw new ConfigError(name, `${name} must be a whole number ≥ 0, got ${String(v)}`);
 }
 
 export class Engine {
   readonly config: Config;
   readonly store: PrefixStore;
   private readonly memo: MessageMemo;
-  private readonly texts = new TextDigests(16 * 1024 * 1024);
+  private readonly texts: TextDigests;
+  private readonly hash: (text: string) => string;
   // The previous request's chain: a resent history shares its leading memo entries, so only the
   // links after the first new or edited message are hashed again.
   private lastChain: { entries: MemoEntry[]; chain: string[]; dialect: string } = { entries: [], chain: [], dialect: "" };
@@ -49,9 +74,21 @@ export class Engine {
   constructor(config?: Partial<Config>, options: EngineOptions = {}) {
     this.config = resolveConfig(config);
     this.store = options.store !== undefined ? options.store : new PrefixStore(this.config.storeMaxEntries, this.config.storeMaxBytes);
-    const memoMaxSize = options.memoMaxSize ?? DEFAULT_MEMO_MAX_SIZE;
-    if (!(Number.isInteger(memoMaxSize) && memoMaxSize >= 0)) throw new ConfigError("memoMaxSize", `memoMaxSize must be a whole number ≥ 0, got ${String(memoMaxSize)}`);
-    this.memo = new MessageMemo(memoMaxSize);
+    const memoBytes = byteOption(options.memoMaxBytes !== undefined ? "memoMaxBytes" : "memoMaxSize", options.memoMaxBytes ?? options.memoMaxSize, DEFAULT_MEMO_MAX_BYTES);
+    const digestBytes = byteOption("digestCacheMaxBytes", options.digestCacheMaxBytes, Math.min(DEFAULT_DIGEST_CACHE_MAX_BYTES, memoBytes));
+    this.hash = options.sha256 ?? sha256Hex;
+    this.memo = new MessageMemo(memoBytes);
+    this.texts = new TextDigests(digestBytes, this.hash);
+  }
+
+  /** What each cache holds now (the store's bytes are its summaries' UTF-8 bytes). */
+  stats(): EngineStats {
+    return {
+      memo: this.memo.stats(),
+      digests: this.texts.stats(),
+      store: { entries: this.store.size, bytes: this.store.totalBytes },
+      memoComparisons: this.memo.comparisons,
+    };
   }
 
   /**
@@ -61,7 +98,7 @@ export class Engine {
   digest(message: unknown, dialect: DialectName): string {
     const entry = this.memo.get(message, billableChars);
     if (entry.digest === null || entry.digestDialect !== dialect) {
-      entry.digest = this.texts.digest(canonicalText(message, dialect));
+      entry.digest = this.texts.digest(canonicalText(message, dialect, this.hash));
       entry.digestDialect = dialect;
     }
     return entry.digest;
@@ -75,7 +112,7 @@ export class Engine {
     const messages: unknown[] = Array.isArray(raw) ? raw : [];
     const fixed = fixedChars(b, d.messagesKey);
     const entries = messages.map((m) => this.memo.get(m, billableChars));
-    const ctx = newRequest(b, d, messages, entries, fixed, canonicalJson([this.config, fixed]), this.config);
+    const ctx = newRequest(b, d, messages, entries, fixed, canonicalJson([this.config, fixed]), this.config, this.hash);
     // A request that fits is sent as it is, even when a stored cliff would match it.
     if (ctx.estTokensIn <= this.config.thresholdTokens || messages.length === 0) return ctx;
     this.current = ctx;
@@ -155,7 +192,7 @@ export class Engine {
       i++;
     }
     for (; i < upTo; i++) {
-      prev = sha256Hex(prev + this.digest(ctx.messages[i], ctx.dialect.name) + ":" + ctx.costs[i]);
+      prev = this.hash(prev + this.digest(ctx.messages[i], ctx.dialect.name) + ":" + ctx.costs[i]);
       out.push(prev);
     }
     this.lastChain = { entries: ctx.entries, chain: out, dialect: ctx.dialect.name };
@@ -170,7 +207,7 @@ export class Engine {
       let key = this.policyKeys.get(policy);
       if (key === undefined) {
         if (this.policyKeys.size >= 64) this.policyKeys.clear(); // a request's fixed size is part of it
-        key = sha256Hex(policy).slice(0, 16);
+        key = this.hash(policy).slice(0, 16);
         this.policyKeys.set(policy, key);
       }
       ctx.policyKey = key;
@@ -194,7 +231,7 @@ export class Engine {
         ctx.reach = entry.reach;
         ctx.modified = ctx.matched = true;
         ctx.estTokensOut = outgoingTokens(ctx, ctx.substituted);
-        ctx.summaryFp = entry.summaryFp ?? fingerprint(summaryTextOf(summary));
+        ctx.summaryFp = entry.summaryFp ?? fingerprint(ctx, summaryTextOf(summary));
       }
       return; // only the longest stored prefix is considered
     }

@@ -11,15 +11,27 @@ import { sha256Hex } from "../sha256";
 
 const OBJ = {};
 const ARR = {};
-/** What a memo keeps by default: characters of message strings plus one per element. */
-export const DEFAULT_MEMO_MAX_SIZE = 16 * 1024 * 1024;
+/** What a memo keeps by default, in (estimated) bytes. */
+export const DEFAULT_MEMO_MAX_BYTES = 64 * 1024 * 1024;
+/** What the canonical-text digest cache keeps by default, in (estimated) bytes. */
+export const DEFAULT_DIGEST_CACHE_MAX_BYTES = 32 * 1024 * 1024;
+/**
+ * Slots compared per cheap key. Messages that agree on it but differ elsewhere (an attacker's, or
+ * many sessions of one shape) would otherwise be compared against every slot: past this many,
+ * a new message is simply not memoised by content, so the work per message stays bounded.
+ */
+export const BUCKET_MAX = 8;
+// Estimated bytes: 2 per UTF-16 unit, 16 per walk element, and a slot's own objects.
+const BYTES_PER_CHAR = 2;
+const BYTES_PER_ELEMENT = 16;
+const SLOT_BYTES = 96;
 /** Walks longer than this (a cyclic value never ends) are not memoised. */
 const MAX_WALK = 1 << 20;
 
 interface Walk {
   leaves: unknown[];
   key: number;
-  /** What keeping it costs: characters of its strings plus one per element. */
+  /** What keeping it costs, in estimated bytes. */
   size: number;
 }
 
@@ -49,7 +61,7 @@ function walk(value: unknown): Walk | null {
     if (typeof v === "string") {
       const n = v.length;
       key = mix(key, n);
-      if (n > 0) key = mix(mix(mix(key, v.charCodeAt(0)), v.charCodeAt(n >> 1)), v.charCodeAt(n - 1));
+      if (n > 0) key = mix(mix(mix(mix(mix(key, v.charCodeAt(0)), v.charCodeAt(n >> 2)), v.charCodeAt(n >> 1)), v.charCodeAt(n - (n >> 2) - 1)), v.charCodeAt(n - 1));
       size += n;
       leaves.push(v);
     } else if (v === null || typeof v !== "object") {
@@ -68,7 +80,7 @@ function walk(value: unknown): Walk | null {
       for (let i = keys.length - 1; i >= 0; i--) stack.push((v as Record<string, unknown>)[keys[i]], keys[i]);
     }
   }
-  return { leaves, key, size: size + leaves.length };
+  return { leaves, key, size: size * BYTES_PER_CHAR + leaves.length * BYTES_PER_ELEMENT + SLOT_BYTES };
 }
 
 /** Leaves are equal by identity (strings by content), and NaN equals NaN. */
@@ -122,7 +134,15 @@ interface Slot {
   used: boolean;
 }
 
+/** What a cache holds now, and the work the memo has done. */
+export interface CacheStats {
+  entries: number;
+  bytes: number;
+}
+
 export class MessageMemo {
+  /** Walks compared with a stored one, since the memo was made (bounded by BUCKET_MAX per lookup). */
+  comparisons = 0;
   /** The same object again is checked against its own walk, which costs no allocation. */
   private readonly byObject = new WeakMap<object, Slot>();
   private readonly buckets = new Map<number, Slot[]>();
@@ -130,8 +150,12 @@ export class MessageMemo {
   private readonly order = new Set<Slot>();
   private size = 0;
 
-  /** `maxSize` bounds what is kept, counted as characters of strings plus one per element. */
-  constructor(private readonly maxSize = DEFAULT_MEMO_MAX_SIZE) {}
+  /** `maxBytes` bounds what is kept by content (estimated bytes); 0 keeps nothing. */
+  constructor(private readonly maxBytes = DEFAULT_MEMO_MAX_BYTES) {}
+
+  stats(): CacheStats {
+    return { entries: this.order.size, bytes: this.size };
+  }
 
   /** The memo entry of a message, fresh (computed by `cost`) when no equal message was seen. */
   get(message: unknown, cost: (m: unknown) => number): MemoEntry {
@@ -145,11 +169,12 @@ export class MessageMemo {
       for (const slot of bucket) {
         // Not remembered by identity: an equal object parsed anew is rarely seen twice, and a
         // WeakMap entry per message of every request would cost more than it saves.
+        this.comparisons++;
         if (sameLeaves(slot.walk.leaves, w.leaves)) return this.used(slot);
       }
     }
     const slot: Slot = { walk: w, entry: fresh(message, cost), used: false };
-    if (w.size <= this.maxSize) this.keep(slot);
+    if (w.size <= this.maxBytes && (bucket === undefined || bucket.length < BUCKET_MAX)) this.keep(slot);
     this.byObject.set(message, slot);
     return slot.entry;
   }
@@ -166,7 +191,7 @@ export class MessageMemo {
     this.order.add(slot);
     this.size += slot.walk.size;
     for (const old of this.order) {
-      if (this.size <= this.maxSize) break;
+      if (this.size <= this.maxBytes) break;
       this.order.delete(old);
       if (old.used) {
         old.used = false;
@@ -183,25 +208,34 @@ export class MessageMemo {
 
 /**
  * SHA-256 by text, for texts seen before: looking a string up hashes it natively, far faster than
- * SHA-256 in JavaScript. Bounded by the characters it keeps; the oldest texts go first.
+ * SHA-256 in JavaScript. Bounded in estimated bytes; the oldest texts go first; 0 keeps nothing.
  */
 export class TextDigests {
   private readonly digests = new Map<string, string>();
-  private chars = 0;
+  private bytes = 0;
 
-  constructor(private readonly maxChars: number) {}
+  constructor(private readonly maxBytes: number, private readonly hash: (text: string) => string = sha256Hex) {}
+
+  private static cost(text: string): number {
+    return text.length * BYTES_PER_CHAR + 64 * BYTES_PER_CHAR + SLOT_BYTES;
+  }
+
+  stats(): CacheStats {
+    return { entries: this.digests.size, bytes: this.bytes };
+  }
 
   digest(text: string): string {
     const hit = this.digests.get(text);
     if (hit !== undefined) return hit;
-    const digest = sha256Hex(text);
-    if (text.length <= this.maxChars) {
+    const digest = this.hash(text);
+    const cost = TextDigests.cost(text);
+    if (cost <= this.maxBytes) {
       this.digests.set(text, digest);
-      this.chars += text.length;
+      this.bytes += cost;
       for (const [k] of this.digests) {
-        if (this.chars <= this.maxChars) break;
+        if (this.bytes <= this.maxBytes) break;
         this.digests.delete(k);
-        this.chars -= k.length;
+        this.bytes -= TextDigests.cost(k);
       }
     }
     return digest;

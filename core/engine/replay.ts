@@ -89,7 +89,7 @@ class Replay {
     ctx.modified = ctx.compacted = true;
     ctx.chainSteps = this.steps;
     ctx.estTokensOut = tokensOfChars(this.chars);
-    ctx.summaryFp = fingerprint(summaryTextOf(this.summary));
+    ctx.summaryFp = fingerprint(ctx, summaryTextOf(this.summary));
   }
 }
 
@@ -118,7 +118,7 @@ export function truncateSummary(ctx: RequestState): boolean {
   ctx.substituted = ctx.substituted.slice();
   ctx.substituted[ctx.baseHead] = d.summaryMessage(fitted.text);
   ctx.estTokensOut = outgoingTokens(ctx, ctx.substituted);
-  ctx.summaryFp = fingerprint(fitted.text);
+  ctx.summaryFp = fingerprint(ctx, fitted.text);
   ctx.overBudget = ctx.estTokensOut > ctx.threshold;
   return true;
 }

@@ -6,7 +6,6 @@ import type { Config } from "../config";
 import type { Dialect } from "../dialects/index";
 import { billableChars, bodyChars, tokensOfChars } from "../estimate";
 import { contentText } from "../parts";
-import { sha256Hex } from "../sha256";
 import type { MemoEntry } from "./memo";
 
 export interface PrepareContext {
@@ -55,11 +54,14 @@ export interface RequestState extends PrepareContext {
   reach: number;
   /** The threshold the request is decided against. */
   threshold: number;
+  /** The engine's SHA-256 (hex). */
+  hash: (text: string) => string;
 }
 
 /** A new request state: nothing substituted yet, estimates of the body as received. */
 export function newRequest(
   body: Record<string, unknown>, d: Dialect, messages: unknown[], entries: MemoEntry[], fixed: number, policy: string, cfg: Config,
+  hash: (text: string) => string,
 ): RequestState {
   const costs = entries.map((e) => e.cost);
   const shadow = cfg.shadow;
@@ -69,6 +71,7 @@ export function newRequest(
     baseCut: 0, baseHead: 0, estTokensIn: est, estTokensOut: est, rung: 0, overBudget: false, chainSteps: 0, summaryFp: "",
     fixed, costs, entries, chain: null, index: null, policy, policyKey: null, reactiveBaseTried: false, reach: 0,
     threshold: cfg.thresholdTokens,
+    hash,
     outgoingBody() {
       return !this.modified || shadow ? body : { ...body, [d.messagesKey]: this.substituted };
     },
@@ -101,8 +104,8 @@ export function summaryTextOf(message: unknown): string {
 }
 
 /** What `summaryFp` shows of a summary text: the first 8 hex digits of its SHA-256. */
-export function fingerprint(text: string): string {
-  return sha256Hex(text).slice(0, 8);
+export function fingerprint(ctx: RequestState, text: string): string {
+  return ctx.hash(text).slice(0, 8);
 }
 
 /** With keepRecent 0 a cut may only fall where a turn ends. */

@@ -86,8 +86,9 @@ describe("message memo", () => {
     expect(m.runs()).toBe(1);
   });
 
-  it("keeps at most the characters it was given, dropping the least recently used content first", () => {
-    const m = counted(2500);
+  it("keeps at most the bytes it was given, dropping the least recently used content first", () => {
+    // Three 1,000-character messages are about 6.6 kB; two fit.
+    const m = counted(5000);
     const a = m.get(message("a".repeat(1000)));
     const b = m.get(message("b".repeat(1000)));
     expect(m.get(clone(message("a".repeat(1000))))).toBe(a); // a is now the most recent

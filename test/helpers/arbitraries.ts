@@ -122,3 +122,24 @@ export const DIALECT_SESSIONS: [string, fc.Arbitrary<unknown[]>][] = [
   ["pi", piSession],
   ["plain", plainSession],
 ];
+
+/** Role names a strange host may send: long ones, with NUL, control characters and lone surrogates. */
+export const hostileRole: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom("assistant", "tool", "user", "system", "critic"),
+  fc.tuple(fc.constantFrom("r", "\u0000", "\ud800", "\udc00", "é", "\u0001", '"', "\\"), fc.integer({ min: 60, max: 5000 })).map(([c, n]) => "role" + c.repeat(n)),
+  text(3),
+);
+
+/** Content a strange host may send: bracket bombs, binary bytes, lone surrogates at the edges. */
+export const hostileContent: fc.Arbitrary<string> = fc.oneof(
+  text(),
+  resultText,
+  fc.integer({ min: 100, max: 12_000 }).map((n) => "[".repeat(n) + "]".repeat(n)),
+  fc.integer({ min: 100, max: 6_000 }).map((n) => "{" + '"a":{'.repeat(n) + "}".repeat(n + 1)),
+  fc.tuple(fc.constantFrom("\ud83d", "\udc00", "\u0000", "\ue000"), text(3), fc.constantFrom("\ud83d", "\udc00", "\u0000", "\ue000")).map(([a, t, b]) => a + t + b),
+);
+
+/** AgentParley sessions with hostile roles and contents after a plain task. */
+export const hostilePlainSession: fc.Arbitrary<{ role: string; content: string }[]> = fc
+  .tuple(text(), fc.array(fc.tuple(fc.oneof(fc.constantFrom("assistant", "tool"), hostileRole), hostileContent), { minLength: 2, maxLength: 14 }))
+  .map(([task, rest]) => [{ role: "user", content: task }, ...rest.map(([role, content]) => ({ role, content }))]);
