@@ -32,11 +32,11 @@ export function vmSandbox(prelude = "", bundle: URL | string = BUNDLE_PATH): San
   };
 }
 
-export async function quickjsSandbox(prelude = ""): Promise<Sandbox> {
+export async function quickjsSandbox(prelude = "", bundle: URL | string = BUNDLE_PATH): Promise<Sandbox> {
   const QuickJS = await getQuickJS();
   const ctx = QuickJS.newContext();
   ctx.runtime.setMemoryLimit(1024 * 1024 * 1024);
-  ctx.unwrapResult(ctx.evalCode(prelude + "\n" + bundleSource(), "cliffcompaction.js")).dispose();
+  ctx.unwrapResult(ctx.evalCode(prelude + "\n" + bundleSource(bundle), "cliffcompaction.js")).dispose();
   const run = (code: string): string => {
     const handle = ctx.unwrapResult(ctx.evalCode(code));
     const out = ctx.getString(handle);
