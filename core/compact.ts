@@ -1,9 +1,12 @@
 /** One cliff: head | middle | tail, with the middle replaced by one summary message. */
 import { toConfig, type Config } from "./config";
-import { getDialect, type Dialect, type DialectName } from "./dialects/index";
+import { getDialect } from "./dialects/registry";
+import type { Dialect, DialectName } from "./dialects/types";
 import type { Focus } from "./focus";
 import { pythonJsonLength } from "./json";
 import type { PartContext } from "./parts";
+import { FileTracker, formatFileLists } from "./files";
+import { summaryMessageText } from "./parts";
 import { renderSummary } from "./summary";
 
 export interface CompactResult {
@@ -18,6 +21,8 @@ export interface CompactResult {
   /** The summary text and its parts. */
   summaryText: string;
   parts: string[];
+  /** What follows the parts in the summary text: the file lists when `appendFileLists` is on, else "". */
+  filesText?: string;
 }
 
 export interface CompactOptions {
@@ -103,9 +108,16 @@ export function compactWith(messages: readonly unknown[], d: Dialect, cfg: Confi
     cfg,
     focus: options.focus === undefined ? undefined : { focus: options.focus, perResult: cfg.focusResultMaxChars, remaining: cfg.focusTotalMaxChars },
   };
+  const files = cfg.appendFileLists ? new FileTracker() : null;
+  const summarizing: PartContext = files === null ? ctx : { ...ctx, onCall: (name, args) => files.addCall(name, args) };
   const parts: string[] = [];
-  for (let i = 0; i < keptFrom; i++) for (const p of d.summarize(body[i], ctx)) parts.push(p);
-  const summaryText = renderSummary(parts);
+  for (let i = 0; i < keptFrom; i++) {
+    // The lists an old summary carried come forward; everything else it said is dropped.
+    if (files !== null && d.isSummary(body[i])) files.addText(summaryMessageText(body[i]));
+    for (const p of d.summarize(body[i], summarizing)) parts.push(p);
+  }
+  const filesText = files === null ? "" : formatFileLists(files.capped(cfg.filesMaxPaths, cfg.filesMaxChars));
+  const summaryText = renderSummary(parts) + filesText;
   const summary = d.summaryMessage(summaryText);
   const out: unknown[] = messages.slice(0, headLen);
   out.push(summary);
@@ -121,5 +133,5 @@ export function compactWith(messages: readonly unknown[], d: Dialect, cfg: Confi
     }
     if (onlySummaries || pythonJsonLength(summary) >= replaced) return null;
   }
-  return { messages: out, headLen, cut: headLen + keptFrom, summary, summaryText, parts };
+  return { messages: out, headLen, cut: headLen + keptFrom, summary, summaryText, parts, filesText };
 }

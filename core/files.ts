@@ -4,7 +4,8 @@
  * for file lists: extracting, merging, bounding, rendering and reading them back.
  */
 import { DEFAULT_CONFIG } from "./config";
-import { getDialect, type Dialect, type DialectName } from "./dialects/index";
+import { getDialect } from "./dialects/registry";
+import type { Dialect, DialectName } from "./dialects/types";
 import { arr, isObj, obj, str } from "./guards";
 
 /** Files read and modified, oldest first; a modified file is never also listed as read (Pi's rule). */
@@ -83,6 +84,23 @@ export class FileTracker {
     }
   }
 
+  /** Adds what one tool call did. */
+  addCall(name: unknown, args: unknown): void {
+    const ops = fileOpsOfCall(name, args);
+    this.add(ops.read, ops.modified);
+  }
+
+  /** Adds the lists a text carries in Pi's tagged form (an earlier summary's). */
+  addText(text: string): void {
+    const lists = parseFileLists(text);
+    this.add(lists.read.slice().reverse(), lists.modified.slice().reverse());
+  }
+
+  /** The newest files within the caps, as the two lists (newest first). */
+  capped(maxPaths: number, maxChars: number): FileLists {
+    return toFileLists(this.newest(maxPaths, maxChars));
+  }
+
   /** The lists, oldest first; modified files are not listed as read. */
   lists(): FileLists {
     return { read: [...this.read.keys()].filter((p) => !this.modified.has(p)), modified: [...this.modified.keys()] };
@@ -124,22 +142,31 @@ export function toFileLists(files: readonly TouchedFile[]): FileLists {
 /** The files the model tool calls of `messages` read and modified, in any dialect. */
 export function filesTouched(messages: readonly unknown[], dialect: DialectName | Dialect | string, tracker = new FileTracker()): FileLists {
   const d = getDialect(dialect);
-  const ctx = {
-    cfg: DEFAULT_CONFIG,
-    onCall: (name: unknown, args: unknown) => {
-      const ops = fileOpsOfCall(name, args);
-      tracker.add(ops.read, ops.modified);
-    },
-  };
+  const ctx = { cfg: DEFAULT_CONFIG, onCall: (name: unknown, args: unknown) => tracker.addCall(name, args) };
   for (const m of messages) d.summarize(m, ctx);
   return tracker.lists();
 }
 
+const TAGGED = /<(read|modified)-files>\n([^]*?)\n<\/\1-files>/g;
+
+/** The lists a text holds in Pi's tagged form (the last block of each kind wins), paths as written. */
+export function parseFileLists(text: string): FileLists {
+  const out: FileLists = { read: [], modified: [] };
+  if (text.indexOf("-files>") < 0) return out;
+  for (const m of text.matchAll(TAGGED)) out[m[1] === "read" ? "read" : "modified"] = m[2].split("\n").filter((p) => p !== "");
+  return out;
+}
+
+// Pi's form has no escape: a path that would break its line or close its list is left out.
+const writable = (p: string): boolean => !/[\n\r]|<\//.test(p);
+
 /** The lists the way Pi's own summaries end (`<read-files>` / `<modified-files>`), "" when both are empty. */
 export function formatFileLists(files: FileLists): string {
   const sections: string[] = [];
-  if (files.read.length > 0) sections.push(`<read-files>\n${files.read.join("\n")}\n</read-files>`);
-  if (files.modified.length > 0) sections.push(`<modified-files>\n${files.modified.join("\n")}\n</modified-files>`);
+  const read = files.read.filter(writable);
+  const modified = files.modified.filter(writable);
+  if (read.length > 0) sections.push(`<read-files>\n${read.join("\n")}\n</read-files>`);
+  if (modified.length > 0) sections.push(`<modified-files>\n${modified.join("\n")}\n</modified-files>`);
   return sections.length === 0 ? "" : "\n\n" + sections.join("\n\n");
 }
 

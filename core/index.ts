@@ -41,6 +41,6 @@ export { messageDigest, chainHashes, canonicalForm, canonicalText } from "./engi
 export { sha256Hex, utf8Length } from "./sha256";
 export { liveFromEntries, type LiveMessage } from "./pi/session";
 export { PI_SUMMARY_PREFIX, PI_BRANCH_PREFIX, piBranchSummaryText, startsLikeSummary } from "./pi/format";
-export { filesTouched, fileOpsOfCall, formatFileLists, addCarriedFiles, toFileLists, FileTracker, type FileLists, type TouchedFile } from "./files";
+export { filesTouched, fileOpsOfCall, formatFileLists, parseFileLists, addCarriedFiles, toFileLists, FileTracker, type FileLists, type TouchedFile } from "./files";
 export { isObj, obj, arr, str } from "./guards";
 export { partKind, RESULT_TAG, ASSISTANT_TAG, THINKING_TAG, type PartKind } from "./parts";

@@ -9,7 +9,8 @@
  */
 import { toConfig, type Config } from "./config";
 import { compactWith, headOf, type CompactOptions, type CompactResult } from "./compact";
-import { getDialect, type Dialect, type DialectName } from "./dialects/index";
+import { getDialect } from "./dialects/registry";
+import type { Dialect, DialectName } from "./dialects/types";
 import { estimateTokens } from "./estimate";
 import { fitSummary, renderSummary, SUMMARY_HEADER } from "./summary";
 
@@ -102,8 +103,9 @@ function withParts(result: CompactResult, d: Dialect, parts: string[]): CompactR
     headLen: result.headLen,
     cut: result.cut,
     parts,
+    filesText: result.filesText,
     get summaryText(): string {
-      return (built.text ??= renderSummary(parts));
+      return (built.text ??= renderSummary(parts) + (result.filesText ?? ""));
     },
     get summary(): unknown {
       if (!("summary" in built)) built.summary = d.summaryMessage(this.summaryText);

@@ -50,6 +50,11 @@ export function contentText(content: unknown, types: readonly string[] = ["text"
   return out.join("\n");
 }
 
+/** The text a summary message carries, in any dialect (a string, or its text / input_text blocks). */
+export function summaryMessageText(message: unknown): string {
+  return contentText(obj(message).content, ["text", "input_text"]);
+}
+
 /** True when a text is a previous summary (it opens with the header). */
 export function isSummaryText(text: unknown): boolean {
   return typeof text === "string" && text.startsWith(SUMMARY_HEADER);

@@ -3,7 +3,7 @@
  * one, its task section alone. Only stated lengths and exact literals move the cursor, so nothing
  * quoted inside a section can forge a boundary; whatever the renderer writes, this reads.
  */
-import type { FileLists } from "../core/index";
+import type { FileLists } from "../core/files";
 import { unescapeText } from "./escape";
 import { CLOSE, MESSAGE_CLOSE, ROLE_MAX, openTagText, checksum, type Envelope, type EnvelopeMessage } from "./envelope";
 

@@ -31,7 +31,9 @@
  *
  * Version 1 (no files section, no escapes) is still read.
  */
-import { SUMMARY_HEADER, type FileLists } from "../core/index";
+// The plugin imports core modules, not the index, so its bundle carries only the dialect it uses.
+import type { FileLists } from "../core/files";
+import { SUMMARY_HEADER } from "../core/summary";
 import { escapePath, escapeText } from "./escape";
 
 export const ENVELOPE_VERSION = 2;

@@ -3,7 +3,7 @@
  * self-contained IIFE; build-time defaults (`node build.mjs --config file.json`) arrive through
  * the __CLIFF_BUILD_CONFIG__ constant.
  */
-import { resolveConfig } from "../core/index";
+import { resolveConfig } from "../core/config";
 import { summarize } from "./summarize";
 
 declare const __CLIFF_BUILD_CONFIG__: Record<string, unknown> | undefined;

@@ -3,7 +3,9 @@
  * parts, so no candidate is rendered or checksummed (the plugin renders once, at the end). It also
  * holds what may be shed under pressure (the focus text, then the oldest files) and the time guard.
  */
-import { joinedLength, joinParts, toFileLists, type CompactResult, type FileLists, type TouchedFile } from "../core/index";
+import type { CompactResult } from "../core/compact";
+import { toFileLists, type FileLists, type TouchedFile } from "../core/files";
+import { joinedLength, joinParts } from "../core/summary";
 import { platformTokens } from "./budget";
 import { escapeText } from "./escape";
 import { envelopeLength, filesContent, messagesLength, type EnvelopeMessage } from "./envelope";

@@ -4,7 +4,14 @@
  * are carried forward; our previous summary is parsed, its task and file lists carried forward and
  * its recent turns re-read as live messages, its digest and focus dropped (never compact a compaction).
  */
-import { canonicalJson, filesTouched, FileTracker, getDialect, joinParts, parseFocus, planCliff, resolveConfig, SUMMARY_HEADER, type Config } from "../core/index";
+// The plugin imports core modules, not the index, so its bundle carries only the dialect it uses.
+import { resolveConfig, type Config } from "../core/config";
+import { plain } from "../core/dialects/plain";
+import { filesTouched, FileTracker } from "../core/files";
+import { parseFocus } from "../core/focus";
+import { canonicalJson } from "../core/json";
+import { planCliff } from "../core/ladder";
+import { joinParts, SUMMARY_HEADER } from "../core/summary";
 import { contentChars, estimateString, platformTokens, thresholdOf, type ThresholdFields } from "./budget";
 import { envelopeRole, renderEnvelope, type EnvelopeMessage } from "./envelope";
 import { parseEnvelope, recoverTask } from "./envelope-read";
@@ -46,7 +53,6 @@ export interface SummarizeOptions {
   timeLimitMs?: number;
 }
 
-const plain = getDialect("plain");
 const isAssistant = (m: EnvelopeMessage): boolean => plain.isAssistant(m);
 
 function contentString(v: unknown): string {

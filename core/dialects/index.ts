@@ -1,5 +1,6 @@
-/** Dialect lookup by name, and detection from a request body or a message list. */
-import type { Dialect, DialectName } from "./types";
+/** The five dialects registered by name, and detection from a request body or a message list. */
+import type { DialectName } from "./types";
+import { DIALECT_NAMES, getDialect, registerDialect } from "./registry";
 import { anthropic } from "./anthropic";
 import { openaiChat } from "./openai-chat";
 import { openaiResponses } from "./openai-responses";
@@ -7,23 +8,9 @@ import { piDialect } from "../pi/dialect";
 import { plain } from "./plain";
 import { arr, obj } from "../guards";
 
-const DIALECTS: Record<DialectName, Dialect> = {
-  anthropic,
-  "openai-chat": openaiChat,
-  "openai-responses": openaiResponses,
-  pi: piDialect,
-  plain,
-};
+for (const d of [anthropic, openaiChat, openaiResponses, piDialect, plain]) registerDialect(d);
 
-/** The names getDialect accepts. */
-export const DIALECT_NAMES = Object.keys(DIALECTS) as DialectName[];
-
-/** The dialect of that name (a Dialect object is returned as is); throws a clear error for an unknown name. */
-export function getDialect(name: DialectName | Dialect | string): Dialect {
-  if (typeof name === "object" && name !== null) return name;
-  if (typeof name === "string" && Object.prototype.hasOwnProperty.call(DIALECTS, name)) return DIALECTS[name as DialectName];
-  throw new TypeError(`unknown dialect ${JSON.stringify(name)}; expected one of: ${DIALECT_NAMES.join(", ")}`);
-}
+export { DIALECT_NAMES, getDialect, registerDialect };
 
 const PI_ROLES = new Set(["toolResult", "bashExecution", "custom", "branchSummary", "compactionSummary"]);
 const ANTHROPIC_BLOCKS = new Set(["tool_use", "tool_result", "server_tool_use", "redacted_thinking", "mcp_tool_use"]);

@@ -5,7 +5,7 @@
 import type { Config } from "../config";
 import type { Dialect } from "../dialects/index";
 import { billableChars, bodyChars, tokensOfChars } from "../estimate";
-import { contentText } from "../parts";
+import { summaryMessageText } from "../parts";
 import type { MemoEntry } from "./memo";
 
 export interface PrepareContext {
@@ -98,10 +98,7 @@ export function outgoingTokens(ctx: RequestState, list: readonly unknown[]): num
 }
 
 /** The message text a dialect's summary message carries. */
-export function summaryTextOf(message: unknown): string {
-  const content = (message as { content?: unknown }).content;
-  return contentText(content, ["text", "input_text"]);
-}
+export const summaryTextOf = summaryMessageText;
 
 /** What `summaryFp` shows of a summary text: the first 8 hex digits of its SHA-256. */
 export function fingerprint(ctx: RequestState, text: string): string {
