@@ -7,7 +7,7 @@ import { CliffInputError, COMPACT, isObj, serializeJson } from "../core/index";
 
 /** JSON.stringify without its recursion limit. */
 const stringify = (v: unknown): string => serializeJson(v, COMPACT);
-import { InputError, type Session } from "./formats";
+import { InputError, type Session } from "./readers/common";
 
 
 function textOf(content: unknown): string {

@@ -4,7 +4,7 @@
  * prefix-cache model: the part of a request that repeats the previous request's messages (the
  * same objects, in order) is a cache hit; everything after the first difference is prefilled again.
  */
-import { billableChars, bodyChars, planCliff, getDialect, tokensOfChars, type Config, type DialectName } from "../core/index";
+import { billableChars, bodyChars, planCliff, getDialect, tokensOfChars, type CliffPlan, type Config, type Dialect, type DialectName } from "../core/index";
 
 export interface Billing {
   /** All input tokens sent. */
@@ -40,6 +40,8 @@ export interface Simulation {
   none: Billing;
   llm: Billing;
   cacheDiscount: number;
+  /** Each cliff, in order. */
+  records: CliffRecord[];
 }
 
 /** Token arithmetic of a message list as one body, each message priced once. */
@@ -87,57 +89,82 @@ export interface SimulateOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
+/** One cliff of a simulation: the list that crossed the threshold and the plan that cut it. */
+export interface CliffRecord {
+  step: number;
+  /** The message list before the cliff, and the plan the ladder made for it. */
+  input: unknown[];
+  plan: CliffPlan;
+  before: number;
+  after: number;
+}
+
+/** The replay's running state. */
+class Run {
+  readonly cliff = emptyBilling();
+  readonly none = emptyBilling();
+  readonly llm = emptyBilling();
+  readonly steps: SimulationStep[] = [];
+  readonly records: CliffRecord[] = [];
+  working: unknown[] = [];
+  previous: unknown[] = [];
+  previousNone = 0;
+  previousLlm = 0;
+  peak = 0;
+  floor = Infinity;
+
+  constructor(readonly messages: readonly unknown[], readonly d: Dialect, readonly cfg: Config, readonly threshold: number, readonly discount: number, readonly pricer: Pricer) {}
+
+  /** A cliff when the context crosses the threshold; the LLM baseline pays one more full-context call for it. */
+  private maybeCliff(): boolean {
+    const before = this.pricer.tokens(this.working);
+    if (before <= this.threshold) return false;
+    const plan = planCliff(this.working, this.d, this.cfg, this.threshold);
+    if (plan.result === null) return false;
+    const shared = commonPrefix(this.working, this.previous);
+    bill(this.llm, before, shared === 0 ? 0 : Math.min(this.pricer.tokens(this.working, shared), this.previousLlm), this.discount);
+    this.llm.extraCalls++;
+    this.llm.extraOutput += this.pricer.tokens([plan.result.summary]);
+    const input = this.working;
+    this.working = plan.result.messages;
+    this.records.push({ step: this.steps.length, input, plan, before, after: this.pricer.tokens(this.working) });
+    return true;
+  }
+
+  /** The request made before message `i`. */
+  request(i: number): void {
+    const didCliff = this.maybeCliff();
+    const total = this.pricer.tokens(this.working);
+    const shared = commonPrefix(this.working, this.previous);
+    const cached = didCliff || shared === 0 ? 0 : this.pricer.tokens(this.working, shared);
+    bill(this.cliff, total, cached, this.discount);
+    bill(this.llm, total, cached, this.discount);
+    this.previousLlm = total;
+    const all = this.pricer.tokens(this.messages, i);
+    bill(this.none, all, this.previousNone, this.discount);
+    this.previousNone = all;
+    this.peak = Math.max(this.peak, total);
+    if (didCliff) this.floor = Math.min(this.floor, total);
+    this.steps.push({ step: this.steps.length, index: i, context: total, cliff: didCliff, cached, uncached: total - cached, baselineContext: all });
+    this.previous = this.working.slice();
+  }
+}
+
 export function simulate(messages: readonly unknown[], dialectName: DialectName, cfg: Config, opts: SimulateOptions): Simulation {
   const d = getDialect(dialectName);
   const discount = opts.cacheDiscount ?? 0.1;
-  const pricer = new Pricer(opts.fixedChars ?? 2);
-  const cliff = emptyBilling();
-  const none = emptyBilling();
-  const llm = emptyBilling();
-  const steps: SimulationStep[] = [];
-  let working: unknown[] = [];
-  let previous: unknown[] = [];
-  let previousNone = 0;
-  let previousLlm = 0;
-  let cliffs = 0;
-  let peak = 0;
-  let floor = Infinity;
+  const run = new Run(messages, d, cfg, opts.threshold, discount, new Pricer(opts.fixedChars ?? 2));
   for (let i = 0; i < messages.length; i++) {
-    const m = messages[i];
-    if (i > 0 && d.startsTurn(m, messages[i - 1])) {
-      let didCliff = false;
-      const before = pricer.tokens(working);
-      if (before > opts.threshold) {
-        const ladder = planCliff(working, d, cfg, opts.threshold);
-        if (ladder.result !== null) {
-          // The LLM baseline pays one more full-context call here, and gets a summary of the same size back.
-          const shared = commonPrefix(working, previous);
-          bill(llm, before, shared === 0 ? 0 : Math.min(pricer.tokens(working, shared), previousLlm), discount);
-          llm.extraCalls++;
-          llm.extraOutput += pricer.tokens([ladder.result.summary]);
-          working = ladder.result.messages;
-          didCliff = true;
-          cliffs++;
-        }
-      }
-      const total = pricer.tokens(working);
-      const shared = commonPrefix(working, previous);
-      const cached = didCliff || shared === 0 ? 0 : pricer.tokens(working, shared);
-      bill(cliff, total, cached, discount);
-      bill(llm, total, cached, discount);
-      previousLlm = total;
-      const all = pricer.tokens(messages, i);
-      bill(none, all, previousNone, discount);
-      previousNone = all;
-      peak = Math.max(peak, total);
-      if (didCliff) floor = Math.min(floor, total);
-      steps.push({ step: steps.length, index: i, context: total, cliff: didCliff, cached, uncached: total - cached, baselineContext: all });
-      previous = working.slice();
+    if (i > 0 && d.startsTurn(messages[i], messages[i - 1])) {
+      run.request(i);
       opts.onProgress?.(i, messages.length);
     }
-    working.push(m);
+    run.working.push(messages[i]);
   }
-  return { steps, cliffs, peak, floor: floor === Infinity ? 0 : floor, cliff, none, llm, cacheDiscount: discount };
+  return {
+    steps: run.steps, cliffs: run.records.length, peak: run.peak, floor: run.floor === Infinity ? 0 : run.floor,
+    cliff: run.cliff, none: run.none, llm: run.llm, cacheDiscount: discount, records: run.records,
+  };
 }
 
 export function toCsv(sim: Simulation): string {

@@ -1,4 +1,5 @@
-/** What `compact` prints: sizes before and after, what was kept, the summary by class. */
+/** What a compaction did, counted: parts by class, dropped results and images, tokens of a message list. */
+import { n } from "./table";
 import { estimateTokens, imagePayload, compactWith, getDialect, partKind, type CompactResult, type Config, type DialectName, type PartKind } from "../core/index";
 
 export interface PartCounts {
@@ -40,8 +41,6 @@ export function countParts(result: CompactResult, messages: readonly unknown[], 
   c.imagesDropped = countImages(messages.slice(result.headLen, result.cut));
   return c;
 }
-
-export const n = (v: number): string => v.toLocaleString("en-US");
 
 /** The first `lines` lines of a text (0 = all), with a note of what was left out. */
 export function firstLines(text: string, lines: number): string {

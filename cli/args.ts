@@ -1,0 +1,137 @@
+/**
+ * The command line: one table of flags (which commands take each, its value, its default, its
+ * help line), a parser that reads a value flag's next word whatever it looks like (so
+ * `--keep-recent -1` is a value, then refused with the accepted range), and the help texts.
+ */
+import { CONFIG_KEYS, CONFIG_KINDS, DEFAULT_CONFIG, type Config } from "../core/index";
+
+export const COMMANDS = ["compact", "simulate", "report", "serve", "run"] as const;
+export type Command = (typeof COMMANDS)[number];
+
+/** A problem with how the command was called; printed with a pointer to --help, exit code 2. */
+export class UsageError extends Error {}
+
+export interface Flag {
+  name: string;
+  /** The value's placeholder; absent for a switch. */
+  value?: string;
+  commands: readonly Command[];
+  help: string;
+  /** Shown as "(default …)". */
+  default?: string;
+  short?: string;
+}
+
+const SESSION: Command[] = ["compact", "simulate", "report"];
+const ALL: Command[] = [...COMMANDS];
+export const kebab = (k: string): string => k.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase());
+
+const CONFIG_HELP: Partial<Record<keyof Config, string>> = {
+  keepRecent: "newest turns kept verbatim",
+  thoughtMaxChars: "cap assistant text in the summary (0 = unlimited)",
+  cmdMaxChars: "cap tool-call signatures",
+  resultMaxChars: "keep tool results up to N characters",
+  humanMaxChars: "cap human text",
+  thinkingMaxChars: "cap thinking text (0 = unlimited)",
+  maxSummaryRatio: "AgentParley: summary budget as a fraction of the threshold",
+  focusResultMaxChars: "focus excerpt characters from one dropped result",
+  focusTotalMaxChars: "focus excerpt characters in all",
+  filesMaxPaths: "file paths a summary carries forward",
+  filesMaxChars: "characters of file paths a summary carries forward",
+  storeMaxEntries: "proxy: cliffs kept for reuse",
+  storeMaxBytes: "proxy: bytes of cliffs kept for reuse",
+};
+
+// Config settings with a value, as flags named after their key (thresholdTokens is --threshold).
+const CONFIG_FLAGS: Flag[] = CONFIG_KEYS.filter((k) => CONFIG_KINDS[k] !== "bool" && k !== "thresholdTokens").map((k) => ({
+  name: kebab(k),
+  value: CONFIG_KINDS[k] === "ratio" ? "X" : "N",
+  commands: k.startsWith("store") ? ["serve", "run"] : ALL,
+  help: CONFIG_HELP[k] ?? k,
+  default: String(DEFAULT_CONFIG[k]),
+}));
+
+export const FLAGS: Flag[] = [
+  { name: "help", short: "h", commands: ALL, help: "this text" },
+  { name: "version", short: "v", commands: ALL, help: "the version" },
+  { name: "format", value: "NAME", commands: SESSION, help: "read FILE as this format instead of detecting it" },
+  { name: "json", commands: ["compact", "simulate"], help: "print a machine-readable result instead of the report" },
+  { name: "lines", value: "N", commands: ["compact"], help: "summary lines to print (0 = all)", default: "30" },
+  { name: "host", value: "agentparley", commands: ["compact"], help: "show exactly what the AgentParley plugin would return" },
+  { name: "sandbox", value: "quickjs", commands: ["compact"], help: "with --host agentparley: run the built plugin bundle in QuickJS" },
+  { name: "focus", value: "TEXT", commands: ["compact", "report"], help: "a /compact focus: dropped results that mention it keep matching lines" },
+  { name: "config", value: "FILE", commands: ALL, help: "JSON config (camelCase or snake_case keys); flags override it" },
+  { name: "threshold", value: "N", commands: ALL, help: "compaction threshold in estimated tokens", default: String(DEFAULT_CONFIG.thresholdTokens) },
+  ...CONFIG_FLAGS,
+  { name: "drop-thinking", commands: ALL, help: "leave thinking out of the summary" },
+  { name: "strict", commands: ALL, help: "cut the summary itself when still over the threshold" },
+  { name: "append-file-lists", commands: ["serve", "run"], help: "append the files read and modified to the summary" },
+  { name: "svg", value: "FILE", commands: ["simulate"], help: "write the sawtooth chart as SVG" },
+  { name: "csv", value: "FILE", commands: ["simulate"], help: "write one row per request as CSV" },
+  { name: "cache-discount", value: "X", commands: ["simulate", "report"], help: "price of a cached input token relative to an uncached one, in [0, 1]", default: "0.1" },
+  { name: "output", short: "o", value: "FILE", commands: ["report"], help: "where to write the HTML report", default: "report.html" },
+];
+
+export interface Parsed {
+  command: Command | undefined;
+  positionals: string[];
+  values: Record<string, string | boolean>;
+  /** What follows `--` (run's command). */
+  rest: string[];
+}
+
+function flagNamed(token: string): { flag: Flag; inline?: string } {
+  const eq = token.indexOf("=");
+  const name = token.startsWith("--") ? token.slice(2, eq < 0 ? undefined : eq) : token.slice(1);
+  const flag = FLAGS.find((f) => (token.startsWith("--") ? f.name === name : f.short === name));
+  if (flag === undefined) throw new UsageError(`unknown option ${eq < 0 ? token : token.slice(0, eq)}`);
+  return { flag, inline: token.startsWith("--") && eq >= 0 ? token.slice(eq + 1) : undefined };
+}
+
+/** Reads argv: the command, its positionals, its flags (each checked to apply to the command), and what follows `--`. */
+export function parseArgs(argv: readonly string[]): Parsed {
+  const out: Parsed = { command: undefined, positionals: [], values: {}, rest: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i];
+    if (token === "--") {
+      out.rest = argv.slice(i + 1);
+      break;
+    }
+    if (!token.startsWith("-") || token === "-") {
+      if (out.command === undefined && out.positionals.length === 0 && (COMMANDS as readonly string[]).includes(token)) out.command = token as Command;
+      else out.positionals.push(token);
+      continue;
+    }
+    const { flag, inline } = flagNamed(token);
+    if (flag.value === undefined) {
+      if (inline !== undefined) throw new UsageError(`--${flag.name} takes no value`);
+      out.values[flag.name] = true;
+    } else {
+      const v = inline ?? argv[++i];
+      if (v === undefined) throw new UsageError(`--${flag.name} needs a value (${flag.value})`);
+      out.values[flag.name] = v;
+    }
+  }
+  if (out.command === undefined && out.positionals.length > 0) throw new UsageError(`unknown command "${out.positionals[0]}" (commands: ${COMMANDS.join(", ")})`);
+  const command = out.command;
+  if (command !== undefined) {
+    for (const name of Object.keys(out.values)) {
+      const flag = FLAGS.find((f) => f.name === name)!;
+      if (!flag.commands.includes(command)) throw new UsageError(`--${name} does not apply to ${command} (it is for: ${flag.commands.join(", ")})`);
+    }
+  }
+  return out;
+}
+
+/** A flag's value as a number in [min, max], with an error that names the flag and the range. */
+export function numberFlag(values: Parsed["values"], name: string, fallback: number, min: number, max: number, integer: boolean): number {
+  const raw = values[name];
+  if (raw === undefined) return fallback;
+  const text = String(raw).trim();
+  const v = integer ? (/^\+?\d+$/.test(text) ? Number(text) : NaN) : text === "" ? NaN : Number(text);
+  if (!Number.isFinite(v) || v < min || v > max || (integer && !Number.isSafeInteger(v))) {
+    const range = integer ? (max === Number.MAX_SAFE_INTEGER ? `a whole number ≥ ${min}` : `a whole number in [${min}, ${max}]`) : `a number in [${min}, ${max}]`;
+    throw new UsageError(`--${name} must be ${range}, got ${JSON.stringify(String(raw))}`);
+  }
+  return v;
+}

@@ -1,0 +1,62 @@
+/** The help texts, made from the flag table so every flag is listed with its default. */
+import { FLAGS, type Command } from "./args";
+import { FORMATS } from "./readers/index";
+
+declare const __CLIFF_VERSION__: string;
+export const VERSION = typeof __CLIFF_VERSION__ === "string" ? __CLIFF_VERSION__ : "dev";
+
+const USAGE: Record<Command, { line: string; what: string; examples: string[] }> = {
+  compact: {
+    line: "compact FILE|- [options]",
+    what: "compact once at the end of the session and report what was kept, excerpted and dropped",
+    examples: [
+      "cliffcompaction compact ~/.pi/agent/sessions/--home-me-repo--/2026-11-30T10-00-00-000Z_1234.jsonl",
+      "cliffcompaction compact run.traj.json --keep-recent 1 --thought-max-chars 300 --lines 40",
+      'cliffcompaction compact examples/session.json --host agentparley --focus "database port"',
+      "cat request.json | cliffcompaction compact - --json > result.json",
+    ],
+  },
+  simulate: {
+    line: "simulate FILE|- --threshold N [options]",
+    what: "replay the session, cliff whenever the context crosses N, and compare the bill",
+    examples: ["cliffcompaction simulate examples/session.json --threshold 20000 --svg cliffs.svg --csv cliffs.csv"],
+  },
+  report: {
+    line: "report FILE|- [-o report.html] [options]",
+    what: "write one self-contained HTML report: the sawtooth, every cliff, the token anatomy, the bill",
+    examples: ["cliffcompaction report ~/.codex/sessions/2026/11/30/rollout-2026-11-30T10-00-00-1234.jsonl -o report.html"],
+  },
+  serve: {
+    line: "serve [--port 8257] [options]",
+    what: "run the compacting proxy for API clients (Anthropic Messages, OpenAI Chat and Responses)",
+    examples: ["cliffcompaction serve --threshold 150000"],
+  },
+  run: {
+    line: "run [options] -- COMMAND [ARGS…]",
+    what: "start the proxy on a free loopback port and run an agent through it",
+    examples: ["cliffcompaction run -- claude", "cliffcompaction run -- codex"],
+  },
+};
+
+function flagLines(command: Command | undefined): string[] {
+  const flags = FLAGS.filter((f) => command === undefined ? f.name === "help" || f.name === "version" : f.commands.includes(command));
+  const left = flags.map((f) => `${f.short ? `-${f.short}, ` : ""}--${f.name}${f.value ? " " + f.value : ""}`);
+  const width = Math.max(...left.map((l) => l.length)) + 2;
+  return flags.map((f, i) => `  ${left[i].padEnd(width)}${f.help}${f.default !== undefined ? ` (default ${f.default})` : ""}`);
+}
+
+/** `cliffcompaction --help`, or `cliffcompaction COMMAND --help`. */
+export function helpText(command?: Command): string {
+  const head = `cliffcompaction ${VERSION} — mechanical context compaction for agent sessions\n`;
+  if (command === undefined) {
+    const commands = (Object.keys(USAGE) as Command[]).map((c) => `  cliffcompaction ${USAGE[c].line}\n      ${USAGE[c].what}`);
+    const examples = (Object.keys(USAGE) as Command[]).flatMap((c) => USAGE[c].examples.map((e) => "  " + e));
+    return [head, "Usage:", ...commands, "", "Examples:", ...examples, "", `Session formats (detected from the content, or forced with --format NAME):\n  ${FORMATS.join(", ")}`, "", "Options:", ...flagLines(undefined), "", 'Run "cliffcompaction COMMAND --help" for a command\'s options.', ""].join("\n");
+  }
+  const u = USAGE[command];
+  const formats = command === "serve" || command === "run" ? [] : [`Session formats (detected, or --format NAME): ${FORMATS.join(", ")}`, ""];
+  return [head, `Usage: cliffcompaction ${u.line}`, `  ${u.what}`, "", ...formats, "Options:", ...flagLines(command), "", "Examples:", ...u.examples.map((e) => "  " + e), ""].join("\n");
+}
+
+/** The short usage printed (to stderr) when no command was given. */
+export const SHORT_USAGE = `usage: cliffcompaction ${(Object.keys(USAGE) as Command[]).join("|")} … (cliffcompaction --help for more)`;

@@ -1,0 +1,65 @@
+/**
+ * Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`): one `{timestamp, type,
+ * payload}` a line. The model-facing history is the `response_item` payloads (OpenAI Responses
+ * items), replayed as Codex replays them when it resumes: a `compacted` line replaces the history
+ * with its `replacement_history`, or, without one, with the initial context, the user messages so
+ * far and the summary as a user message; a `thread_rolled_back` event drops the last user turns.
+ */
+import { arr, isObj, obj, str } from "../../core/index";
+import { fail, type Session } from "./common";
+
+type Item = Record<string, unknown>;
+type Line = Record<string, unknown>;
+
+export function looksLikeCodex(lines: readonly Line[]): boolean {
+  return lines.some((l) => (l.type === "response_item" || l.type === "session_meta" || l.type === "compacted") && isObj(l.payload));
+}
+
+function itemText(item: Item): string {
+  return arr(item.content).map((c) => str(obj(c).text)).join("\n");
+}
+
+// Context Codex injects as user messages; they do not start a user turn.
+const CONTEXT_TAGS = ["<environment_context>", "<user_instructions>", "# AGENTS.md instructions", "<user_shell_command>"];
+
+function isUserTurn(item: Item): boolean {
+  if (item.type !== "message" || item.role !== "user") return false;
+  const text = itemText(item).trimStart();
+  return !CONTEXT_TAGS.some((t) => text.startsWith(t));
+}
+
+function afterCompaction(history: Item[], payload: Item): Item[] {
+  if (Array.isArray(payload.replacement_history)) return payload.replacement_history.filter(isObj);
+  const first = history.findIndex(isUserTurn);
+  const initial = first < 0 ? history.slice() : history.slice(0, first);
+  const users = history.filter(isUserTurn);
+  const summary: Item = { type: "message", role: "user", content: [{ type: "input_text", text: str(payload.message) }] };
+  return [...initial, ...users, summary];
+}
+
+function rolledBack(history: Item[], turns: number): Item[] {
+  const starts: number[] = [];
+  history.forEach((item, i) => isUserTurn(item) && starts.push(i));
+  if (turns <= 0 || starts.length === 0) return history;
+  return history.slice(0, turns >= starts.length ? starts[0] : starts[starts.length - turns]);
+}
+
+export function readCodex(lines: Line[], file: string): Session {
+  let history: Item[] = [];
+  let compactions = 0;
+  lines.forEach((l, i) => {
+    const payload = l.payload;
+    if (l.type === "response_item") {
+      if (!isObj(payload)) fail(file, `line ${i + 1}`, 'a "response_item" line needs a "payload" object');
+      history.push(payload);
+    } else if (l.type === "compacted") {
+      if (!isObj(payload)) fail(file, `line ${i + 1}`, 'a "compacted" line needs a "payload" object');
+      history = afterCompaction(history, payload);
+      compactions++;
+    } else if (l.type === "event_msg" && obj(payload).type === "thread_rolled_back") {
+      history = rolledBack(history, Number(obj(payload).num_turns) || 0);
+    }
+  });
+  if (history.length === 0) fail(file, "", "no response_item lines found in the rollout");
+  return { format: "codex", dialect: "openai-responses", messages: history, note: compactions > 0 ? `history after ${compactions} compaction(s) in the rollout` : undefined };
+}

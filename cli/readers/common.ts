@@ -1,0 +1,56 @@
+/** What every session reader shares: the session shape, the formats, one-line errors, JSON lines. */
+import { isObj, type DialectName } from "../../core/index";
+
+export const FORMATS = ["pi", "claude-code", "codex", "openhands", "anthropic", "openai-chat", "openai-responses", "traj", "agentparley"] as const;
+export type Format = (typeof FORMATS)[number];
+
+export interface Session {
+  format: Format;
+  dialect: DialectName;
+  messages: unknown[];
+  /** The request body the messages came from (for whole-body estimates), when the file was one. */
+  body?: Record<string, unknown>;
+  focus?: string;
+  /** Something the reader wants the user to know (a record picked, a compaction applied). */
+  note?: string;
+}
+
+/** A problem with the input file; the CLI prints it on one line and exits with code 2. */
+export class InputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "InputError";
+  }
+}
+
+const ACCEPTED = `accepted formats: ${FORMATS.join(", ")} (Pi session .jsonl, Claude Code transcript .jsonl, Codex rollout .jsonl, OpenHands events, Anthropic / OpenAI Chat / OpenAI Responses request bodies, .traj/.traj.json trajectories, AgentParley {messages, focus})`;
+
+/** Throws the one-line error: file, where in it, what is wrong, and what is accepted. */
+export function fail(file: string, where: string, what: string): never {
+  throw new InputError(`${file}${where ? ":" + where : ""}: ${what}; ${ACCEPTED}`);
+}
+
+/** An unknown --format name. */
+export function unknownFormat(forced: string): never {
+  throw new InputError(`unknown --format "${forced}"; ${ACCEPTED}`);
+}
+
+/** One JSON object per non-blank line. */
+export function parseJsonLines(text: string, file: string): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].trim();
+    if (line === "") continue;
+    let v: unknown;
+    try {
+      v = JSON.parse(line);
+    } catch (e) {
+      fail(file, `line ${i + 1}`, `not valid JSON (${(e as Error).message})`);
+    }
+    if (!isObj(v)) fail(file, `line ${i + 1}`, "each line must be a JSON object");
+    out.push(v);
+  }
+  if (out.length === 0) fail(file, "", "the file is empty");
+  return out;
+}

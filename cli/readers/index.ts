@@ -1,0 +1,62 @@
+/**
+ * Session readers: every file format the CLI accepts, detected from the content (or forced with
+ * --format), turned into one dialect's message list. Errors name the file, the line or key, and
+ * the formats. One file per format family; this one only detects and dispatches.
+ */
+import { isObj } from "../../core/index";
+import { jsonErrorLine } from "../json-error";
+import { looksLikeClaudeCode, readClaudeCode } from "./claude-code";
+import { looksLikeCodex, readCodex } from "./codex";
+import { fail, FORMATS, parseJsonLines, unknownFormat, type Format, type Session } from "./common";
+import { readJson } from "./json";
+import { looksLikeOpenHands, readOpenHands } from "./openhands";
+import { readPi } from "./pi";
+
+export { FORMATS, InputError, type Format, type Session } from "./common";
+
+const LINE_FORMATS: readonly Format[] = ["pi", "claude-code", "codex"];
+
+function firstLineIsObject(text: string): boolean {
+  const nl = text.indexOf("\n");
+  try {
+    return isObj(JSON.parse(nl < 0 ? text : text.slice(0, nl)));
+  } catch {
+    return false;
+  }
+}
+
+/** JSON lines: a Pi session, a Claude Code transcript, a Codex rollout, or OpenHands evaluation records. */
+function readLines(text: string, file: string, f: Format | undefined): Session {
+  const lines = parseJsonLines(text, file);
+  if (f === "pi" || (f === undefined && lines[0].type === "session")) return readPi(lines, file);
+  if (f === "codex" || (f === undefined && looksLikeCodex(lines))) return readCodex(lines, file);
+  if (f === "claude-code" || (f === undefined && looksLikeClaudeCode(lines))) return readClaudeCode(lines, file);
+  if (f === "openhands" || (f === undefined && looksLikeOpenHands(lines[0].history))) {
+    if (!Array.isArray(lines[0].history)) fail(file, 'line 1, key "history"', "an OpenHands record needs a \"history\" list");
+    const note = lines.length > 1 ? `record 1 of ${lines.length} (save one line to its own file to read another)` : undefined;
+    return readOpenHands(lines[0].history, file, 'line 1, key "history"', note);
+  }
+  return fail(file, "line 1", 'unrecognised JSON-lines file: a Pi session starts with {"type":"session"}, a Claude Code transcript has {"type":"user"|"assistant","message":…} lines, a Codex rollout {"type":"response_item","payload":…} lines');
+}
+
+/** Reads a session from file text (`file` names it in errors; "-" is standard input). `forced` skips detection. */
+export function readSession(text: string, file: string, forced?: string): Session {
+  if (forced !== undefined && !(FORMATS as readonly string[]).includes(forced)) unknownFormat(forced);
+  const f = forced as Format | undefined;
+  const trimmed = text.trimStart();
+  if (trimmed === "") fail(file, "", "the file is empty");
+  const jsonLines = (f !== undefined && LINE_FORMATS.includes(f)) || (f === undefined && /\.jsonl$/i.test(file));
+  if (!jsonLines) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      if (f !== undefined || !firstLineIsObject(trimmed)) {
+        const line = jsonErrorLine(text);
+        fail(file, line ? `line ${line}` : "", `not valid JSON (${(e as Error).message.split("\n")[0]})`);
+      }
+    }
+    if (value !== undefined) return readJson(value, file, f);
+  }
+  return readLines(text, file, f);
+}

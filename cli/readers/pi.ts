@@ -1,0 +1,30 @@
+/** Pi session files: a header line, then entries on a tree of branches. */
+import { isObj, liveFromEntries } from "../../core/index";
+import { fail, type Session } from "./common";
+
+/** The entries on the active branch: from the last entry back to the root through parentId (v2+), or all of them (v1). */
+function activeBranch(entries: Record<string, unknown>[]): Record<string, unknown>[] {
+  if (!entries.some((e) => typeof e.id === "string")) return entries;
+  const byId = new Map<string, Record<string, unknown>>();
+  for (const e of entries) if (typeof e.id === "string") byId.set(e.id, e);
+  const path: Record<string, unknown>[] = [];
+  const seen = new Set<string>();
+  let cur: Record<string, unknown> | undefined = entries[entries.length - 1];
+  while (cur !== undefined && typeof cur.id === "string" && !seen.has(cur.id)) {
+    seen.add(cur.id);
+    path.push(cur);
+    cur = typeof cur.parentId === "string" ? byId.get(cur.parentId) : undefined;
+  }
+  return path.reverse();
+}
+
+/** Pi session file: header line, then entries; the live context as Pi builds it (original head + since the last compaction's kept entry). */
+export function readPi(lines: Record<string, unknown>[], file: string): Session {
+  const entries = activeBranch(lines.slice(1));
+  for (const e of entries) {
+    if (e.type === "message" && (!isObj(e.message) || typeof e.message.role !== "string")) {
+      fail(file, `entry ${String(e.id ?? entries.indexOf(e) + 2)}`, 'a "message" entry needs a message with a role');
+    }
+  }
+  return { format: "pi", dialect: "pi", messages: liveFromEntries(entries).map((l) => l.message) };
+}

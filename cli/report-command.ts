@@ -1,0 +1,44 @@
+/** `cliffcompaction report`: the simulation, every cliff and the session's anatomy as one HTML file. */
+import { writeFileSync } from "node:fs";
+import { filesTouched, resolveConfig, type Config } from "../core/index";
+import { tokensOf } from "./counts";
+import type { Parsed } from "./args";
+import { checkOutput } from "./input";
+import type { Session } from "./readers/index";
+import { anatomy, cliffDetail } from "./report-data";
+import { renderReport } from "./report-html";
+import { cacheDiscount, chartSeries, runSimulation } from "./simulate-command";
+import { niceStep, renderSvg } from "./svg";
+import { n } from "./table";
+
+type Values = Parsed["values"];
+
+const outputOf = (values: Values): string => (typeof values.output === "string" ? values.output : "report.html");
+
+export function checkReport(file: string, values: Values): void {
+  cacheDiscount(values);
+  checkOutput("output", outputOf(values), [file, String(values.config ?? "")]);
+}
+
+/** Without --threshold (or a config file's), a round threshold near a third of the whole session, so a few cliffs show. */
+function reportConfig(session: Session, values: Values, cfg: Config): { cfg: Config; chosen: boolean } {
+  if (typeof values.threshold === "string" || typeof values.config === "string") return { cfg, chosen: false };
+  const third = tokensOf(session.messages, session.body, session.dialect) / 3;
+  const step = niceStep(third, 1);
+  return { cfg: resolveConfig({ thresholdTokens: Math.max(1000, Math.round(third / step) * step) }, cfg), chosen: true };
+}
+
+export function reportCommand(file: string, session: Session, values: Values, given: Config, out: string[]): void {
+  const { cfg, chosen } = reportConfig(session, values, given);
+  const sim = runSimulation(session, cfg, cacheDiscount(values));
+  const cliffs = sim.records.map((rec) => cliffDetail(rec.step, rec.input, rec.plan.result!, rec.plan.rung, rec.before, rec.after, session.dialect, rec.plan.config));
+  const name = file.split("/").pop() ?? file;
+  const chartSvg = renderSvg({ ...chartSeries(sim), threshold: cfg.thresholdTokens, title: `${name}: context per request, threshold ${n(cfg.thresholdTokens)}` });
+  const html = renderReport({
+    file, format: session.format, dialect: session.dialect, note: session.note, messages: session.messages.length, threshold: cfg.thresholdTokens,
+    sim, chartSvg, anatomy: anatomy(session.messages), cliffs, files: filesTouched(session.messages, session.dialect),
+  });
+  const target = outputOf(values);
+  writeFileSync(target, html);
+  out.push(`report    ${target} (${n(html.length)} characters): ${n(sim.steps.length)} requests, ${sim.cliffs} cliffs at threshold ${n(cfg.thresholdTokens)}${chosen ? " (about a third of the session; set --threshold N)" : ""}`);
+}

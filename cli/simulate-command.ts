@@ -1,0 +1,65 @@
+/** `cliffcompaction simulate`: the whole session replayed request by request, cliffs and the bill. */
+import { writeFileSync } from "node:fs";
+import { fixedChars, getDialect, type Config } from "../core/index";
+import { numberFlag, UsageError, type Parsed } from "./args";
+import { checkOutput } from "./input";
+import { progressBar } from "./progress";
+import type { Session } from "./readers/index";
+import { simulate, toCsv, type Billing, type Simulation } from "./simulate";
+import { renderSvg } from "./svg";
+import { fixed2, n, table } from "./table";
+
+type Values = Parsed["values"];
+
+/** Checks run before any work: the threshold is given and every output path can be written. */
+export function checkSimulate(file: string, values: Values): void {
+  if (typeof values.threshold !== "string") throw new UsageError("simulate needs --threshold N (estimated tokens)");
+  for (const flag of ["svg", "csv"]) if (typeof values[flag] === "string") checkOutput(flag, values[flag] as string, [file, String(values.config ?? "")]);
+}
+
+/** The replay of a session as the CLI runs it (shared with `report`). */
+export function runSimulation(session: Session, cfg: Config, discount: number): Simulation {
+  const bar = progressBar("simulating");
+  const fixed = fixedChars(session.body, getDialect(session.dialect).messagesKey);
+  const sim = simulate(session.messages, session.dialect, cfg, { threshold: cfg.thresholdTokens, cacheDiscount: discount, fixedChars: fixed, onProgress: bar.update });
+  bar.done();
+  return sim;
+}
+
+export const cacheDiscount = (values: Values): number => numberFlag(values, "cache-discount", 0.1, 0, 1, false);
+
+const billingJson = (b: Billing) => ({ input: b.input, cached: b.cached, billed: fixed2(b.billed), extraCalls: b.extraCalls, extraOutput: b.extraOutput });
+
+export function simulateCommand(file: string, session: Session, values: Values, cfg: Config, out: string[]): void {
+  const discount = cacheDiscount(values);
+  const sim = runSimulation(session, cfg, discount);
+  const name = file.split("/").pop() ?? file;
+  if (typeof values.svg === "string") writeFileSync(values.svg, renderSvg({ ...chartSeries(sim), threshold: cfg.thresholdTokens, title: `${name}: context per request, threshold ${n(cfg.thresholdTokens)}` }));
+  if (typeof values.csv === "string") writeFileSync(values.csv, toCsv(sim));
+  if (values.json === true) {
+    out.push(JSON.stringify({
+      file, format: session.format, dialect: session.dialect, threshold: cfg.thresholdTokens, requests: sim.steps.length, cliffs: sim.cliffs, peak: sim.peak, floor: sim.floor, cacheDiscount: discount,
+      billing: { cliff: billingJson(sim.cliff), noCompaction: billingJson(sim.none), llmSummary: billingJson(sim.llm) },
+    }, null, 2));
+    return;
+  }
+  out.push(`session   ${file}  (${session.format}, dialect ${session.dialect})${session.note ? ` — ${session.note}` : ""}`);
+  out.push(`requests  ${n(sim.steps.length)} model calls replayed, threshold ${n(cfg.thresholdTokens)} tokens`);
+  out.push(`cliffs    ${sim.cliffs}   peak context ${n(sim.peak)}   floor after a cliff ${n(sim.floor)}`);
+  out.push("", `input tokens (cached input billed at ${discount}×)`);
+  out.push(...billingTable(sim));
+  if (sim.none.billed > 0) out.push("", `cliffcompaction bills ${(100 * (1 - sim.cliff.billed / sim.none.billed)).toFixed(1)}% less than no compaction and ${(100 * (1 - sim.cliff.billed / Math.max(1, sim.llm.billed))).toFixed(1)}% less than an LLM summary at the same threshold.`);
+  if (typeof values.svg === "string") out.push(`chart     ${values.svg}`);
+  if (typeof values.csv === "string") out.push(`csv       ${values.csv}`);
+}
+
+/** The three billings as an aligned table. */
+export function billingTable(sim: Simulation): string[] {
+  const row = (name: string, b: Billing): string[] => [name, n(Math.round(b.input)), n(Math.round(b.cached)), n(Math.round(b.billed)), b.extraCalls ? `+${b.extraCalls} summary calls, ${n(b.extraOutput)} output tokens` : ""];
+  return table([["", "sent", "cached", "billed", ""], row("cliffcompaction", sim.cliff), row("no compaction", sim.none), row("LLM summary, same cliffs", sim.llm)]);
+}
+
+/** The chart's series from a simulation. */
+export function chartSeries(sim: Simulation): { context: number[]; baseline: number[]; cliffs: number[] } {
+  return { context: sim.steps.map((s) => s.context), baseline: sim.steps.map((s) => s.baselineContext), cliffs: sim.steps.flatMap((s, i) => (s.cliff ? [i] : [])) };
+}
