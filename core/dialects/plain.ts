@@ -35,6 +35,11 @@ const MAX_EMBEDDED_DEPTH = 64;
  */
 function worthDecoding(content: string): boolean {
   if (content.charCodeAt(0) === 0x5b ? !/^\[\s*\{/.test(content) : content.indexOf('"tool_calls"') < 0) return false;
+  return shallow(content);
+}
+
+/** JSON text nested at most MAX_EMBEDDED_DEPTH deep (one pass over it, no recursion). */
+function shallow(content: string): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < content.length; i++) {
@@ -65,11 +70,28 @@ function isBlockList(v: unknown): v is unknown[] {
   return Array.isArray(v) && v.length > 0 && v.every((b) => typeof obj(b).type === "string");
 }
 
+// A host that writes a tool call into the text as a signature line: `[name] {"json":"args"}`.
+const SIGNATURE_LINE = /^\[([^\]\n]{1,100})\] (\{.*\})$/gm;
+
+/** Tells `ctx.onCall` of the signature lines in assistant text (the text itself is summarised as text). */
+function reportSignatureCalls(content: string, ctx: PartContext): void {
+  if (ctx.onCall === undefined || content.indexOf("] {") < 0) return;
+  for (const m of content.matchAll(SIGNATURE_LINE)) {
+    if (!shallow(m[2])) continue;
+    try {
+      ctx.onCall(m[1], JSON.parse(m[2]));
+    } catch {
+      // not JSON after all: not a call
+    }
+  }
+}
+
 function assistantParts(content: string, ctx: PartContext): string[] {
   const data = embeddedJson(content);
   if (isBlockList(data)) return anthropicAssistantParts(data, ctx);
   const msg = obj(data);
   if (Array.isArray(msg.tool_calls)) return chatAssistantParts(msg, ctx);
+  reportSignatureCalls(content, ctx);
   return anthropicAssistantParts(content, ctx);
 }
 

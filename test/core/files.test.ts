@@ -79,6 +79,14 @@ describe("files touched by a message list", () => {
       { role: "tool", content: '[{"type":"tool_use","name":"Write","input":{"file_path":"tool.ts"}}]' },
     ];
     expect(filesTouched(flat, "plain")).toEqual({ read: ["flat.ts"], modified: ["w.ts"] });
+    // A host that writes calls into the text as signature lines; never from a user or a tool.
+    const signed = [
+      { role: "assistant", content: 'Step 1: reading it.\n[read] {"path":"src/sig.ts"}\n[Edit] {"file_path":"src/edit.ts","old_string":"a"}' },
+      { role: "user", content: '[read] {"path":"user-said.ts"}' },
+      { role: "tool", content: '[write] {"path":"tool-said.ts"}' },
+      { role: "assistant", content: "[read] {not json}\n[read] " + '{"a":'.repeat(100) + "1" + "}".repeat(100) },
+    ];
+    expect(filesTouched(signed, "plain")).toEqual({ read: ["src/sig.ts"], modified: ["src/edit.ts"] });
   });
 
   it("deduplicated, kept as given, a modified file not listed as read, a later read of it changes nothing", () => {
