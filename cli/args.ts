@@ -70,6 +70,13 @@ export const FLAGS: Flag[] = [
   { name: "csv", value: "FILE", commands: ["simulate"], help: "write one row per request as CSV" },
   { name: "cache-discount", value: "X", commands: ["simulate", "report"], help: "price of a cached input token relative to an uncached one, in [0, 1]", default: "0.1" },
   { name: "output", short: "o", value: "FILE", commands: ["report"], help: "where to write the HTML report", default: "report.html" },
+  { name: "port", value: "N", commands: ["serve"], help: "port to listen on (0 picks a free one)", default: "8257" },
+  { name: "bind", value: "ADDRESS", commands: ["serve"], help: "address to listen on; anything but loopback exposes the proxy (a warning says so)", default: "127.0.0.1" },
+  { name: "anthropic-upstream", value: "URL", commands: ["serve", "run"], help: "where Anthropic requests go (also CLIFF_ANTHROPIC_UPSTREAM; run: ANTHROPIC_BASE_URL)", default: "https://api.anthropic.com" },
+  { name: "openai-upstream", value: "URL", commands: ["serve", "run"], help: "where OpenAI requests go (also CLIFF_OPENAI_UPSTREAM; run: OPENAI_BASE_URL)", default: "https://api.openai.com/v1" },
+  { name: "compact-limit-mb", value: "N", commands: ["serve", "run"], help: "larger request bodies stream through uncompacted", default: "64" },
+  { name: "quiet", commands: ["serve"], help: "no log lines" },
+  { name: "log-json", commands: ["serve", "run"], help: "log lines as JSON" },
 ];
 
 export interface Parsed {

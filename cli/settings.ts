@@ -12,7 +12,11 @@ function flagSetting(key: keyof Config, flag: string, v: string): number | boole
   }
 }
 
-function fileSettings(path: string): Config {
+/** Keys a --config file may hold for the proxy only (not core settings). */
+export const PROXY_KEYS = ["anthropicUpstream", "openaiUpstream"] as const;
+
+/** The --config file's JSON, or an InputError naming it. */
+export function configFile(path: string): Record<string, unknown> {
   let partial: unknown;
   try {
     partial = JSON.parse(readLimited(path, MAX_CONFIG_BYTES, "config"));
@@ -20,6 +24,13 @@ function fileSettings(path: string): Config {
     if (e instanceof InputError) throw e;
     throw new InputError(`${path}: cannot read config (${(e as Error).message.split("\n")[0]})`);
   }
+  if (partial === null || typeof partial !== "object" || Array.isArray(partial)) throw new InputError(`${path}: must hold a JSON object of settings`);
+  return partial as Record<string, unknown>;
+}
+
+function fileSettings(path: string): Config {
+  const partial = { ...configFile(path) };
+  for (const k of PROXY_KEYS) delete partial[k];
   try {
     return resolveConfig(partial);
   } catch (e) {

@@ -1,0 +1,162 @@
+/**
+ * One request through the proxy. A compactable one (POST of a message list to one of the three
+ * APIs, within the size limit) goes through `Engine.prepare` once; the body is re-serialised only
+ * when it changed, so an unchanged body keeps its bytes. The upstream's answer streams back as it
+ * arrives; a context-length refusal that came before any byte reached the client is answered by
+ * one more rung and a retry. Any fault of ours sends the original bytes: the proxy is never the
+ * reason a request failed.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { isObj, type Engine, type PrepareContext } from "../core/index";
+import { logLine, type RequestRecord } from "./log";
+import type { Resolved } from "./options";
+import { bufferUpTo, ERROR_BODY_LIMIT, isContextError } from "./reactive";
+import { routeOf, targetUrl, type Route } from "./routes";
+import type { Action, Stats } from "./stats";
+import { endToEnd, send, type UpstreamRequest } from "./upstream";
+
+export interface Context {
+  engine: Engine;
+  options: Resolved;
+  stats: Stats;
+  statusExtra: () => Record<string, unknown>;
+}
+
+/** Reads the body up to `limit` bytes; past it, stops reading and says so (the rest streams through). */
+function collect(req: IncomingMessage, limit: number): Promise<{ chunks: Buffer[]; total: number; over: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const onData = (c: Buffer): void => {
+      chunks.push(c);
+      total += c.length;
+      if (total > limit) {
+        req.pause();
+        req.off("data", onData);
+        req.off("end", onEnd);
+        resolve({ chunks, total, over: true });
+      }
+    };
+    const onEnd = (): void => resolve({ chunks, total, over: false });
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", reject);
+  });
+}
+
+/** The upstream's answer, as it arrives; the upstream request is dropped if the client goes away. */
+function relay(upstream: IncomingMessage, res: ServerResponse, head: Buffer[] = []): void {
+  const headers = endToEnd(upstream.headers) as Record<string, string | string[]>;
+  // The body goes on byte for byte, so its stated length still holds.
+  if (upstream.headers["content-length"] !== undefined) headers["content-length"] = upstream.headers["content-length"];
+  res.writeHead(upstream.statusCode ?? 502, upstream.statusMessage, headers);
+  for (const c of head) res.write(c);
+  upstream.pipe(res);
+  res.on("close", () => upstream.destroy());
+}
+
+function badGateway(res: ServerResponse, ctx: Context, url: URL, e: unknown): void {
+  ctx.stats.upstreamErrors++;
+  const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+  if (res.headersSent) return void res.destroy();
+  res.writeHead(502, { "content-type": "application/json" });
+  res.end(JSON.stringify({ type: "error", error: { type: "upstream_error", message: `cliffcompaction: cannot reach the upstream ${url.origin} (${why})` } }) + "\n");
+}
+
+/** Anything the proxy does not compact: the body streams through untouched. */
+async function passThrough(req: IncomingMessage, res: ServerResponse, ctx: Context, route: Route, head: Buffer[] = []): Promise<void> {
+  const url = targetUrl(ctx.options.upstreams[route.upstream], req.url ?? "/");
+  const length = req.headers["content-length"];
+  try {
+    const upstream = await send({ url, method: req.method ?? "GET", headers: req.headers, body: { head, rest: req, length: typeof length === "string" ? length : undefined } });
+    relay(upstream, res);
+  } catch (e) {
+    badGateway(res, ctx, url, e);
+  }
+}
+
+interface Decision {
+  body: Buffer;
+  prepared: PrepareContext | null;
+  action: Action;
+  record: Omit<RequestRecord, "status" | "escalations" | "action">;
+}
+
+/** Engine.prepare on the body, or the original bytes when anything about it fails. */
+function decide(ctx: Context, api: NonNullable<Route["api"]>, raw: Buffer): Decision {
+  const started = performance.now();
+  const record = { api, messagesIn: 0, messagesOut: 0, tokensIn: 0, tokensOut: 0, addedMs: 0 };
+  const failOpen = (): Decision => ({ body: raw, prepared: null, action: "fail-open", record: { ...record, addedMs: performance.now() - started } });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.toString("utf8"));
+  } catch {
+    return failOpen();
+  }
+  if (!isObj(parsed)) return failOpen();
+  let prepared: PrepareContext;
+  let body = raw;
+  try {
+    prepared = ctx.engine.prepare(parsed, api);
+    if (prepared.modified && !ctx.engine.config.shadow) body = Buffer.from(JSON.stringify(prepared.outgoingBody()), "utf8");
+  } catch {
+    return failOpen();
+  }
+  const action: Action = prepared.compacted ? "cliff" : prepared.matched ? "reuse" : "pass";
+  const out = ctx.engine.config.shadow ? prepared.messages.length : prepared.substituted.length;
+  return {
+    body, prepared, action,
+    record: { ...record, messagesIn: prepared.messages.length, messagesOut: out, tokensIn: prepared.estTokensIn, tokensOut: ctx.engine.config.shadow ? prepared.estTokensIn : prepared.estTokensOut, addedMs: performance.now() - started },
+  };
+}
+
+/** Sends the decided body; after a context-length refusal, one more rung and a retry, up to the ladder's end. */
+async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context, route: Route, raw: Buffer): Promise<void> {
+  const d = decide(ctx, route.api!, raw);
+  const url = targetUrl(ctx.options.upstreams[route.upstream], req.url ?? "/");
+  const request: UpstreamRequest = { url, method: "POST", headers: req.headers, body: d.body };
+  let escalations = 0;
+  let status = 0;
+  try {
+    for (;;) {
+      const upstream = await send(request);
+      status = upstream.statusCode ?? 0;
+      if (status < 400 || d.prepared === null || ctx.engine.config.shadow) return relay(upstream, res);
+      const error = await bufferUpTo(upstream, ERROR_BODY_LIMIT);
+      const encoding = upstream.headers["content-encoding"];
+      if (!error.complete || !isContextError(status, Buffer.concat(error.chunks), encoding) || !ctx.engine.reactive(d.prepared)) {
+        return relay(upstream, res, error.chunks);
+      }
+      escalations++;
+      request.body = Buffer.from(JSON.stringify(d.prepared.outgoingBody()), "utf8");
+      d.record.messagesOut = d.prepared.substituted.length;
+      d.record.tokensOut = d.prepared.estTokensOut;
+    }
+  } catch (e) {
+    badGateway(res, ctx, url, e);
+  } finally {
+    const action: Action = escalations > 0 ? "escalate" : d.action;
+    ctx.stats.count(action, d.record.tokensIn, d.record.tokensOut, escalations);
+    ctx.options.log?.(logLine({ ...d.record, action, escalations, status }, ctx.options.logJson));
+  }
+}
+
+export async function handle(req: IncomingMessage, res: ServerResponse, ctx: Context): Promise<void> {
+  ctx.stats.requests++;
+  ctx.stats.inFlight++;
+  res.on("close", () => ctx.stats.inFlight--);
+  const path = (req.url ?? "/").split("?")[0];
+  if (req.method === "GET" && path === "/_cliff/status") {
+    res.writeHead(200, { "content-type": "application/json" });
+    return void res.end(JSON.stringify(ctx.stats.status(ctx.engine, ctx.statusExtra()), null, 2) + "\n");
+  }
+  const route = routeOf(req.method ?? "GET", req.url ?? "/", req.headers);
+  if (route.api === null) return passThrough(req, res, ctx, route);
+  const body = await collect(req, ctx.options.compactLimitBytes);
+  if (body.over) {
+    ctx.stats.count("oversize", 0, 0, 0);
+    ctx.options.log?.(logLine({ api: route.api, messagesIn: 0, messagesOut: 0, tokensIn: 0, tokensOut: 0, action: "oversize", escalations: 0, addedMs: 0, status: 0 }, ctx.options.logJson));
+    return passThrough(req, res, ctx, route, body.chunks);
+  }
+  return compacted(req, res, ctx, route, Buffer.concat(body.chunks, body.total));
+}

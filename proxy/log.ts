@@ -1,0 +1,25 @@
+/** One log line per compacted-route request: what happened and what it cost, never content or headers. */
+import type { Action } from "./stats";
+
+export interface RequestRecord {
+  api: string;
+  messagesIn: number;
+  messagesOut: number;
+  tokensIn: number;
+  tokensOut: number;
+  action: Action;
+  /** Escalations after an upstream context-length error. */
+  escalations: number;
+  /** Milliseconds the proxy added before the request left for the upstream. */
+  addedMs: number;
+  /** The upstream's status (0 when it could not be reached). */
+  status: number;
+}
+
+const n = (v: number): string => v.toLocaleString("en-US");
+
+export function logLine(r: RequestRecord, json: boolean, now = new Date()): string {
+  if (json) return JSON.stringify({ time: now.toISOString(), ...r, addedMs: Math.round(r.addedMs * 100) / 100 });
+  const esc = r.escalations > 0 ? ` after ${r.escalations} escalation(s)` : "";
+  return `${now.toISOString()} ${r.api} ${n(r.messagesIn)}→${n(r.messagesOut)} msgs ${n(r.tokensIn)}→${n(r.tokensOut)} tok ${r.action}${esc} +${r.addedMs.toFixed(1)}ms ${r.status || "no upstream"}`;
+}

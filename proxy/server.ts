@@ -1,0 +1,73 @@
+/**
+ * The proxy host: an HTTP server on loopback (by default) in front of the Anthropic and OpenAI
+ * APIs, with one Engine (one bounded store and memo) for every client and session it serves.
+ */
+import { createHash } from "node:crypto";
+import http, { type IncomingMessage } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { Engine } from "../core/index";
+import { handle, type Context } from "./handler";
+import { resolveOptions, type ProxyOptions, type Resolved } from "./options";
+import { routeOf, targetUrl } from "./routes";
+import { Stats } from "./stats";
+import { endToEnd, send } from "./upstream";
+
+/** node:crypto's SHA-256, for the engine: the same digests as the core's own, natively. */
+export const nodeSha256 = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex");
+
+export interface RunningProxy {
+  /** http://host:port */
+  url: string;
+  port: number;
+  engine: Engine;
+  stats: Stats;
+  options: Resolved;
+  close(): Promise<void>;
+}
+
+/** A WebSocket upgrade is not something the proxy speaks: the request goes on as plain HTTP and the upstream's own answer comes back. */
+async function refuseUpgrade(req: IncomingMessage, socket: Socket, options: Resolved): Promise<void> {
+  const route = routeOf(req.method ?? "GET", req.url ?? "/", req.headers);
+  try {
+    const upstream = await send({ url: targetUrl(options.upstreams[route.upstream], req.url ?? "/"), method: req.method ?? "GET", headers: req.headers, body: Buffer.alloc(0) });
+    const headers = endToEnd(upstream.headers);
+    const lines = [`HTTP/1.1 ${upstream.statusCode} ${upstream.statusMessage ?? ""}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${String(v)}`), "connection: close", "", ""];
+    socket.write(lines.join("\r\n"));
+    upstream.pipe(socket);
+  } catch {
+    socket.end("HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
+  }
+}
+
+export async function startProxy(o: ProxyOptions = {}): Promise<RunningProxy> {
+  const options = resolveOptions(o);
+  const engine = new Engine(options.config, { memoMaxBytes: options.memoMaxBytes, digestCacheMaxBytes: options.digestCacheMaxBytes, sha256: nodeSha256 });
+  const stats = new Stats();
+  let port = options.port;
+  const ctx: Context = {
+    engine, options, stats,
+    statusExtra: () => ({ listen: `http://${options.host}:${port}`, upstreams: { anthropic: options.upstreams.anthropic.href, openai: options.upstreams.openai.href }, logFile: options.logFile ?? null, shadow: engine.config.shadow, thresholdTokens: engine.config.thresholdTokens }),
+  };
+  const server = http.createServer((req, res) => {
+    handle(req, res, ctx).catch(() => {
+      if (!res.headersSent) res.writeHead(500).end();
+      else res.destroy();
+    });
+  });
+  server.headersTimeout = options.headersTimeoutMs;
+  server.requestTimeout = options.requestTimeoutMs;
+  server.on("upgrade", (req, socket) => void refuseUpgrade(req, socket as Socket, options));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${host}:${port}`, port, engine, stats, options,
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
+}

@@ -1,0 +1,56 @@
+/** Sending a request to an upstream: headers cleaned of hop-by-hop ones, keep-alive agents, no timeout on the answer. */
+import http, { type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from "node:http";
+import https from "node:https";
+import type { Readable } from "node:stream";
+
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "host", "content-length", "expect"]);
+const agents = { "http:": new http.Agent({ keepAlive: true }), "https:": new https.Agent({ keepAlive: true }) };
+
+/** Headers minus hop-by-hop ones (and those the Connection header names). */
+export function endToEnd(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
+  const named = new Set(String(headers.connection ?? "").toLowerCase().split(",").map((s) => s.trim()).filter((s) => s !== ""));
+  const out: OutgoingHttpHeaders = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined && !HOP_BY_HOP.has(k) && !named.has(k)) out[k] = v;
+  return out;
+}
+
+export interface UpstreamRequest {
+  url: URL;
+  method: string;
+  headers: IncomingHttpHeaders;
+  /** The whole body, or chunks already read followed by the rest of a stream. */
+  body: Buffer | { head: Buffer[]; rest: Readable; length?: string };
+}
+
+/** Sends the request; resolves with the upstream's response as soon as its head arrives. */
+export function send(r: UpstreamRequest, onRequest?: (req: http.ClientRequest) => void): Promise<IncomingMessage> {
+  const headers = endToEnd(r.headers);
+  headers.host = r.url.host;
+  if (Buffer.isBuffer(r.body)) headers["content-length"] = String(r.body.length);
+  else if (r.body.length !== undefined) headers["content-length"] = r.body.length;
+  const mod = r.url.protocol === "https:" ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = mod.request(r.url, { method: r.method, headers, agent: agents[r.url.protocol as "http:" | "https:"] }, resolve);
+    req.on("error", reject);
+    onRequest?.(req);
+    if (Buffer.isBuffer(r.body)) req.end(r.body);
+    else {
+      for (const chunk of r.body.head) req.write(chunk);
+      r.body.rest.pipe(req);
+    }
+  });
+}
+
+/** Reads at most `limit` bytes of a response body (an error body the proxy must look at). */
+export function readSome(res: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    res.on("data", (c: Buffer) => {
+      total += c.length;
+      if (total <= limit) chunks.push(c);
+    });
+    res.on("end", () => resolve(Buffer.concat(chunks)));
+    res.on("error", reject);
+  });
+}
