@@ -13,9 +13,10 @@ import type { Resolved } from "./options";
 import { bufferUpTo, ERROR_BODY_LIMIT, isContextError } from "./reactive";
 import { routeOf, targetUrl, type Route } from "./routes";
 import type { Action, Stats } from "./stats";
-import { endToEnd, send, type UpstreamRequest } from "./upstream";
+import { endToEnd, send, type Agents, type UpstreamRequest } from "./upstream";
 
 export interface Context {
+  agents: Agents;
   engine: Engine;
   options: Resolved;
   stats: Stats;
@@ -68,7 +69,7 @@ async function passThrough(req: IncomingMessage, res: ServerResponse, ctx: Conte
   const url = targetUrl(ctx.options.upstreams[route.upstream], req.url ?? "/");
   const length = req.headers["content-length"];
   try {
-    const upstream = await send({ url, method: req.method ?? "GET", headers: req.headers, body: { head, rest: req, length: typeof length === "string" ? length : undefined } });
+    const upstream = await send({ agents: ctx.agents, url, method: req.method ?? "GET", headers: req.headers, body: { head, rest: req, length: typeof length === "string" ? length : undefined } });
     relay(upstream, res);
   } catch (e) {
     badGateway(res, ctx, url, e);
@@ -114,7 +115,7 @@ function decide(ctx: Context, api: NonNullable<Route["api"]>, raw: Buffer): Deci
 async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context, route: Route, raw: Buffer): Promise<void> {
   const d = decide(ctx, route.api!, raw);
   const url = targetUrl(ctx.options.upstreams[route.upstream], req.url ?? "/");
-  const request: UpstreamRequest = { url, method: "POST", headers: req.headers, body: d.body };
+  const request: UpstreamRequest = { agents: ctx.agents, url, method: "POST", headers: req.headers, body: d.body };
   let escalations = 0;
   let status = 0;
   try {

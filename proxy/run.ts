@@ -58,7 +58,7 @@ export async function runAgent(o: RunOptions): Promise<number> {
   const say = o.say ?? ((line: string) => process.stderr.write(line + "\n"));
   const logPath = o.logPath ?? join(tmpdir(), `cliffcompaction-${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}.log`);
   const upstreams = userUpstreams(o, env);
-  const proxy = await startProxy({ ...o, host: "127.0.0.1", port: 0, upstreams, logFile: logPath, log: (line) => appendFileSync(logPath, line + "\n") });
+  const proxy = await startProxy({ ...o, host: "127.0.0.1", port: o.port ?? 0, upstreams, logFile: logPath, log: (line) => appendFileSync(logPath, line + "\n") });
   for (const name of ["anthropic", "openai"] as const) {
     const u = proxy.options.upstreams[name];
     if (LOOPBACK.has(u.hostname) && Number(u.port || (u.protocol === "https:" ? 443 : 80)) === proxy.port) {

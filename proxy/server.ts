@@ -10,7 +10,7 @@ import { handle, type Context } from "./handler";
 import { resolveOptions, type ProxyOptions, type Resolved } from "./options";
 import { routeOf, targetUrl } from "./routes";
 import { Stats } from "./stats";
-import { endToEnd, send } from "./upstream";
+import { endToEnd, newAgents, send, type Agents } from "./upstream";
 
 /** node:crypto's SHA-256, for the engine: the same digests as the core's own, natively. */
 export const nodeSha256 = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex");
@@ -26,10 +26,10 @@ export interface RunningProxy {
 }
 
 /** A WebSocket upgrade is not something the proxy speaks: the request goes on as plain HTTP and the upstream's own answer comes back. */
-async function refuseUpgrade(req: IncomingMessage, socket: Socket, options: Resolved): Promise<void> {
+async function refuseUpgrade(req: IncomingMessage, socket: Socket, options: Resolved, agents: Agents): Promise<void> {
   const route = routeOf(req.method ?? "GET", req.url ?? "/", req.headers);
   try {
-    const upstream = await send({ url: targetUrl(options.upstreams[route.upstream], req.url ?? "/"), method: req.method ?? "GET", headers: req.headers, body: Buffer.alloc(0) });
+    const upstream = await send({ agents, url: targetUrl(options.upstreams[route.upstream], req.url ?? "/"), method: req.method ?? "GET", headers: req.headers, body: Buffer.alloc(0) });
     const headers = endToEnd(upstream.headers);
     const lines = [`HTTP/1.1 ${upstream.statusCode} ${upstream.statusMessage ?? ""}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${String(v)}`), "connection: close", "", ""];
     socket.write(lines.join("\r\n"));
@@ -43,9 +43,10 @@ export async function startProxy(o: ProxyOptions = {}): Promise<RunningProxy> {
   const options = resolveOptions(o);
   const engine = new Engine(options.config, { memoMaxBytes: options.memoMaxBytes, digestCacheMaxBytes: options.digestCacheMaxBytes, sha256: nodeSha256 });
   const stats = new Stats();
+  const agents = newAgents();
   let port = options.port;
   const ctx: Context = {
-    engine, options, stats,
+    agents, engine, options, stats,
     statusExtra: () => ({ listen: `http://${options.host}:${port}`, upstreams: { anthropic: options.upstreams.anthropic.href, openai: options.upstreams.openai.href }, logFile: options.logFile ?? null, shadow: engine.config.shadow, thresholdTokens: engine.config.thresholdTokens }),
   };
   const server = http.createServer((req, res) => {
@@ -56,7 +57,7 @@ export async function startProxy(o: ProxyOptions = {}): Promise<RunningProxy> {
   });
   server.headersTimeout = options.headersTimeoutMs;
   server.requestTimeout = options.requestTimeoutMs;
-  server.on("upgrade", (req, socket) => void refuseUpgrade(req, socket as Socket, options));
+  server.on("upgrade", (req, socket) => void refuseUpgrade(req, socket as Socket, options, agents));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => resolve());
@@ -68,6 +69,8 @@ export async function startProxy(o: ProxyOptions = {}): Promise<RunningProxy> {
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();
+      agents["http:"].destroy();
+      agents["https:"].destroy();
     }),
   };
 }

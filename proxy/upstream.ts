@@ -4,7 +4,15 @@ import https from "node:https";
 import type { Readable } from "node:stream";
 
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "host", "content-length", "expect"]);
-const agents = { "http:": new http.Agent({ keepAlive: true }), "https:": new https.Agent({ keepAlive: true }) };
+/** Keep-alive connections to the upstreams, one pool per proxy, closed with it. */
+export interface Agents {
+  "http:": http.Agent;
+  "https:": https.Agent;
+}
+
+export function newAgents(): Agents {
+  return { "http:": new http.Agent({ keepAlive: true }), "https:": new https.Agent({ keepAlive: true }) };
+}
 
 /** Headers minus hop-by-hop ones (and those the Connection header names). */
 export function endToEnd(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
@@ -15,6 +23,7 @@ export function endToEnd(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
 }
 
 export interface UpstreamRequest {
+  agents: Agents;
   url: URL;
   method: string;
   headers: IncomingHttpHeaders;
@@ -30,7 +39,7 @@ export function send(r: UpstreamRequest, onRequest?: (req: http.ClientRequest) =
   else if (r.body.length !== undefined) headers["content-length"] = r.body.length;
   const mod = r.url.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
-    const req = mod.request(r.url, { method: r.method, headers, agent: agents[r.url.protocol as "http:" | "https:"] }, resolve);
+    const req = mod.request(r.url, { method: r.method, headers, agent: r.agents[r.url.protocol as "http:" | "https:"] }, resolve);
     req.on("error", reject);
     onRequest?.(req);
     if (Buffer.isBuffer(r.body)) req.end(r.body);

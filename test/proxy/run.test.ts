@@ -1,0 +1,101 @@
+/** `cliffcompaction run -- <agent>`: base URLs set, Codex pointed at the proxy, exit codes and signals passed, the log in a file. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { mockUpstream, type MockUpstream } from "../helpers/mock-upstream";
+
+let mock: MockUpstream;
+const dir = mkdtempSync(join(tmpdir(), "cliff-run-"));
+beforeAll(async () => {
+  mock = await mockUpstream();
+});
+afterAll(() => mock.close());
+
+const CLI = ["dist/cli.mjs", "run"];
+
+/** The CLI as a child, without blocking this process (the mock upstream answers from here). */
+function runCli(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+const agent = (name: string, source: string): string => {
+  const file = join(dir, name);
+  writeFileSync(file, `#!${process.execPath}\n${source}`);
+  chmodSync(file, 0o755);
+  return file;
+};
+
+describe("run", () => {
+  it("starts the agent with its base URLs on the proxy, relays through it, returns its exit code and names the log file", async () => {
+    const script = agent("agent.mjs", `
+const base = process.env.ANTHROPIC_BASE_URL;
+const r = await fetch(base + "/v1/messages?beta=true", { method: "POST", headers: { "x-api-key": "k", "content-type": "application/json" }, body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "hi" }] }) });
+console.log("AGENT", r.status, process.env.OPENAI_BASE_URL, (await r.json()).content[0].text);
+process.exit(3);`);
+    const r = await runCli([...CLI, "--anthropic-upstream", mock.url, "--", script], { ...process.env, ANTHROPIC_BASE_URL: "" });
+    expect(r.status).toBe(3);
+    expect(r.stdout).toMatch(/^AGENT 200 http:\/\/127\.0\.0\.1:\d+\/v1 mock answer to \/v1\/messages$/m);
+    const log = /log: (\S+)/.exec(r.stderr)![1];
+    expect(existsSync(log)).toBe(true);
+    expect(readFileSync(log, "utf8")).toMatch(/ anthropic 1→1 msgs .* pass /);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("a base URL the user already set becomes the upstream", async () => {
+    const script = agent("agent2.mjs", `
+const r = await fetch(process.env.ANTHROPIC_BASE_URL + "/v1/messages", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+process.exit(r.status === 200 ? 0 : 1);`);
+    const r = await runCli([...CLI, "--", script], { ...process.env, ANTHROPIC_BASE_URL: mock.url });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain(`Anthropic → ${mock.url}`);
+  });
+
+  it("Codex gets the proxy as its openai_base_url, and a loop back to the proxy is refused in one line", async () => {
+    const codex = agent("codex", `console.log(JSON.stringify(process.argv.slice(2)));`);
+    const r = spawnSync(process.execPath, [...CLI, "--", codex, "exec", "hi"], { encoding: "utf8", timeout: 60_000 });
+    expect(r.status).toBe(0);
+    const args = JSON.parse(r.stdout) as string[];
+    expect(args[0]).toBe("-c");
+    expect(args[1]).toMatch(/^openai_base_url="http:\/\/127\.0\.0\.1:\d+\/v1"$/);
+    expect(args.slice(2)).toEqual(["exec", "hi"]);
+    const { runAgent } = await import("../../proxy/index");
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, "127.0.0.1", () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const said: string[] = [];
+    const code = await runAgent({ command: codex, args: [], port, env: { ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}` }, say: (l) => said.push(l), logPath: join(dir, "loop.log") });
+    expect(code).toBe(2);
+    expect(said).toEqual([expect.stringMatching(/the anthropic upstream http:\/\/127\.0\.0\.1:\d+\/ is this proxy itself/)]);
+  });
+
+  it("a signal sent to run reaches the agent once, and run exits with the agent's code", async () => {
+    const script = agent("agent3.mjs", `
+let got = 0;
+process.on("SIGTERM", () => { got++; setTimeout(() => process.exit(40 + got), 200); });
+console.log("READY");
+setInterval(() => {}, 1000);`);
+    const child = spawn(process.execPath, [...CLI, "--", script], { stdio: ["ignore", "pipe", "pipe"] });
+    await new Promise<void>((resolve) => child.stdout.on("data", (d) => String(d).includes("READY") && resolve()));
+    child.kill("SIGTERM");
+    const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+    expect(code).toBe(41);
+  });
+
+  it("a command that does not exist: one line, exit 127", () => {
+    const r = spawnSync(process.execPath, [...CLI, "--", join(dir, "no-such-agent")], { encoding: "utf8", timeout: 60_000 });
+    expect(r.status).toBe(127);
+    expect(r.stderr).toMatch(/cannot run .*no-such-agent \(ENOENT\)/);
+  });
+});
