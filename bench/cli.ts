@@ -4,8 +4,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { anthropicSession } from "./sessions";
-import { fmt } from "./util";
+import { anthropicSession } from "./sessions.js";
+import { fmt } from "./util.js";
 
 export function benchCli(): void {
   const dir = mkdtempSync(join(tmpdir(), "cliff-bench-"));

@@ -1,9 +1,9 @@
 /** Core benchmarks: compact + estimateTokens against one JSON.stringify, and the reference port's micro scenario. */
 import { existsSync, readFileSync } from "node:fs";
-import { compact, estimateTokens, pythonJsonLength, billableChars, canonicalJson, detectDialect } from "../core/index";
-import { aBody, aSession } from "../test/helpers/sessions";
-import { anthropicSession } from "./sessions";
-import { fmt, gc, heapMB, time } from "./util";
+import { compact, estimateTokens, pythonJsonLength, billableChars, canonicalJson, detectDialect } from "../core/index.js";
+import { aBody, aSession } from "../test/helpers/sessions.js";
+import { anthropicSession } from "./sessions.js";
+import { fmt, gc, heapMB, time } from "./util.js";
 
 function row(label: string, messages: unknown[], dialect: string): void {
   const bytes = JSON.stringify(messages).length;

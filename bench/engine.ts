@@ -1,7 +1,7 @@
 /** Engine benchmarks on the reference port's scenario: 80 turns, threshold 2000, keepRecent 1. */
-import { Engine, messageDigest } from "../core/index";
-import { aBody, aSession } from "../test/helpers/sessions";
-import { fmt, time, timeEach } from "./util";
+import { Engine, messageDigest } from "../core/index.js";
+import { aBody, aSession } from "../test/helpers/sessions.js";
+import { fmt, time, timeEach } from "./util.js";
 
 const reparse = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 

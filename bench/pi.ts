@@ -1,8 +1,8 @@
 /** The Pi hook (live set + cliff + summary string) on a branch of about 1M estimated tokens (target < 100 ms). */
-import { estimateTokens, resolveConfig } from "../core/index";
-import { compactSession } from "../pi-extension/hook";
-import { liveFromEntries } from "../core/pi/session";
-import { fmt, time } from "./util";
+import { estimateTokens, resolveConfig } from "../core/index.js";
+import { compactSession } from "../pi-extension/hook.js";
+import { liveFromEntries } from "../core/pi/session.js";
+import { fmt, time } from "./util.js";
 
 function branch(targetTokens: number): unknown[] {
   const entries: unknown[] = [{ type: "message", id: "e0", parentId: null, message: { role: "user", content: [{ type: "text", text: "Refactor the storage layer." }] } }];

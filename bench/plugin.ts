@@ -1,9 +1,9 @@
 /** Plugin benchmarks: bundle size, and summarize on a 4 MB history inside node:vm and QuickJS. */
 import { readFileSync, statSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import { quickjsSandbox, vmSandbox, BUNDLE_PATH } from "../test/helpers/sandboxes";
-import { flatSession } from "./sessions";
-import { fmt, time } from "./util";
+import { quickjsSandbox, vmSandbox, BUNDLE_PATH } from "../test/helpers/sandboxes.js";
+import { flatSession } from "./sessions.js";
+import { fmt, time } from "./util.js";
 
 export async function benchPlugin(): Promise<void> {
   const script = readFileSync(BUNDLE_PATH, "utf8");

@@ -7,11 +7,11 @@ import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
 
 const SECTIONS: Record<string, () => unknown> = {
-  core: async () => (await import("./core")).benchCore(),
-  engine: async () => (await import("./engine")).benchEngine(),
-  pi: async () => (await import("./pi")).benchPi(),
-  plugin: async () => (await import("./plugin")).benchPlugin(),
-  cli: async () => (await import("./cli")).benchCli(),
+  core: async () => (await import("./core.js")).benchCore(),
+  engine: async () => (await import("./engine.js")).benchEngine(),
+  pi: async () => (await import("./pi.js")).benchPi(),
+  plugin: async () => (await import("./plugin.js")).benchPlugin(),
+  cli: async () => (await import("./cli.js")).benchCli(),
 };
 
 const only = process.argv[2];

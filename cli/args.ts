@@ -3,7 +3,7 @@
  * help line), a parser that reads a value flag's next word whatever it looks like (so
  * `--keep-recent -1` is a value, then refused with the accepted range), and the help texts.
  */
-import { CONFIG_KEYS, CONFIG_KINDS, DEFAULT_CONFIG, type Config } from "../core/index";
+import { CONFIG_KEYS, CONFIG_KINDS, DEFAULT_CONFIG, type Config } from "../core/index.js";
 
 export const COMMANDS = ["compact", "simulate", "report", "serve", "run"] as const;
 export type Command = (typeof COMMANDS)[number];

@@ -1,4 +1,4 @@
-import { main } from "./main";
+import { main } from "./main.js";
 
 main(process.argv.slice(2)).then((code) => {
   process.exitCode = code;

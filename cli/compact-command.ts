@@ -1,12 +1,12 @@
 /** `cliffcompaction compact`: one cliff at the end of the session, reported; or what the AgentParley plugin would return. */
 import { readFileSync } from "node:fs";
-import { filesTouched, maxRung, parseFocus, planCliff, type Config, type FileLists } from "../core/index";
-import { platformTokens, summarizeWithReport } from "../plugin/summarize";
-import { numberFlag, UsageError, type Parsed } from "./args";
-import { countParts, firstLines, tokensOf } from "./counts";
-import { flattenSession } from "./flatten";
-import { InputError, type Session } from "./readers/index";
-import { n } from "./table";
+import { filesTouched, maxRung, parseFocus, planCliff, type Config, type FileLists } from "../core/index.js";
+import { platformTokens, summarizeWithReport } from "../plugin/summarize.js";
+import { numberFlag, UsageError, type Parsed } from "./args.js";
+import { countParts, firstLines, tokensOf } from "./counts.js";
+import { flattenSession } from "./flatten.js";
+import { InputError, type Session } from "./readers/index.js";
+import { n } from "./table.js";
 
 type Values = Parsed["values"];
 

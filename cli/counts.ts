@@ -1,6 +1,6 @@
 /** What a compaction did, counted: parts by class, dropped results and images, tokens of a message list. */
-import { n } from "./table";
-import { estimateTokens, imagePayload, compactWith, getDialect, partKind, type CompactResult, type Config, type DialectName, type PartKind } from "../core/index";
+import { n } from "./table.js";
+import { estimateTokens, imagePayload, compactWith, getDialect, partKind, type CompactResult, type Config, type DialectName, type PartKind } from "../core/index.js";
 
 export interface PartCounts {
   assistantSteps: number;

@@ -3,11 +3,11 @@
  * Structured content becomes the JSON of a provider shape the plain dialect reads back
  * (Anthropic blocks for block lists, the Chat message for tool calls).
  */
-import { CliffInputError, COMPACT, isObj, serializeJson } from "../core/index";
+import { CliffInputError, COMPACT, isObj, serializeJson } from "../core/index.js";
 
 /** JSON.stringify without its recursion limit. */
 const stringify = (v: unknown): string => serializeJson(v, COMPACT);
-import { InputError, type Session } from "./readers/common";
+import { InputError, type Session } from "./readers/common.js";
 
 
 function textOf(content: unknown): string {

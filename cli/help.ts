@@ -1,6 +1,6 @@
 /** The help texts, made from the flag table so every flag is listed with its default. */
-import { FLAGS, type Command } from "./args";
-import { FORMATS } from "./readers/index";
+import { FLAGS, type Command } from "./args.js";
+import { FORMATS } from "./readers/index.js";
 
 declare const __CLIFF_VERSION__: string;
 export const VERSION = typeof __CLIFF_VERSION__ === "string" ? __CLIFF_VERSION__ : "dev";

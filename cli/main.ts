@@ -1,12 +1,12 @@
 /** The `cliffcompaction` command: parse, check everything that can be checked before any work, dispatch. */
-import { ConfigError } from "../core/index";
-import { parseArgs, UsageError, type Command, type Parsed } from "./args";
-import { compactCommand } from "./compact-command";
-import { helpText, SHORT_USAGE, VERSION } from "./help";
-import { InputError } from "./readers/index";
-import { checkReport, reportCommand } from "./report-command";
-import { configFrom, loadSession } from "./settings";
-import { checkSimulate, simulateCommand } from "./simulate-command";
+import { ConfigError } from "../core/index.js";
+import { parseArgs, UsageError, type Command, type Parsed } from "./args.js";
+import { compactCommand } from "./compact-command.js";
+import { helpText, SHORT_USAGE, VERSION } from "./help.js";
+import { InputError } from "./readers/index.js";
+import { checkReport, reportCommand } from "./report-command.js";
+import { configFrom, loadSession } from "./settings.js";
+import { checkSimulate, simulateCommand } from "./simulate-command.js";
 
 const SESSION_COMMANDS: readonly Command[] = ["compact", "simulate", "report"];
 
@@ -46,7 +46,7 @@ export async function main(argv: string[]): Promise<number> {
     if (p.command === undefined) throw new UsageError(SHORT_USAGE.replace(/^usage: /, "no command given; usage: "));
     if (SESSION_COMMANDS.includes(p.command)) await sessionCommand(p, out);
     else {
-      const { proxyCommand } = await import("./proxy-command");
+      const { proxyCommand } = await import("./proxy-command.js");
       return await proxyCommand(p);
     }
     if (out.length > 0) process.stdout.write(out.join("\n") + "\n");

@@ -1,7 +1,7 @@
 /** `cliffcompaction serve` and `cliffcompaction run -- <agent>`: the CLI only starts the proxy host. */
-import { runAgent, startProxy, type ProxyOptions } from "../proxy/index";
-import { numberFlag, UsageError, type Parsed } from "./args";
-import { configFile, configFrom } from "./settings";
+import { runAgent, startProxy, type ProxyOptions } from "../proxy/index.js";
+import { numberFlag, UsageError, type Parsed } from "./args.js";
+import { configFile, configFrom } from "./settings.js";
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 

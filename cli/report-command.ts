@@ -1,15 +1,15 @@
 /** `cliffcompaction report`: the simulation, every cliff and the session's anatomy as one HTML file. */
 import { writeFileSync } from "node:fs";
-import { filesTouched, resolveConfig, type Config } from "../core/index";
-import { tokensOf } from "./counts";
-import type { Parsed } from "./args";
-import { checkOutput } from "./input";
-import type { Session } from "./readers/index";
-import { anatomy, cliffDetail } from "./report-data";
-import { renderReport } from "./report-html";
-import { cacheDiscount, chartSeries, runSimulation } from "./simulate-command";
-import { niceStep, renderSvg } from "./svg";
-import { n } from "./table";
+import { filesTouched, resolveConfig, type Config } from "../core/index.js";
+import { tokensOf } from "./counts.js";
+import type { Parsed } from "./args.js";
+import { checkOutput } from "./input.js";
+import type { Session } from "./readers/index.js";
+import { anatomy, cliffDetail } from "./report-data.js";
+import { renderReport } from "./report-html.js";
+import { cacheDiscount, chartSeries, runSimulation } from "./simulate-command.js";
+import { niceStep, renderSvg } from "./svg.js";
+import { n } from "./table.js";
 
 type Values = Parsed["values"];
 

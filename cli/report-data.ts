@@ -3,7 +3,7 @@
  * cliff what was kept verbatim, excerpted and dropped (each dropped tool result with its size and
  * the call that produced it), and the files read and modified.
  */
-import { arr, billableChars, filesTouched, getDialect, imagePayload, imageTokens, isObj, obj, partKind, str, tokensOfChars, type CompactResult, type Config, type DialectName, type FileLists } from "../core/index";
+import { arr, billableChars, filesTouched, getDialect, imagePayload, imageTokens, isObj, obj, partKind, str, tokensOfChars, type CompactResult, type Config, type DialectName, type FileLists } from "../core/index.js";
 
 export interface Anatomy {
   toolResults: number;

@@ -3,10 +3,10 @@
  * opens from disk. Everything from the session is untrusted text and is escaped; the numbers are
  * also embedded as JSON in an inert data block for tools.
  */
-import type { Simulation } from "./simulate";
-import type { Anatomy, CliffDetail } from "./report-data";
-import { shortNumber } from "./svg";
-import { n } from "./table";
+import type { Simulation } from "./simulate.js";
+import type { Anatomy, CliffDetail } from "./report-data.js";
+import { shortNumber } from "./svg.js";
+import { n } from "./table.js";
 
 export interface ReportInput {
   file: string;

@@ -1,8 +1,8 @@
 /** The config a command runs with: defaults, then a --config file, then the flags. And loading the session. */
-import { CONFIG_KEYS, CONFIG_KINDS, ConfigError, parseSetting, resolveConfig, type Config } from "../core/index";
-import { kebab, UsageError, type Parsed } from "./args";
-import { MAX_CONFIG_BYTES, MAX_SESSION_BYTES, readLimited } from "./input";
-import { InputError, readSession, type Session } from "./readers/index";
+import { CONFIG_KEYS, CONFIG_KINDS, ConfigError, parseSetting, resolveConfig, type Config } from "../core/index.js";
+import { kebab, UsageError, type Parsed } from "./args.js";
+import { MAX_CONFIG_BYTES, MAX_SESSION_BYTES, readLimited } from "./input.js";
+import { InputError, readSession, type Session } from "./readers/index.js";
 
 function flagSetting(key: keyof Config, flag: string, v: string): number | boolean {
   try {

@@ -1,13 +1,13 @@
 /** `cliffcompaction simulate`: the whole session replayed request by request, cliffs and the bill. */
 import { writeFileSync } from "node:fs";
-import { fixedChars, getDialect, type Config } from "../core/index";
-import { numberFlag, UsageError, type Parsed } from "./args";
-import { checkOutput } from "./input";
-import { progressBar } from "./progress";
-import type { Session } from "./readers/index";
-import { simulate, toCsv, type Billing, type Simulation } from "./simulate";
-import { renderSvg } from "./svg";
-import { fixed2, n, table } from "./table";
+import { fixedChars, getDialect, type Config } from "../core/index.js";
+import { numberFlag, UsageError, type Parsed } from "./args.js";
+import { checkOutput } from "./input.js";
+import { progressBar } from "./progress.js";
+import type { Session } from "./readers/index.js";
+import { simulate, toCsv, type Billing, type Simulation } from "./simulate.js";
+import { renderSvg } from "./svg.js";
+import { fixed2, n, table } from "./table.js";
 
 type Values = Parsed["values"];
 

@@ -4,7 +4,7 @@
  * prefix-cache model: the part of a request that repeats the previous request's messages (the
  * same objects, in order) is a cache hit; everything after the first difference is prefilled again.
  */
-import { billableChars, bodyChars, planCliff, getDialect, tokensOfChars, type CliffPlan, type Config, type Dialect, type DialectName } from "../core/index";
+import { billableChars, bodyChars, planCliff, getDialect, tokensOfChars, type CliffPlan, type Config, type Dialect, type DialectName } from "../core/index.js";
 
 export interface Billing {
   /** All input tokens sent. */

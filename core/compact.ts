@@ -1,13 +1,13 @@
 /** One cliff: head | middle | tail, with the middle replaced by one summary message. */
-import { toConfig, type Config } from "./config";
-import { getDialect } from "./dialects/registry";
-import type { Dialect, DialectName } from "./dialects/types";
-import type { Focus } from "./focus";
-import { pythonJsonLength } from "./json";
-import type { PartContext } from "./parts";
-import { FileTracker, formatFileLists } from "./files";
-import { summaryMessageText } from "./parts";
-import { renderSummary } from "./summary";
+import { toConfig, type Config } from "./config.js";
+import { getDialect } from "./dialects/registry.js";
+import type { Dialect, DialectName } from "./dialects/types.js";
+import type { Focus } from "./focus.js";
+import { pythonJsonLength } from "./json.js";
+import type { PartContext } from "./parts.js";
+import { FileTracker, formatFileLists } from "./files.js";
+import { summaryMessageText } from "./parts.js";
+import { renderSummary } from "./summary.js";
 
 export interface CompactResult {
   /** head + [summary] + kept tail; head and tail are the input's own objects. */

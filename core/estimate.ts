@@ -2,8 +2,8 @@
  * The token estimate: characters of the Python-default serialisation of the whole body, with each
  * image payload replaced by its token price × 4, divided by 4.
  */
-import { measureJson, PYTHON_DEFAULT } from "./json";
-import { imagePayload, imageTokens } from "./images";
+import { measureJson, PYTHON_DEFAULT } from "./json.js";
+import { imagePayload, imageTokens } from "./images.js";
 
 function imageAdjustment(node: Record<string, unknown>): number | undefined {
   const payload = imagePayload(node);

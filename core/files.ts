@@ -3,10 +3,10 @@
  * text, never a guess from a shell command), and the lists as every host carries them. One room
  * for file lists: extracting, merging, bounding, rendering and reading them back.
  */
-import { DEFAULT_CONFIG } from "./config";
-import { getDialect } from "./dialects/registry";
-import type { Dialect, DialectName } from "./dialects/types";
-import { arr, isObj, obj, str } from "./guards";
+import { DEFAULT_CONFIG } from "./config.js";
+import { getDialect } from "./dialects/registry.js";
+import type { Dialect, DialectName } from "./dialects/types.js";
+import { arr, isObj, obj, str } from "./guards.js";
 
 /** Files read and modified, oldest first; a modified file is never also listed as read (Pi's rule). */
 export interface FileLists {

@@ -3,7 +3,7 @@
  * result that the length rule would drop contributes the lines that mention a term (with one line
  * of context either side), verbatim, under a per-result and a total cap. Nothing is rephrased.
  */
-import { truncate } from "./text";
+import { truncate } from "./text.js";
 
 export interface Focus {
   /** The focus text as the user gave it. */

@@ -5,7 +5,7 @@
  * estimate measures. Values follow JSON.stringify's rules: undefined/functions are skipped in
  * objects and become null in arrays, non-finite numbers become null, numbers use JS formatting.
  */
-import { CliffInputError } from "./errors";
+import { CliffInputError } from "./errors.js";
 
 export interface JsonStyle {
   sortKeys: boolean;

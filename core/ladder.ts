@@ -7,12 +7,12 @@
  * `planCliff` is the one entry a host crosses into: it takes the host's messages, head policy and
  * budget (with a measure of the host's own rendering) and returns the plan the host renders from.
  */
-import { toConfig, type Config } from "./config";
-import { compactWith, headOf, type CompactOptions, type CompactResult } from "./compact";
-import { getDialect } from "./dialects/registry";
-import type { Dialect, DialectName } from "./dialects/types";
-import { estimateTokens } from "./estimate";
-import { fitSummary, renderSummary, SUMMARY_HEADER } from "./summary";
+import { toConfig, type Config } from "./config.js";
+import { compactWith, headOf, type CompactOptions, type CompactResult } from "./compact.js";
+import { getDialect } from "./dialects/registry.js";
+import type { Dialect, DialectName } from "./dialects/types.js";
+import { estimateTokens } from "./estimate.js";
+import { fitSummary, renderSummary, SUMMARY_HEADER } from "./summary.js";
 
 export type Rung = 0 | 1 | 2 | 3;
 

@@ -2,12 +2,12 @@
  * The content-class rules, in one place: every dialect extracts text and calls these to turn it
  * into summary parts. Each part is a fixed tag plus a verbatim (possibly truncated) excerpt.
  */
-import type { Config } from "./config";
-import { canonicalJson } from "./json";
-import { focusExcerpt, FOCUS_EXCERPT_TAG, type FocusBudget } from "./focus";
-import { SUMMARY_HEADER } from "./summary";
-import { isBlank, strip, stripTaskNotifications, toWellFormed, truncate } from "./text";
-import { arr, obj, str } from "./guards";
+import type { Config } from "./config.js";
+import { canonicalJson } from "./json.js";
+import { focusExcerpt, FOCUS_EXCERPT_TAG, type FocusBudget } from "./focus.js";
+import { SUMMARY_HEADER } from "./summary.js";
+import { isBlank, strip, stripTaskNotifications, toWellFormed, truncate } from "./text.js";
+import { arr, obj, str } from "./guards.js";
 
 /** The tags that open summary parts (human parts are tagged with their role). */
 export const RESULT_TAG = "result: ";

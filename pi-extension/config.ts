@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { CONFIG_KEYS, parseSetting, resolveConfig, type Config } from "../core/index";
+import { CONFIG_KEYS, parseSetting, resolveConfig, type Config } from "../core/index.js";
 
 export const CONFIG_FILE_NAME = "cliffcompaction.json";
 

@@ -14,8 +14,8 @@ import {
   type CompactResult,
   type Config,
   FileTracker,
-} from "../core/index";
-import type { LiveMessage } from "../core/pi/session";
+} from "../core/index.js";
+import type { LiveMessage } from "../core/pi/session.js";
 
 export type CompactReason = "manual" | "threshold" | "overflow";
 

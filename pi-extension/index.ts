@@ -5,11 +5,11 @@
  * compaction runs.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import type { Config } from "../core/index";
-import { loadConfig, type LoadedConfig } from "./config";
-import { compactSession, type CliffDetails, type CompactReason } from "./hook";
-import { liveFromEntries } from "../core/pi/session";
-import { addCarriedFiles, FileTracker } from "../core/files";
+import type { Config } from "../core/index.js";
+import { loadConfig, type LoadedConfig } from "./config.js";
+import { compactSession, type CliffDetails, type CompactReason } from "./hook.js";
+import { liveFromEntries } from "../core/pi/session.js";
+import { addCarriedFiles, FileTracker } from "../core/files.js";
 
 const STATUS_KEY = "cliff";
 

@@ -2,7 +2,7 @@
  * The platform's arithmetic: its token estimate and what we can know of its compaction threshold.
  * A summary over half the true threshold is refused, so the threshold is bounded from below.
  */
-import type { EnvelopeMessage } from "./envelope";
+import type { EnvelopeMessage } from "./envelope.js";
 
 export interface ThresholdFields {
   threshold?: unknown;

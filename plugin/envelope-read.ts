@@ -3,9 +3,9 @@
  * one, its task section alone. Only stated lengths and exact literals move the cursor, so nothing
  * quoted inside a section can forge a boundary; whatever the renderer writes, this reads.
  */
-import type { FileLists } from "../core/files";
-import { unescapeText } from "./escape";
-import { CLOSE, MESSAGE_CLOSE, ROLE_MAX, openTagText, checksum, type Envelope, type EnvelopeMessage } from "./envelope";
+import type { FileLists } from "../core/files.js";
+import { unescapeText } from "./escape.js";
+import { CLOSE, MESSAGE_CLOSE, ROLE_MAX, openTagText, checksum, type Envelope, type EnvelopeMessage } from "./envelope.js";
 
 /** The versions this parser reads: 1 (no escapes, no files section) and 2. */
 const VERSIONS = [1, 2];

@@ -32,9 +32,9 @@
  * Version 1 (no files section, no escapes) is still read.
  */
 // The plugin imports core modules, not the index, so its bundle carries only the dialect it uses.
-import type { FileLists } from "../core/files";
-import { SUMMARY_HEADER } from "../core/summary";
-import { escapePath, escapeText } from "./escape";
+import type { FileLists } from "../core/files.js";
+import { SUMMARY_HEADER } from "../core/summary.js";
+import { escapePath, escapeText } from "./escape.js";
 
 export const ENVELOPE_VERSION = 2;
 

@@ -3,12 +3,12 @@
  * parts, so no candidate is rendered or checksummed (the plugin renders once, at the end). It also
  * holds what may be shed under pressure (the focus text, then the oldest files) and the time guard.
  */
-import type { CompactResult } from "../core/compact";
-import { toFileLists, type FileLists, type TouchedFile } from "../core/files";
-import { joinedLength, joinParts } from "../core/summary";
-import { platformTokens } from "./budget";
-import { escapeText } from "./escape";
-import { envelopeLength, filesContent, messagesLength, type EnvelopeMessage } from "./envelope";
+import type { CompactResult } from "../core/compact.js";
+import { toFileLists, type FileLists, type TouchedFile } from "../core/files.js";
+import { joinedLength, joinParts } from "../core/summary.js";
+import { platformTokens } from "./budget.js";
+import { escapeText } from "./escape.js";
+import { envelopeLength, filesContent, messagesLength, type EnvelopeMessage } from "./envelope.js";
 
 /** Milliseconds, from whatever clock the host has. */
 export type Clock = () => number;

@@ -5,19 +5,19 @@
  * its recent turns re-read as live messages, its digest and focus dropped (never compact a compaction).
  */
 // The plugin imports core modules, not the index, so its bundle carries only the dialect it uses.
-import { resolveConfig, type Config } from "../core/config";
-import { plain } from "../core/dialects/plain";
-import { filesTouched, FileTracker } from "../core/files";
-import { parseFocus } from "../core/focus";
-import { canonicalJson } from "../core/json";
-import { planCliff } from "../core/ladder";
-import { joinParts, SUMMARY_HEADER } from "../core/summary";
-import { contentChars, estimateString, platformTokens, thresholdOf, type ThresholdFields } from "./budget";
-import { envelopeRole, renderEnvelope, type EnvelopeMessage } from "./envelope";
-import { parseEnvelope, recoverTask } from "./envelope-read";
-import { EnvelopeSizer, TimeUp, type Clock } from "./sizer";
+import { resolveConfig, type Config } from "../core/config.js";
+import { plain } from "../core/dialects/plain.js";
+import { filesTouched, FileTracker } from "../core/files.js";
+import { parseFocus } from "../core/focus.js";
+import { canonicalJson } from "../core/json.js";
+import { planCliff } from "../core/ladder.js";
+import { joinParts, SUMMARY_HEADER } from "../core/summary.js";
+import { contentChars, estimateString, platformTokens, thresholdOf, type ThresholdFields } from "./budget.js";
+import { envelopeRole, renderEnvelope, type EnvelopeMessage } from "./envelope.js";
+import { parseEnvelope, recoverTask } from "./envelope-read.js";
+import { EnvelopeSizer, TimeUp, type Clock } from "./sizer.js";
 
-export { estimateString, platformTokens, thresholdOf } from "./budget";
+export { estimateString, platformTokens, thresholdOf } from "./budget.js";
 
 export interface SummarizeContext extends ThresholdFields {
   messages?: unknown;

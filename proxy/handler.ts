@@ -7,13 +7,13 @@
  * reason a request failed.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { isObj, type Engine, type PrepareContext } from "../core/index";
-import { logLine, type RequestRecord } from "./log";
-import type { Resolved } from "./options";
-import { bufferUpTo, ERROR_BODY_LIMIT, isContextError } from "./reactive";
-import { routeOf, targetUrl, type Route } from "./routes";
-import type { Action, Stats } from "./stats";
-import { endToEnd, send, type Agents, type UpstreamRequest } from "./upstream";
+import { isObj, type Engine, type PrepareContext } from "../core/index.js";
+import { logLine, type RequestRecord } from "./log.js";
+import type { Resolved } from "./options.js";
+import { bufferUpTo, ERROR_BODY_LIMIT, isContextError } from "./reactive.js";
+import { routeOf, targetUrl, type Route } from "./routes.js";
+import type { Action, Stats } from "./stats.js";
+import { endToEnd, send, type Agents, type UpstreamRequest } from "./upstream.js";
 
 export interface Context {
   agents: Agents;

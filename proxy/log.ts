@@ -1,5 +1,5 @@
 /** One log line per compacted-route request: what happened and what it cost, never content or headers. */
-import type { Action } from "./stats";
+import type { Action } from "./stats.js";
 
 export interface RequestRecord {
   api: string;

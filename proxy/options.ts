@@ -1,6 +1,6 @@
 /** The proxy's settings: where it listens, where each API goes, what it logs, and its bounds. */
-import { resolveConfig, type Config } from "../core/index";
-import type { UpstreamName } from "./routes";
+import { resolveConfig, type Config } from "../core/index.js";
+import type { UpstreamName } from "./routes.js";
 
 export const DEFAULT_PORT = 8257;
 export const DEFAULT_UPSTREAMS: Record<UpstreamName, string> = { anthropic: "https://api.anthropic.com", openai: "https://api.openai.com/v1" };

@@ -4,7 +4,7 @@
  * its auth header, never by a host of its own.
  */
 import type { IncomingHttpHeaders } from "node:http";
-import type { DialectName } from "../core/index";
+import type { DialectName } from "../core/index.js";
 
 export type UpstreamName = "anthropic" | "openai";
 

@@ -8,9 +8,9 @@ import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { constants } from "node:os";
-import type { ProxyOptions } from "./options";
-import type { UpstreamName } from "./routes";
-import { startProxy } from "./server";
+import type { ProxyOptions } from "./options.js";
+import type { UpstreamName } from "./routes.js";
+import { startProxy } from "./server.js";
 
 export interface RunOptions extends ProxyOptions {
   command: string;

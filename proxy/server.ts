@@ -5,12 +5,12 @@
 import { createHash } from "node:crypto";
 import http, { type IncomingMessage } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { Engine } from "../core/index";
-import { handle, type Context } from "./handler";
-import { resolveOptions, type ProxyOptions, type Resolved } from "./options";
-import { routeOf, targetUrl } from "./routes";
-import { Stats } from "./stats";
-import { endToEnd, newAgents, send, type Agents } from "./upstream";
+import { Engine } from "../core/index.js";
+import { handle, type Context } from "./handler.js";
+import { resolveOptions, type ProxyOptions, type Resolved } from "./options.js";
+import { routeOf, targetUrl } from "./routes.js";
+import { Stats } from "./stats.js";
+import { endToEnd, newAgents, send, type Agents } from "./upstream.js";
 
 /** node:crypto's SHA-256, for the engine: the same digests as the core's own, natively. */
 export const nodeSha256 = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex");

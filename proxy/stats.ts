@@ -1,5 +1,5 @@
 /** The proxy's counters, as `GET /_cliff/status` shows them. No body or header content is kept. */
-import type { Engine } from "../core/index";
+import type { Engine } from "../core/index.js";
 
 export type Action = "pass" | "reuse" | "cliff" | "escalate" | "fail-open" | "oversize";
 

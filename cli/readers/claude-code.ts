@@ -6,8 +6,8 @@
  * Claude Code applies it: the history starts again at the last `compact_boundary`, with the summary
  * line after it.
  */
-import { isObj } from "../../core/index";
-import { fail, type Session } from "./common";
+import { isObj } from "../../core/index.js";
+import { fail, type Session } from "./common.js";
 
 type Line = Record<string, unknown>;
 

@@ -5,8 +5,8 @@
  * with its `replacement_history`, or, without one, with the initial context, the user messages so
  * far and the summary as a user message; a `thread_rolled_back` event drops the last user turns.
  */
-import { arr, isObj, obj, str } from "../../core/index";
-import { fail, type Session } from "./common";
+import { arr, isObj, obj, str } from "../../core/index.js";
+import { fail, type Session } from "./common.js";
 
 type Item = Record<string, unknown>;
 type Line = Record<string, unknown>;

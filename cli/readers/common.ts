@@ -1,5 +1,5 @@
 /** What every session reader shares: the session shape, the formats, one-line errors, JSON lines. */
-import { isObj, type DialectName } from "../../core/index";
+import { isObj, type DialectName } from "../../core/index.js";
 
 export const FORMATS = ["pi", "claude-code", "codex", "openhands", "anthropic", "openai-chat", "openai-responses", "traj", "agentparley"] as const;
 export type Format = (typeof FORMATS)[number];

@@ -3,16 +3,16 @@
  * --format), turned into one dialect's message list. Errors name the file, the line or key, and
  * the formats. One file per format family; this one only detects and dispatches.
  */
-import { isObj } from "../../core/index";
-import { jsonErrorLine } from "../json-error";
-import { looksLikeClaudeCode, readClaudeCode } from "./claude-code";
-import { looksLikeCodex, readCodex } from "./codex";
-import { fail, FORMATS, parseJsonLines, unknownFormat, type Format, type Session } from "./common";
-import { readJson } from "./json";
-import { looksLikeOpenHands, readOpenHands } from "./openhands";
-import { readPi } from "./pi";
+import { isObj } from "../../core/index.js";
+import { jsonErrorLine } from "../json-error.js";
+import { looksLikeClaudeCode, readClaudeCode } from "./claude-code.js";
+import { looksLikeCodex, readCodex } from "./codex.js";
+import { fail, FORMATS, parseJsonLines, unknownFormat, type Format, type Session } from "./common.js";
+import { readJson } from "./json.js";
+import { looksLikeOpenHands, readOpenHands } from "./openhands.js";
+import { readPi } from "./pi.js";
 
-export { FORMATS, InputError, type Format, type Session } from "./common";
+export { FORMATS, InputError, type Format, type Session } from "./common.js";
 
 const LINE_FORMATS: readonly Format[] = ["pi", "claude-code", "codex"];
 

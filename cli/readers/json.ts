@@ -1,7 +1,7 @@
 /** Whole-JSON files: request bodies, trajectories, AgentParley contexts, bare message lists. */
-import { detectDialect, isObj, obj, type DialectName } from "../../core/index";
-import { fail, type Format, type Session } from "./common";
-import { looksLikeOpenHands, readOpenHands } from "./openhands";
+import { detectDialect, isObj, obj, type DialectName } from "../../core/index.js";
+import { fail, type Format, type Session } from "./common.js";
+import { looksLikeOpenHands, readOpenHands } from "./openhands.js";
 
 /** The message without the `extra` key trajectories add for their own bookkeeping. */
 function withoutExtra(m: unknown): unknown {

@@ -6,8 +6,8 @@
  * the tool result of the call it answers (its own metadata, or its `cause`'s). A condensation
  * drops the events it forgot and puts its summary where it says.
  */
-import { arr, isObj, obj, str } from "../../core/index";
-import { fail, type Session } from "./common";
+import { arr, isObj, obj, str } from "../../core/index.js";
+import { fail, type Session } from "./common.js";
 
 type Event = Record<string, unknown>;
 type Message = Record<string, unknown>;

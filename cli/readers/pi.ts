@@ -1,6 +1,6 @@
 /** Pi session files: a header line, then entries on a tree of branches. */
-import { isObj, liveFromEntries } from "../../core/index";
-import { fail, type Session } from "./common";
+import { isObj, liveFromEntries } from "../../core/index.js";
+import { fail, type Session } from "./common.js";
 
 /** The entries on the active branch: from the last entry back to the root through parentId (v2+), or all of them (v1). */
 function activeBranch(entries: Record<string, unknown>[]): Record<string, unknown>[] {

@@ -1,12 +1,12 @@
 /** The five dialects registered by name, and detection from a request body or a message list. */
-import type { DialectName } from "./types";
-import { DIALECT_NAMES, getDialect, registerDialect } from "./registry";
-import { anthropic } from "./anthropic";
-import { openaiChat } from "./openai-chat";
-import { openaiResponses } from "./openai-responses";
-import { piDialect } from "../pi/dialect";
-import { plain } from "./plain";
-import { arr, obj } from "../guards";
+import type { DialectName } from "./types.js";
+import { DIALECT_NAMES, getDialect, registerDialect } from "./registry.js";
+import { anthropic } from "./anthropic.js";
+import { openaiChat } from "./openai-chat.js";
+import { openaiResponses } from "./openai-responses.js";
+import { piDialect } from "../pi/dialect.js";
+import { plain } from "./plain.js";
+import { arr, obj } from "../guards.js";
 
 for (const d of [anthropic, openaiChat, openaiResponses, piDialect, plain]) registerDialect(d);
 
@@ -50,4 +50,4 @@ export function detectDialect(bodyOrMessages: unknown): DialectName {
   return "plain";
 }
 
-export type { Dialect, DialectName } from "./types";
+export type { Dialect, DialectName } from "./types.js";

@@ -1,10 +1,10 @@
 /** OpenAI Responses: `input[]` of typed items (messages, reasoning, calls and their outputs). */
-import type { Dialect } from "./types";
-import { one, AssistantPart, contentText, humanPart, isSummaryText, resultPart, type PartContext } from "../parts";
-import { arr, obj, str } from "../guards";
-import { canonicalJson } from "../json";
-import { imagePayload } from "../images";
-import { prim, withoutKeys, type Form } from "./form";
+import type { Dialect } from "./types.js";
+import { one, AssistantPart, contentText, humanPart, isSummaryText, resultPart, type PartContext } from "../parts.js";
+import { arr, obj, str } from "../guards.js";
+import { canonicalJson } from "../json.js";
+import { imagePayload } from "../images.js";
+import { prim, withoutKeys, type Form } from "./form.js";
 
 const MODEL_OUTPUT = new Set([
   "reasoning", "function_call", "custom_tool_call", "local_shell_call", "web_search_call", "tool_search_call",

@@ -3,13 +3,13 @@
  * mapped to classes; a content string that is itself JSON in a known provider shape (an Anthropic
  * block list, an OpenAI message with tool_calls) is read by that shape's rules.
  */
-import type { Dialect } from "./types";
-import { humanPart, one, isSummaryText, resultPart, type PartContext } from "../parts";
-import { obj, str } from "../guards";
-import { anthropicAssistantParts, anthropicUserParts } from "./anthropic";
-import { chatAssistantParts } from "./openai-chat";
-import { prim, type Form } from "./form";
-import { canonicalJson } from "../json";
+import type { Dialect } from "./types.js";
+import { humanPart, one, isSummaryText, resultPart, type PartContext } from "../parts.js";
+import { obj, str } from "../guards.js";
+import { anthropicAssistantParts, anthropicUserParts } from "./anthropic.js";
+import { chatAssistantParts } from "./openai-chat.js";
+import { prim, type Form } from "./form.js";
+import { canonicalJson } from "../json.js";
 
 export type PlainClass = "system" | "human" | "assistant" | "tool" | "other";
 

@@ -3,7 +3,7 @@
  * so a bundle that passes dialect objects (the AgentParley plugin passes `plain`) carries only the
  * dialects it uses.
  */
-import type { Dialect, DialectName } from "./types";
+import type { Dialect, DialectName } from "./types.js";
 
 const DIALECTS = new Map<string, Dialect>();
 

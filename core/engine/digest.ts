@@ -4,8 +4,8 @@
  * history hashes the same and `chain[i]` identifies the prefix `messages[0..i]`. Each dialect
  * defines its own canonical form (`Dialect.digestForm`).
  */
-import { getDialect, type Dialect, type DialectName } from "../dialects/index";
-import { sha256Hex } from "../sha256";
+import { getDialect, type Dialect, type DialectName } from "../dialects/index.js";
+import { sha256Hex } from "../sha256.js";
 
 /** The canonical form a message's digest is computed from. */
 export function canonicalForm(message: unknown, dialect: DialectName | Dialect, hash: (text: string) => string = sha256Hex): unknown {

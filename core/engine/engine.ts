@@ -6,19 +6,19 @@
  * escalates through the rungs, and `reactive` takes one more rung after an upstream
  * context-length error.
  */
-import { ConfigError, resolveConfig, type Config } from "../config";
-import { getDialect, type DialectName } from "../dialects/index";
-import { billableChars, fixedChars } from "../estimate";
-import { canonicalJson } from "../json";
-import { climb, maxRung, rungConfig, type Rung } from "../ladder";
-import { sha256Hex } from "../sha256";
-import { canonicalText } from "./digest";
-import { DEFAULT_DIGEST_CACHE_MAX_BYTES, DEFAULT_MEMO_MAX_BYTES, MessageMemo, TextDigests, type CacheStats, type MemoEntry } from "./memo";
-import { replay, truncateSummary } from "./replay";
-import { cutAllowed, fingerprint, newRequest, outgoingTokens, summaryTextOf, type PrepareContext, type RequestState } from "./request";
-import { PrefixStore } from "./store";
+import { ConfigError, resolveConfig, type Config } from "../config.js";
+import { getDialect, type DialectName } from "../dialects/index.js";
+import { billableChars, fixedChars } from "../estimate.js";
+import { canonicalJson } from "../json.js";
+import { climb, maxRung, rungConfig, type Rung } from "../ladder.js";
+import { sha256Hex } from "../sha256.js";
+import { canonicalText } from "./digest.js";
+import { DEFAULT_DIGEST_CACHE_MAX_BYTES, DEFAULT_MEMO_MAX_BYTES, MessageMemo, TextDigests, type CacheStats, type MemoEntry } from "./memo.js";
+import { replay, truncateSummary } from "./replay.js";
+import { cutAllowed, fingerprint, newRequest, outgoingTokens, summaryTextOf, type PrepareContext, type RequestState } from "./request.js";
+import { PrefixStore } from "./store.js";
 
-export type { PrepareContext } from "./request";
+export type { PrepareContext } from "./request.js";
 
 function clone<T>(v: T): T {
   return JSON.parse(JSON.stringify(v)) as T;

@@ -7,7 +7,7 @@
  * characters only picks the candidates to compare.
  */
 
-import { sha256Hex } from "../sha256";
+import { sha256Hex } from "../sha256.js";
 
 const OBJ = {};
 const ARR = {};

@@ -4,11 +4,11 @@
  * the previous summary, so a history that arrives in one piece ends with the same "last cycle
  * only" summary an incremental run would. Rung 3 cuts the summary down to its newest parts.
  */
-import { compactWith } from "../compact";
-import type { Config } from "../config";
-import { billableChars, bodyChars, tokensOfChars } from "../estimate";
-import { fitSummary, SUMMARY_HEADER, summaryParts } from "../summary";
-import { cutAllowed, fingerprint, outgoingChars, outgoingTokens, summaryTextOf, type RequestState } from "./request";
+import { compactWith } from "../compact.js";
+import type { Config } from "../config.js";
+import { billableChars, bodyChars, tokensOfChars } from "../estimate.js";
+import { fitSummary, SUMMARY_HEADER, summaryParts } from "../summary.js";
+import { cutAllowed, fingerprint, outgoingChars, outgoingTokens, summaryTextOf, type RequestState } from "./request.js";
 
 export interface ReplayMode {
   /** Resume after the cliff already in the outgoing list (a stored or earlier one) instead of from the start. */

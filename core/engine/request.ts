@@ -2,11 +2,11 @@
  * One request as the engine decides it: what the host sees (`PrepareContext`) and the
  * request-local state behind it (costs, chain, the cut so far), with the arithmetic on both.
  */
-import type { Config } from "../config";
-import type { Dialect } from "../dialects/index";
-import { billableChars, bodyChars, tokensOfChars } from "../estimate";
-import { summaryMessageText } from "../parts";
-import type { MemoEntry } from "./memo";
+import type { Config } from "../config.js";
+import type { Dialect } from "../dialects/index.js";
+import { billableChars, bodyChars, tokensOfChars } from "../estimate.js";
+import { summaryMessageText } from "../parts.js";
+import type { MemoEntry } from "./memo.js";
 
 export interface PrepareContext {
   /** The request body as received (never modified). */

@@ -2,7 +2,7 @@
  * Pi's own texts around summaries: what Pi wraps a stored compaction or a branch summary in when
  * it hands them back to the model. Recognising them is how a Pi history's old summaries are found.
  */
-import { SUMMARY_HEADER } from "../summary";
+import { SUMMARY_HEADER } from "../summary.js";
 
 /** Pi's own wrapper around a stored compaction summary, recognised as a previous summary too. */
 export const PI_SUMMARY_PREFIX = "The conversation history before this point was compacted into the following summary:";

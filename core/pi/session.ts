@@ -5,8 +5,8 @@
  * compaction entries themselves contribute nothing, so an earlier summary is never read again.
  * Messages are passed by reference: nothing here changes them.
  */
-import { isObj } from "../guards";
-import { piBranchSummaryText } from "./format";
+import { isObj } from "../guards.js";
+import { piBranchSummaryText } from "./format.js";
 
 export interface LiveMessage {
   entryId: string;

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import { writeSessionFiles } from "../helpers/session-files";
+import { writeSessionFiles } from "../helpers/session-files.js";
 
 const CLI = new URL("../../dist/cli.mjs", import.meta.url).pathname;
 let dir: string;

@@ -3,8 +3,8 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { detectDialect } from "../../core/index";
-import { progressBar } from "../../cli/progress";
+import { detectDialect } from "../../core/index.js";
+import { progressBar } from "../../cli/progress.js";
 
 describe("examples", () => {
   it("examples/session.json is what the generator writes, byte for byte", () => {

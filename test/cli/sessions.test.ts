@@ -5,9 +5,9 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { XMLParser } from "fast-xml-parser";
-import { readSession } from "../../cli/readers/index";
-import { renderSvg, yTicks } from "../../cli/svg";
-import { table } from "../../cli/table";
+import { readSession } from "../../cli/readers/index.js";
+import { renderSvg, yTicks } from "../../cli/svg.js";
+import { table } from "../../cli/table.js";
 
 const FIX = new URL("../fixtures/sessions/", import.meta.url).pathname;
 const fixture = (name: string): string => join(FIX, name);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compact, estimateTokens, isWellFormed, SUMMARY_HEADER } from "../../core/index";
+import { compact, estimateTokens, isWellFormed, SUMMARY_HEADER } from "../../core/index.js";
 
 const task = { role: "user", content: "task" };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { compact, SUMMARY_HEADER, type CompactResult } from "../../core/index";
-import { aSession, oSession } from "../helpers/sessions";
+import { compact, SUMMARY_HEADER, type CompactResult } from "../../core/index.js";
+import { aSession, oSession } from "../helpers/sessions.js";
 
 const text = (r: CompactResult | null): string => r!.summaryText;
 const headerCount = (s: string): number => s.split(SUMMARY_HEADER).length - 1;

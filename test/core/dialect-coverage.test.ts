@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compact, SUMMARY_HEADER } from "../../core/index";
+import { compact, SUMMARY_HEADER } from "../../core/index.js";
 
 const summaryOf = (msgs: unknown[], dialect: string): string => compact(msgs, dialect, { keepRecent: 1 })!.summaryText;
 

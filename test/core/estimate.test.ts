@@ -10,8 +10,8 @@ import {
   resolveConfig,
   ConfigError,
   DEFAULT_CONFIG,
-} from "../../core/index";
-import { pngDataUri } from "../helpers/sessions";
+} from "../../core/index.js";
+import { pngDataUri } from "../helpers/sessions.js";
 
 const b64 = (bytes: number[]): string => Buffer.from(bytes).toString("base64");
 

@@ -1,11 +1,11 @@
 /** Files read and modified, from the tool-call shapes agents really use; carried across cliffs in every host. */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { Engine, fileOpsOfCall, filesTouched, FileTracker, formatFileLists, parseFileLists, resolveConfig, SUMMARY_HEADER } from "../../core/index";
-import { parseEnvelope } from "../../plugin/envelope-read";
-import { summarizeWithReport } from "../../plugin/summarize";
-import { TASK, type FlatMessage } from "../helpers/flat-session";
-import { quickjsSandbox } from "../helpers/sandboxes";
+import { Engine, fileOpsOfCall, filesTouched, FileTracker, formatFileLists, parseFileLists, resolveConfig, SUMMARY_HEADER } from "../../core/index.js";
+import { parseEnvelope } from "../../plugin/envelope-read.js";
+import { summarizeWithReport } from "../../plugin/summarize.js";
+import { TASK, type FlatMessage } from "../helpers/flat-session.js";
+import { quickjsSandbox } from "../helpers/sandboxes.js";
 
 const ops = (name: string, args: unknown) => fileOpsOfCall(name, args);
 

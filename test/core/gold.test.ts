@@ -10,8 +10,8 @@ import {
   pythonJson,
   pythonJsonLength,
   SUMMARY_HEADER,
-} from "../../core/index";
-import { aBody, aSession, oSession, pngDataUri } from "../helpers/sessions";
+} from "../../core/index.js";
+import { aBody, aSession, oSession, pngDataUri } from "../helpers/sessions.js";
 
 const gold = JSON.parse(readFileSync(new URL("../fixtures/reference-gold.json", import.meta.url), "utf8"));
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { compactToBudget, estimateTokens, maxRung, planCliff, resolveConfig, rungConfig, toConfig, DEFAULT_CONFIG, SUMMARY_HEADER } from "../../core/index";
-import { aSession } from "../helpers/sessions";
+import { compactToBudget, estimateTokens, maxRung, planCliff, resolveConfig, rungConfig, toConfig, DEFAULT_CONFIG, SUMMARY_HEADER } from "../../core/index.js";
+import { aSession } from "../helpers/sessions.js";
 
 function fatSession(turns: number): unknown[] {
   const msgs: unknown[] = [{ role: "user", content: "task" }];

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createHash, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { chainHashes, Engine, estimateTokens, messageDigest, PrefixStore, sha256Hex, SUMMARY_HEADER, type PrepareContext } from "../../core/index";
-import { aBody, aSession } from "../helpers/sessions";
+import { chainHashes, Engine, estimateTokens, messageDigest, PrefixStore, sha256Hex, SUMMARY_HEADER, type PrepareContext } from "../../core/index.js";
+import { aBody, aSession } from "../helpers/sessions.js";
 
 const gold = JSON.parse(readFileSync(new URL("../fixtures/reference-gold.json", import.meta.url), "utf8"));
 const outMsgs = (ctx: PrepareContext): any[] => ctx.outgoingBody().messages as any[];

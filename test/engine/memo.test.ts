@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { runInNewContext } from "node:vm";
-import { MessageMemo } from "../../core/engine/memo";
-import { Engine } from "../../core/index";
-import { aBody, aSession } from "../helpers/sessions";
+import { MessageMemo } from "../../core/engine/memo.js";
+import { Engine } from "../../core/index.js";
+import { aBody, aSession } from "../helpers/sessions.js";
 
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v));
 

@@ -1,6 +1,6 @@
 /** fast-check generators of whole sessions in every dialect, with hostile text mixed in. */
 import fc from "fast-check";
-import { SUMMARY_HEADER } from "../../core/index";
+import { SUMMARY_HEADER } from "../../core/index.js";
 
 const PIECES = [
   "a", "b", "x", " ", "  ", "\n", "\t", '"', "\\", "é", "日本", "😀", "\ud800", "\udc00", "\u0000", "\u2028",

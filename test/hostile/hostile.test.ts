@@ -1,9 +1,9 @@
 /** Hostile inputs, each with its exact outcome pinned. */
 import { describe, expect, it } from "vitest";
-import { CliffInputError, compact, Engine, estimateTokens, messageDigest, SUMMARY_HEADER } from "../../core/index";
-import { renderEnvelope } from "../../plugin/envelope";
-import { parseEnvelope } from "../../plugin/envelope-read";
-import { vmSandbox } from "../helpers/sandboxes";
+import { CliffInputError, compact, Engine, estimateTokens, messageDigest, SUMMARY_HEADER } from "../../core/index.js";
+import { renderEnvelope } from "../../plugin/envelope.js";
+import { parseEnvelope } from "../../plugin/envelope-read.js";
+import { vmSandbox } from "../helpers/sandboxes.js";
 
 const task = { role: "user", content: "the task" };
 const sb = vmSandbox();

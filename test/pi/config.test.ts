@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { configPath, envName, loadConfig } from "../../pi-extension/config";
-import { liveFromEntries } from "../../core/pi/session";
+import { configPath, envName, loadConfig } from "../../pi-extension/config.js";
+import { liveFromEntries } from "../../core/pi/session.js";
 
 const home = (): string => mkdtempSync(join(tmpdir(), "cliff-home-"));
 
@@ -83,7 +83,7 @@ describe("live set from branch entries", () => {
 describe("recorded Pi fixtures", () => {
   it("test/fixtures/pi-session-*.jsonl are what test/pi/fixtures.ts writes", async () => {
     const { readFileSync } = await import("node:fs");
-    const { currentFormat, v1Format } = await import("./fixtures");
+    const { currentFormat, v1Format } = await import("./fixtures.js");
     expect(readFileSync(new URL("../fixtures/pi-session-v3.jsonl", import.meta.url), "utf8")).toBe(currentFormat("/tmp/cliff-fixture"));
     expect(readFileSync(new URL("../fixtures/pi-session-v1.jsonl", import.meta.url), "utf8")).toBe(v1Format("/tmp/cliff-fixture"));
   });

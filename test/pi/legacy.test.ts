@@ -6,8 +6,8 @@ import { expect, it } from "vitest";
 import { join } from "node:path";
 import { fauxAssistantMessage, fauxToolCall, registerFauxProvider } from "@mariozechner/pi-ai";
 import { AuthStorage, createAgentSession, DefaultResourceLoader, ModelRegistry, SessionManager, SettingsManager } from "@mariozechner/pi-coding-agent";
-import { SUMMARY_HEADER } from "../../core/index";
-import { EXTENSION, piDirs } from "./harness";
+import { SUMMARY_HEADER } from "../../core/index.js";
+import { EXTENSION, piDirs } from "./harness.js";
 
 it("Pi 0.73: loads, compacts without a model call, and reports the fallback reason", async () => {
   const { agentDir, cwd } = piDirs("cliff-legacy-");

@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DefaultResourceLoader, SettingsManager } from "@earendil-works/pi-coding-agent";
-import { piDirs } from "./harness";
+import { piDirs } from "./harness.js";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 

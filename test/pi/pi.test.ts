@@ -5,9 +5,9 @@
 import { describe, expect, it } from "vitest";
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { SUMMARY_HEADER } from "../../core/index";
-import { EXTENSION, fauxAssistantMessage, fauxToolCall, makeHarness, type Harness } from "./harness";
-import { currentFormat, FIXTURE_TASK, v1Format } from "./fixtures";
+import { SUMMARY_HEADER } from "../../core/index.js";
+import { EXTENSION, fauxAssistantMessage, fauxToolCall, makeHarness, type Harness } from "./harness.js";
+import { currentFormat, FIXTURE_TASK, v1Format } from "./fixtures.js";
 
 const PI_PREFIX = "The conversation history before this point was compacted into the following summary:";
 const count = (s: string, needle: string): number => s.split(needle).length - 1;

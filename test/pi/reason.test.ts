@@ -1,6 +1,6 @@
 /** Hosts without `event.reason` (Pi 0.73, OMP): the reason comes from the auto-compaction announcement. */
 import { expect, it } from "vitest";
-import extension from "../../pi-extension/index";
+import extension from "../../pi-extension/index.js";
 
 it("falls back to the announced reason, then to manual", async () => {
   process.env.PI_CLIFF_CONFIG = "/nonexistent/cliffcompaction.json";

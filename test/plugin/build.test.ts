@@ -5,9 +5,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { unzipSync, strFromU8 } from "fflate";
-import { parseEnvelope } from "../../plugin/envelope-read";
-import { vmSandbox } from "../helpers/sandboxes";
-import { cycleTurns, TASK } from "../helpers/flat-session";
+import { parseEnvelope } from "../../plugin/envelope-read.js";
+import { vmSandbox } from "../helpers/sandboxes.js";
+import { cycleTurns, TASK } from "../helpers/flat-session.js";
 
 const BUILD = new URL("../../build.mjs", import.meta.url).pathname;
 const build = (...args: string[]) => spawnSync(process.execPath, [BUILD, ...args], { encoding: "utf8" });

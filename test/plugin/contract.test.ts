@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
-import { compact, getDialect, resolveConfig, SUMMARY_HEADER, FOCUS_EXCERPT_TAG } from "../../core/index";
-import { checksum, envelopeLength, filesContent, messagesLength, renderEnvelope } from "../../plugin/envelope";
-import { escapeText } from "../../plugin/escape";
-import { parseEnvelope } from "../../plugin/envelope-read";
+import { compact, getDialect, resolveConfig, SUMMARY_HEADER, FOCUS_EXCERPT_TAG } from "../../core/index.js";
+import { checksum, envelopeLength, filesContent, messagesLength, renderEnvelope } from "../../plugin/envelope.js";
+import { escapeText } from "../../plugin/escape.js";
+import { parseEnvelope } from "../../plugin/envelope-read.js";
 import fc from "fast-check";
-import { quickjsSandbox, vmSandbox, bundleSource, type Sandbox } from "../helpers/sandboxes";
-import { count, cycleTurns, TASK, type FlatMessage } from "../helpers/flat-session";
+import { quickjsSandbox, vmSandbox, bundleSource, type Sandbox } from "../helpers/sandboxes.js";
+import { count, cycleTurns, TASK, type FlatMessage } from "../helpers/flat-session.js";
 
 const plain = getDialect("plain");
 const est = (s: string): number => Math.ceil(s.length / 4);

@@ -1,10 +1,10 @@
 /** Properties of the engine and the Pi hook over generated sessions (1,000 runs each). */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { Engine, resolveConfig, SUMMARY_HEADER } from "../../core/index";
-import { compactSession } from "../../pi-extension/hook";
-import { liveFromEntries } from "../../core/pi/session";
-import { anthropicSession, chatSession, piSession } from "../helpers/arbitraries";
+import { Engine, resolveConfig, SUMMARY_HEADER } from "../../core/index.js";
+import { compactSession } from "../../pi-extension/hook.js";
+import { liveFromEntries } from "../../core/pi/session.js";
+import { anthropicSession, chatSession, piSession } from "../helpers/arbitraries.js";
 
 const RUNS = 1000;
 

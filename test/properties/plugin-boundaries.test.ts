@@ -6,12 +6,12 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { resolveConfig, SUMMARY_HEADER } from "../../core/index";
-import { envelopeRole } from "../../plugin/envelope";
-import { parseEnvelope } from "../../plugin/envelope-read";
-import { summarizeWithReport } from "../../plugin/summarize";
-import { hostileContent, hostilePlainSession, hostileRole, text } from "../helpers/arbitraries";
-import { quickjsSandbox, vmSandbox, type Sandbox } from "../helpers/sandboxes";
+import { resolveConfig, SUMMARY_HEADER } from "../../core/index.js";
+import { envelopeRole } from "../../plugin/envelope.js";
+import { parseEnvelope } from "../../plugin/envelope-read.js";
+import { summarizeWithReport } from "../../plugin/summarize.js";
+import { hostileContent, hostilePlainSession, hostileRole, text } from "../helpers/arbitraries.js";
+import { quickjsSandbox, vmSandbox, type Sandbox } from "../helpers/sandboxes.js";
 
 const RUNS = 300;
 const tokens = (s: string): number => Math.ceil(s.length / 4);

@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { canonicalJson, compact, getDialect, isWellFormed, resolveConfig, stripTaskNotifications, SUMMARY_HEADER, toWellFormed, type CompactResult } from "../../core/index";
-import { parseEnvelope } from "../../plugin/envelope-read";
-import { vmSandbox } from "../helpers/sandboxes";
-import { DIALECT_SESSIONS, plainSession, text } from "../helpers/arbitraries";
+import { canonicalJson, compact, getDialect, isWellFormed, resolveConfig, stripTaskNotifications, SUMMARY_HEADER, toWellFormed, type CompactResult } from "../../core/index.js";
+import { parseEnvelope } from "../../plugin/envelope-read.js";
+import { vmSandbox } from "../helpers/sandboxes.js";
+import { DIALECT_SESSIONS, plainSession, text } from "../helpers/arbitraries.js";
 
 const RUNS = 1000;
 const CONFIGS = fc.record({

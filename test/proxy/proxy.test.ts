@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import fc from "fast-check";
-import { Engine, resolveConfig, SUMMARY_HEADER, type Config } from "../../core/index";
-import { nodeSha256, startProxy, type RunningProxy } from "../../proxy/index";
-import { mockUpstream, type MockUpstream } from "../helpers/mock-upstream";
-import { anthropicSession } from "../helpers/arbitraries";
+import { Engine, resolveConfig, SUMMARY_HEADER, type Config } from "../../core/index.js";
+import { nodeSha256, startProxy, type RunningProxy } from "../../proxy/index.js";
+import { mockUpstream, type MockUpstream } from "../helpers/mock-upstream.js";
+import { anthropicSession } from "../helpers/arbitraries.js";
 
 const CFG: Config = resolveConfig({ thresholdTokens: 2000, keepRecent: 1 });
 

@@ -5,7 +5,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { mockUpstream, type MockUpstream } from "../helpers/mock-upstream";
+import { mockUpstream, type MockUpstream } from "../helpers/mock-upstream.js";
 
 let mock: MockUpstream;
 const dir = mkdtempSync(join(tmpdir(), "cliff-run-"));
@@ -67,7 +67,7 @@ process.exit(r.status === 200 ? 0 : 1);`);
     expect(args[0]).toBe("-c");
     expect(args[1]).toMatch(/^openai_base_url="http:\/\/127\.0\.0\.1:\d+\/v1"$/);
     expect(args.slice(2)).toEqual(["exec", "hi"]);
-    const { runAgent } = await import("../../proxy/index");
+    const { runAgent } = await import("../../proxy/index.js");
     const port = await new Promise<number>((resolve) => {
       const s = createServer().listen(0, "127.0.0.1", () => {
         const p = (s.address() as { port: number }).port;
