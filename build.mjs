@@ -1,9 +1,13 @@
 #!/usr/bin/env node
-// Builds dist/: the AgentParley plugin script (one IIFE, no imports, ES2020), its upload zip,
-// and an ESM bundle of the core for Node tools. `--config file.json` bakes other defaults into
-// the plugin after validating them with the core's resolveConfig.
+// Builds dist/: the AgentParley plugin script (one IIFE, no imports, ES2020), its upload zip, ESM
+// bundles of the core, the plugin library and the proxy, the CLI, and the declarations; and the
+// Pi/OMP extension (`--extension` also writes it to pi-extension/index.js, which is committed so a
+// git clone installed without devDependencies still loads; a test checks it matches the sources).
+// `--config file.json` bakes other defaults into the plugin after validating them with the core's
+// resolveConfig. `--no-types` skips the declarations.
 import { build } from "esbuild";
 import { zipSync, strToU8 } from "fflate";
+import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -19,10 +23,15 @@ function fail(message) {
 }
 
 function parseArgs(argv) {
-  const args = { config: undefined, out: undefined };
+  const args = { config: undefined, out: undefined, types: true, extension: false };
   for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--no-types" || argv[i] === "--extension") {
+      if (argv[i] === "--no-types") args.types = false;
+      else args.extension = true;
+      continue;
+    }
     const [flag, inline] = argv[i].split(/=(.*)/s);
-    if (flag !== "--config" && flag !== "--out") fail(`unknown argument ${argv[i]} (usage: node build.mjs [--config file.json] [--out dir])`);
+    if (flag !== "--config" && flag !== "--out") fail(`unknown argument ${argv[i]} (usage: node build.mjs [--config file.json] [--out dir] [--no-types] [--extension])`);
     const value = inline ?? argv[++i];
     if (!value) fail(`${flag} needs a value`);
     args[flag.slice(2)] = value;
@@ -30,10 +39,13 @@ function parseArgs(argv) {
   return args;
 }
 
-/** One self-contained bundle of `entry` at dist/`out`. */
+/** One self-contained bundle of `entry` at dist/`out` (or at `options.outfile`). */
 function bundle(entry, out, options) {
   return build({ entryPoints: [join(root, entry)], outfile: join(dist, out), bundle: true, logLevel: "error", ...options });
 }
+
+/** The Pi/OMP extension as Pi loads it: one ESM file, Pi's imports type-only (so none remain), node: builtins external. */
+const PI_EXTENSION_OPTIONS = { format: "esm", platform: "node", target: "node20", legalComments: "none" };
 
 async function loadCore() {
   mkdirSync(dist, { recursive: true });
@@ -83,10 +95,20 @@ await bundle("cli/bin.ts", "cli.mjs", {
 });
 chmodSync(join(dist, "cli.mjs"), 0o755);
 
+const banner = { js: `// cliffcompaction ${pkg.version} (MIT): built from the TypeScript beside it by build.mjs; edit the source, not this file.` };
+await bundle("pi-extension/index.ts", "pi-extension.mjs", { ...PI_EXTENSION_OPTIONS, banner });
+if (args.extension) writeFileSync(join(root, "pi-extension", "index.js"), readFileSync(join(dist, "pi-extension.mjs")));
+await bundle("plugin/lib.ts", "plugin.mjs", { format: "esm", platform: "neutral", target: "es2020" });
+await bundle("proxy/index.ts", "proxy.mjs", { format: "esm", platform: "node", target: "node20" });
+if (args.types) {
+  const tsc = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(root, "tsconfig.types.json"), "--outDir", join(dist, "types")], { stdio: "inherit" });
+  if (tsc.status !== 0) fail("declarations did not build");
+}
+
 const zip = zipSync({
   "manifest.json": strToU8(JSON.stringify(manifest, null, 2) + "\n"),
   [manifest.entry]: readFileSync(script),
-  "README.md": readFileSync(join(root, "README.md")),
+  "README.md": readFileSync(join(root, "plugin", "README.md")),
   LICENSE: readFileSync(join(root, "LICENSE")),
 }, { level: 9, mtime: new Date("2026-01-01T00:00:00Z") });
 const zipPath = join(dist, `cliffcompaction-agentparley-${pkg.version}.zip`);

@@ -1,6 +1,6 @@
 /**
  * A real Pi 1.6 agent session, offline: the faux model, in-memory settings, temp dirs, and our
- * extension loaded from pi-extension/index.ts through Pi's own loader (the `pi -e` path).
+ * extension loaded from pi-extension/index.js through Pi's own loader (the `pi -e` path).
  */
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,7 +15,8 @@ import {
   SettingsManager,
 } from "@earendil-works/pi-coding-agent";
 
-export const EXTENSION = new URL("../../pi-extension/index.ts", import.meta.url).pathname;
+/** The prebuilt file Pi loads from the package (a test checks it matches the sources). */
+export const EXTENSION = new URL("../../pi-extension/index.js", import.meta.url).pathname;
 
 export interface Harness {
   session: Awaited<ReturnType<typeof createAgentSession>>["session"];

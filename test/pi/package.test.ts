@@ -8,7 +8,7 @@ import { piDirs } from "./harness.js";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 
-it("pi install <path> registers the package and Pi loads pi-extension/index.ts from it", async () => {
+it("pi install <path> registers the package and Pi loads the prebuilt pi-extension/index.js from it", async () => {
   const { agentDir, cwd } = piDirs("cliff-install-");
   const env = { ...process.env, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1" };
   const pi = join(ROOT, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "cli.js");
@@ -23,5 +23,5 @@ it("pi install <path> registers the package and Pi loads pi-extension/index.ts f
   await loader.reload();
   const { extensions, errors } = loader.getExtensions();
   expect(errors).toEqual([]);
-  expect(extensions.map((e: { path: string }) => e.path)).toContain(join(ROOT, "pi-extension", "index.ts"));
+  expect(extensions.map((e: { path: string }) => e.path)).toContain(join(ROOT, "pi-extension", "index.js"));
 });

@@ -10,22 +10,35 @@ import { vmSandbox } from "../helpers/sandboxes.js";
 import { cycleTurns, TASK } from "../helpers/flat-session.js";
 
 const BUILD = new URL("../../build.mjs", import.meta.url).pathname;
+const VERSION = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version;
 const build = (...args: string[]) => spawnSync(process.execPath, [BUILD, ...args], { encoding: "utf8" });
 
 describe("build.mjs", () => {
-  it("writes the upload zip: manifest, the script, README and LICENSE", () => {
+  it("writes the upload zip: manifest, the script, the plugin's own README and LICENSE", () => {
     const out = mkdtempSync(join(tmpdir(), "cliff-build-"));
-    expect(build("--out", out).status).toBe(0);
-    const files = unzipSync(readFileSync(join(out, "cliffcompaction-agentparley-0.1.0.zip")));
+    expect(build("--out", out, "--no-types").status).toBe(0);
+    const files = unzipSync(readFileSync(join(out, `cliffcompaction-agentparley-${VERSION}.zip`)));
     expect(Object.keys(files).sort()).toEqual(["LICENSE", "README.md", "cliffcompaction.js", "manifest.json"]);
     expect(JSON.parse(strFromU8(files["manifest.json"])).entry).toBe("cliffcompaction.js");
     expect(strFromU8(files["cliffcompaction.js"])).toBe(readFileSync(join(out, "cliffcompaction.js"), "utf8"));
+    expect(strFromU8(files["README.md"])).toBe(readFileSync(new URL("../../plugin/README.md", import.meta.url), "utf8"));
+    expect(files["README.md"].length).toBeLessThan(4000);
+  });
+
+  it("the committed Pi extension is a fresh build of its sources (run npm run build:extension after editing them)", () => {
+    const out = mkdtempSync(join(tmpdir(), "cliff-build-"));
+    expect(build("--out", out, "--no-types").status).toBe(0);
+    const fresh = readFileSync(join(out, "pi-extension.mjs"), "utf8");
+    expect(readFileSync(new URL("../../pi-extension/index.js", import.meta.url), "utf8") === fresh, "pi-extension/index.js is stale: npm run build:extension").toBe(true);
+    // It imports only what Node provides: Pi's own imports are types, gone after the build.
+    const imports = [...fresh.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
+    expect(imports.every((m) => m.startsWith("node:"))).toBe(true);
   });
 
   it("bakes a config file into the bundle", () => {
     const dir = mkdtempSync(join(tmpdir(), "cliff-build-"));
     writeFileSync(join(dir, "cfg.json"), JSON.stringify({ keep_recent: 1, resultMaxChars: 5 }));
-    const r = build("--config", join(dir, "cfg.json"), "--out", dir);
+    const r = build("--config", join(dir, "cfg.json"), "--out", dir, "--no-types");
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain("config baked from");
     const s = vmSandbox("", join(dir, "cliffcompaction.js")).summarize({ messages: [TASK, ...cycleTurns(0)], threshold: 100000 });

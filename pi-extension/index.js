@@ -1,0 +1,1833 @@
+// cliffcompaction 0.2.0 (MIT): built from the TypeScript beside it by build.mjs; edit the source, not this file.
+
+// pi-extension/config.ts
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+// core/config.ts
+var DEFAULT_CONFIG = Object.freeze({
+  enabled: true,
+  thresholdTokens: 2e5,
+  keepRecent: 3,
+  thoughtMaxChars: 0,
+  cmdMaxChars: 150,
+  resultMaxChars: 500,
+  humanMaxChars: 2e4,
+  keepThinking: true,
+  thinkingMaxChars: 0,
+  shadow: false,
+  strict: false,
+  storeMaxEntries: 4096,
+  storeMaxBytes: 67108864,
+  maxSummaryRatio: 0.45,
+  focusResultMaxChars: 800,
+  focusTotalMaxChars: 6e3,
+  filesMaxPaths: 200,
+  filesMaxChars: 16e3,
+  appendFileLists: false
+});
+var CONFIG_KINDS = {
+  enabled: "bool",
+  thresholdTokens: "int",
+  keepRecent: "int",
+  thoughtMaxChars: "int",
+  cmdMaxChars: "int",
+  resultMaxChars: "int",
+  humanMaxChars: "int",
+  keepThinking: "bool",
+  thinkingMaxChars: "int",
+  shadow: "bool",
+  strict: "bool",
+  storeMaxEntries: "int",
+  storeMaxBytes: "int",
+  maxSummaryRatio: "ratio",
+  focusResultMaxChars: "int",
+  focusTotalMaxChars: "int",
+  filesMaxPaths: "int",
+  filesMaxChars: "int",
+  appendFileLists: "bool"
+};
+var CONFIG_KEYS = Object.keys(CONFIG_KINDS);
+var WHAT = { int: "a whole number \u2265 0", bool: "true or false", ratio: "a number in (0, 1]" };
+var TRUE = /^(true|1|yes|on)$/i;
+var FALSE = /^(false|0|no|off)$/i;
+function parseSetting(key, text) {
+  const kind = CONFIG_KINDS[key];
+  const t = text.trim();
+  const bad = () => {
+    throw new ConfigError(key, `must be ${WHAT[kind]}`);
+  };
+  if (kind === "bool") return TRUE.test(t) ? true : FALSE.test(t) ? false : bad();
+  const v = kind === "int" && /^\+?\d+$/.test(t) ? Number(t) : kind === "ratio" && t !== "" ? Number(t) : NaN;
+  if (kind === "int" ? !Number.isSafeInteger(v) : !(v > 0 && v <= 1)) bad();
+  return v;
+}
+var ConfigError = class extends Error {
+  constructor(key, message) {
+    super(message);
+    this.key = key;
+    this.name = "ConfigError";
+  }
+};
+function camel(key) {
+  return key.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+}
+function describe(v) {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "string") return "the string " + JSON.stringify(v.length > 40 ? v.slice(0, 40) + "\u2026" : v);
+  return typeof v === "object" ? "an object" : String(v);
+}
+function resolveConfig(partial, base = DEFAULT_CONFIG) {
+  const out = { ...base };
+  if (partial === void 0 || partial === null) return resolved(out);
+  if (typeof partial !== "object" || Array.isArray(partial)) {
+    throw new ConfigError("(config)", `config must be an object of settings, got ${describe(partial)}`);
+  }
+  for (const raw of Object.keys(partial)) {
+    const value = partial[raw];
+    if (value === void 0) continue;
+    const key = camel(raw);
+    if (!Object.prototype.hasOwnProperty.call(CONFIG_KINDS, key)) {
+      throw new ConfigError(raw, `unknown config key "${raw}"; known keys: ${CONFIG_KEYS.join(", ")}`);
+    }
+    const kind = CONFIG_KINDS[key];
+    if (kind === "bool") {
+      if (typeof value !== "boolean") throw new ConfigError(raw, `config key "${raw}" must be true or false, got ${describe(value)}`);
+    } else if (kind === "int") {
+      if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
+        throw new ConfigError(raw, `config key "${raw}" must be a whole number \u2265 0, got ${describe(value)}`);
+      }
+    } else if (typeof value !== "number" || !(value > 0 && value <= 1)) {
+      throw new ConfigError(raw, `config key "${raw}" must be a number in (0, 1], got ${describe(value)}`);
+    }
+    out[key] = value;
+  }
+  return resolved(out);
+}
+var RESOLVED = /* @__PURE__ */ new WeakSet();
+function resolved(cfg) {
+  RESOLVED.add(Object.freeze(cfg));
+  return cfg;
+}
+function toConfig(config) {
+  return typeof config === "object" && config !== null && RESOLVED.has(config) ? config : resolveConfig(config);
+}
+
+// core/dialects/registry.ts
+var DIALECTS = /* @__PURE__ */ new Map();
+var DIALECT_NAMES = [];
+function registerDialect(d) {
+  if (!DIALECTS.has(d.name)) DIALECT_NAMES.push(d.name);
+  DIALECTS.set(d.name, d);
+}
+function getDialect(name) {
+  if (typeof name === "object" && name !== null) return name;
+  const d = typeof name === "string" ? DIALECTS.get(name) : void 0;
+  if (d === void 0) throw new TypeError(`unknown dialect ${JSON.stringify(name)}; expected one of: ${DIALECT_NAMES.join(", ")}`);
+  return d;
+}
+
+// core/errors.ts
+var CliffInputError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "CliffInputError";
+  }
+};
+
+// core/json.ts
+var CANONICAL = { sortKeys: true, itemSep: ",", keySep: ":" };
+var PYTHON_DEFAULT = { sortKeys: false, itemSep: ", ", keySep: ": " };
+var NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+function stringJsonLength(s) {
+  if (!NEEDS_ESCAPE.test(s)) return s.length + 2;
+  let n = s.length + 2;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 32 && c !== 34 && c !== 92 && (c < 55296 || c > 57343)) continue;
+    if (c === 34 || c === 92 || c === 8 || c === 9 || c === 10 || c === 12 || c === 13) n += 1;
+    else if (c < 32) n += 5;
+    else if (c <= 56319) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 56320 && d <= 57343) i++;
+      else n += 5;
+    } else n += 5;
+  }
+  return n;
+}
+function isSkipped(v) {
+  return v === void 0 || typeof v === "function" || typeof v === "symbol";
+}
+function scalarJson(v) {
+  if (v === null) return "null";
+  switch (typeof v) {
+    case "string":
+      return JSON.stringify(v);
+    case "number":
+      return isFinite(v) ? String(v) : "null";
+    case "boolean":
+      return v ? "true" : "false";
+    case "bigint":
+      return String(v);
+    default:
+      return "null";
+  }
+}
+function stringPrefixJson(s, room) {
+  let end = Math.max(0, room) + 2;
+  const last = s.charCodeAt(end - 1);
+  if (last >= 55296 && last <= 56319) end--;
+  const json = JSON.stringify(s.slice(0, end));
+  return json.slice(0, json.length - 1);
+}
+function scalarLength(v) {
+  if (typeof v === "string") return stringJsonLength(v);
+  if (typeof v === "number") return isFinite(v) ? String(v).length : 4;
+  if (v === true) return 4;
+  if (v === false) return 5;
+  if (typeof v === "bigint") return String(v).length;
+  return 4;
+}
+function objectKeys(o, sort) {
+  const keys = Object.keys(o);
+  return sort ? keys.sort() : keys;
+}
+function cyclic() {
+  return new CliffInputError("cyclic structure: a message refers to itself, so it cannot be serialised");
+}
+function serializeJson(value, style, limit = 0) {
+  if (value === null || typeof value !== "object") return isSkipped(value) ? "null" : scalarJson(value);
+  let out = "";
+  const path = /* @__PURE__ */ new Set();
+  const stack = [];
+  const open = (o) => {
+    if (path.has(o)) throw cyclic();
+    path.add(o);
+    const isArr = Array.isArray(o);
+    out += isArr ? "[" : "{";
+    stack.push({ value: o, keys: isArr ? null : objectKeys(o, style.sortKeys), index: 0, wrote: false });
+  };
+  open(value);
+  while (stack.length > 0) {
+    if (limit > 0 && out.length > limit) return out;
+    const f = stack[stack.length - 1];
+    const arr2 = f.value;
+    const obj2 = f.value;
+    const count = f.keys === null ? arr2.length : f.keys.length;
+    if (f.index >= count) {
+      out += f.keys === null ? "]" : "}";
+      path.delete(f.value);
+      stack.pop();
+      continue;
+    }
+    const i = f.index++;
+    let child;
+    if (f.keys === null) {
+      child = arr2[i];
+      if (f.wrote) out += style.itemSep;
+      f.wrote = true;
+      if (isSkipped(child)) {
+        out += "null";
+        continue;
+      }
+    } else {
+      const key = f.keys[i];
+      child = obj2[key];
+      if (isSkipped(child)) continue;
+      if (f.wrote) out += style.itemSep;
+      f.wrote = true;
+      out += JSON.stringify(key) + style.keySep;
+    }
+    if (child !== null && typeof child === "object") open(child);
+    else if (limit > 0 && typeof child === "string" && child.length > limit - out.length + 2) out += stringPrefixJson(child, limit - out.length);
+    else out += scalarJson(child);
+  }
+  return out;
+}
+function canonicalJson(value, limit = 0) {
+  return serializeJson(value, CANONICAL, limit);
+}
+var EXIT = {};
+function measureJson(value, style = PYTHON_DEFAULT, adjust) {
+  if (value === null || typeof value !== "object") return isSkipped(value) ? 4 : scalarLength(value);
+  const itemSep = style.itemSep.length;
+  const keySep = style.keySep.length;
+  let total = 0;
+  const path = /* @__PURE__ */ new Set();
+  const stack = [value];
+  let plain2 = 0;
+  const plainMarks = [];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === EXIT) {
+      const o = stack.pop();
+      path.delete(o);
+      if (plain2 > 0 && plainMarks[plainMarks.length - 1] === o) {
+        plainMarks.pop();
+        plain2--;
+      }
+      continue;
+    }
+    if (v === null || typeof v !== "object") {
+      total += isSkipped(v) ? 4 : scalarLength(v);
+      continue;
+    }
+    if (path.has(v)) throw cyclic();
+    if (adjust !== void 0 && plain2 === 0 && !Array.isArray(v)) {
+      const extra = adjust(v);
+      if (extra !== void 0) {
+        total += extra;
+        plain2++;
+        plainMarks.push(v);
+      }
+    }
+    path.add(v);
+    stack.push(v, EXIT);
+    if (Array.isArray(v)) {
+      const n = v.length;
+      total += 2 + (n > 0 ? (n - 1) * itemSep : 0);
+      for (let i = n - 1; i >= 0; i--) stack.push(v[i]);
+    } else {
+      const o = v;
+      const keys = Object.keys(o);
+      let written = 0;
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const child = o[keys[i]];
+        if (isSkipped(child)) continue;
+        written++;
+        total += stringJsonLength(keys[i]) + keySep;
+        stack.push(child);
+      }
+      total += 2 + (written > 0 ? (written - 1) * itemSep : 0);
+    }
+  }
+  return total;
+}
+function pythonJsonLength(value) {
+  return measureJson(value, PYTHON_DEFAULT);
+}
+
+// core/guards.ts
+function isObj(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+function obj(v) {
+  return isObj(v) ? v : {};
+}
+function arr(v) {
+  return Array.isArray(v) ? v : [];
+}
+function str(v) {
+  return typeof v === "string" ? v : "";
+}
+
+// core/files.ts
+var READ_TOOLS = /* @__PURE__ */ new Set(["read", "read_file", "view", "view_file", "notebookread", "open_file"]);
+var WRITE_TOOLS = /* @__PURE__ */ new Set(["write", "edit", "multiedit", "notebookedit", "write_file", "edit_file", "create_file", "str_replace_based_edit_tool"]);
+var PATCH_TOOLS = /* @__PURE__ */ new Set(["apply_patch", "apply_patch_call"]);
+var EDITOR_TOOLS = /* @__PURE__ */ new Set(["str_replace_editor", "str_replace_based_edit_tool"]);
+var PATH_KEYS = ["path", "file_path", "filePath", "filename", "notebook_path"];
+var PATCH_LINE = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm;
+function argsObject(args) {
+  if (typeof args !== "string") return obj(args);
+  const t = args.trimStart();
+  if (t.startsWith("{")) {
+    try {
+      return obj(JSON.parse(t));
+    } catch {
+      return { input: args };
+    }
+  }
+  return { input: args };
+}
+function pathsIn(args) {
+  const out = [];
+  for (const k of PATH_KEYS) if (typeof args[k] === "string" && args[k] !== "") out.push(args[k]);
+  for (const p of arr(args.paths)) if (typeof p === "string" && p !== "") out.push(p);
+  return out;
+}
+function patchPaths(args) {
+  const op = obj(args.operation ?? args);
+  if (typeof op.type === "string" && /_file$/.test(op.type) && typeof op.path === "string" && op.path !== "") return [op.path];
+  const text = [args.input, args.patch, args.diff, args.command].map((v) => Array.isArray(v) ? v.join("\n") : str(v)).join("\n");
+  const out = [];
+  for (const m of text.matchAll(PATCH_LINE)) out.push(m[1].trim());
+  return out.filter((p) => p !== "");
+}
+function fileOpsOfCall(name, rawArgs) {
+  const tool = str(name).toLowerCase();
+  const args = argsObject(rawArgs);
+  if (PATCH_TOOLS.has(tool)) return { read: [], modified: patchPaths(args) };
+  if (EDITOR_TOOLS.has(tool) && typeof args.command === "string") {
+    const paths = pathsIn(args);
+    return args.command === "view" ? { read: paths, modified: [] } : { read: [], modified: paths };
+  }
+  if (READ_TOOLS.has(tool)) return { read: pathsIn(args), modified: [] };
+  if (WRITE_TOOLS.has(tool)) return { read: [], modified: pathsIn(args) };
+  return { read: [], modified: [] };
+}
+var FileTracker = class {
+  constructor() {
+    // Path → when it was last seen; Map order is the order of last sight (oldest first).
+    this.read = /* @__PURE__ */ new Map();
+    this.modified = /* @__PURE__ */ new Map();
+    this.clock = 0;
+  }
+  /** Adds lists (older events first); a path seen again moves to the newest place. */
+  add(read, modified) {
+    for (const p of read) {
+      this.read.delete(p);
+      this.read.set(p, this.clock++);
+    }
+    for (const p of modified) {
+      this.modified.delete(p);
+      this.modified.set(p, this.clock++);
+    }
+  }
+  /** Adds what one tool call did. */
+  addCall(name, args) {
+    const ops = fileOpsOfCall(name, args);
+    this.add(ops.read, ops.modified);
+  }
+  /** Adds the lists a text carries in Pi's tagged form (an earlier summary's). */
+  addText(text) {
+    const lists = parseFileLists(text);
+    this.add(lists.read.slice().reverse(), lists.modified.slice().reverse());
+  }
+  /** The newest files within the caps, as the two lists (newest first). */
+  capped(maxPaths, maxChars) {
+    return toFileLists(this.newest(maxPaths, maxChars));
+  }
+  /** The lists, oldest first; modified files are not listed as read. */
+  lists() {
+    return { read: [...this.read.keys()].filter((p) => !this.modified.has(p)), modified: [...this.modified.keys()] };
+  }
+  /**
+   * The newest files across both lists, newest first, within `maxPaths` paths and `maxChars`
+   * characters of paths (a path that does not fit ends the walk: older ones are dropped).
+   */
+  newest(maxPaths, maxChars) {
+    const all = [];
+    for (const [p, t] of this.modified) all.push([p, t, true]);
+    for (const [p, t] of this.read) if (!this.modified.has(p)) all.push([p, t, false]);
+    all.sort((a, b) => b[1] - a[1]);
+    const out = [];
+    let chars = 0;
+    for (const [path, , modified] of all) {
+      if (out.length >= maxPaths || chars + path.length > maxChars) break;
+      chars += path.length;
+      out.push({ path, modified });
+    }
+    return out;
+  }
+};
+function toFileLists(files) {
+  const out = { read: [], modified: [] };
+  for (const f of files) (f.modified ? out.modified : out.read).push(f.path);
+  return out;
+}
+function filesTouched(messages, dialect, tracker = new FileTracker()) {
+  const d = getDialect(dialect);
+  const ctx = { cfg: DEFAULT_CONFIG, onCall: (name, args) => tracker.addCall(name, args) };
+  for (const m of messages) d.summarize(m, ctx);
+  return tracker.lists();
+}
+var TAGGED = /<(read|modified)-files>\n([^]*?)\n<\/\1-files>/g;
+function parseFileLists(text) {
+  const out = { read: [], modified: [] };
+  if (text.indexOf("-files>") < 0) return out;
+  for (const m of text.matchAll(TAGGED)) out[m[1] === "read" ? "read" : "modified"] = m[2].split("\n").filter((p) => p !== "");
+  return out;
+}
+var writable = (p) => !/[\n\r]|<\//.test(p);
+function formatFileLists(files) {
+  const sections = [];
+  const read = files.read.filter(writable);
+  const modified = files.modified.filter(writable);
+  if (read.length > 0) sections.push(`<read-files>
+${read.join("\n")}
+</read-files>`);
+  if (modified.length > 0) sections.push(`<modified-files>
+${modified.join("\n")}
+</modified-files>`);
+  return sections.length === 0 ? "" : "\n\n" + sections.join("\n\n");
+}
+function addCarriedFiles(tracker, branchEntries, preparation) {
+  const strings = (v) => Array.isArray(v) ? v.filter((f) => typeof f === "string") : [];
+  for (const e of branchEntries) {
+    if (!isObj(e) || e.type !== "compaction") continue;
+    const d = obj(e.details);
+    tracker.add(strings(d.readFiles), strings(d.modifiedFiles));
+  }
+  const ops = obj(obj(preparation).fileOps);
+  const list = (v) => strings(v instanceof Set ? [...v] : v);
+  tracker.add(list(ops.read), [...list(ops.written), ...list(ops.edited)]);
+}
+
+// core/text.ts
+var ELLIPSIS = "...";
+function isPyWhitespace(c) {
+  if (c <= 32) return c === 32 || c >= 9 && c <= 13 || c >= 28 && c <= 31;
+  if (c < 133) return false;
+  return c === 133 || c === 160 || c === 5760 || c >= 8192 && c <= 8202 || c === 8232 || c === 8233 || c === 8239 || c === 8287 || c === 12288;
+}
+function strip(text) {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isPyWhitespace(text.charCodeAt(start))) start++;
+  while (end > start && isPyWhitespace(text.charCodeAt(end - 1))) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
+}
+function isBlank(text) {
+  for (let i = 0; i < text.length; i++) if (!isPyWhitespace(text.charCodeAt(i))) return false;
+  return true;
+}
+function truncate(text, n) {
+  if (!(n > 0) || text.length <= n) return text;
+  let cut = n;
+  const before = text.charCodeAt(cut - 1);
+  if (before >= 55296 && before <= 56319) {
+    const after = text.charCodeAt(cut);
+    if (after >= 56320 && after <= 57343) cut--;
+  }
+  return text.slice(0, cut) + ELLIPSIS;
+}
+var SURROGATE = /[\ud800-\udfff]/;
+function toWellFormed(text) {
+  if (!SURROGATE.test(text)) return text;
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 55296 || c > 57343) continue;
+    if (c <= 56319) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 56320 && d <= 57343) {
+        i++;
+        continue;
+      }
+    }
+    out += text.slice(from, i) + "\uFFFD";
+    from = i + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+var TASK_NOTIFICATION = /<task-notification>[\s\S]*?<\/task-notification>\s*/g;
+function stripTaskNotifications(text) {
+  return text.indexOf("<task-notification>") < 0 ? text : text.replace(TASK_NOTIFICATION, "");
+}
+
+// core/focus.ts
+var FOCUS_EXCERPT_TAG = "result (focus excerpt): ";
+var STOPWORDS = new Set(
+  "the and for with that this from into onto about keep focus on in of to a an is are was were be been what which when where who how why all any each not but only also just then than them they their there please make sure remember preserve important details detail anything everything things thing file files".split(" ")
+);
+var MAX_TERMS = 32;
+var CONTEXT_LINES = 1;
+function parseFocus(text) {
+  if (typeof text !== "string") return void 0;
+  const terms = [];
+  const add = (t) => {
+    const term = t.toLowerCase();
+    const long = term.length >= 3 || term.length === 2 && /\d/.test(term);
+    if (long && !STOPWORDS.has(term) && terms.indexOf(term) < 0 && terms.length < MAX_TERMS) terms.push(term);
+  };
+  const whole = text.trim().replace(/\s+/g, " ");
+  if (whole.includes(" ") && whole.length <= 80) add(whole);
+  const rest = text.replace(/"([^"]+)"|'([^']+)'|`([^`]+)`/g, (_, a, b, c) => {
+    add((a ?? b ?? c ?? "").trim());
+    return " ";
+  });
+  for (const word of rest.split(/[^\p{L}\p{N}_.\/:-]+/u)) add(word.replace(/^[.:\/-]+|[.:\/-]+$/g, ""));
+  return terms.length === 0 ? void 0 : { text, terms };
+}
+function focusExcerpt(result, budget) {
+  if (budget.remaining <= 0) return null;
+  const lower = result.toLowerCase();
+  const lineCount = 1 + (result.match(/\n/g)?.length ?? 0);
+  const byTerm = budget.focus.terms.map((term) => {
+    const at = [];
+    for (let i = lower.indexOf(term); i >= 0 && at.length <= lineCount; i = lower.indexOf(term, i + term.length)) at.push(i);
+    return at;
+  }).filter((at) => at.length > 0);
+  if (byTerm.length === 0) return null;
+  const selective = byTerm.filter((at) => at.length <= Math.max(5, lineCount * 0.2));
+  const chosen = selective.length > 0 ? selective : [byTerm.reduce((a, b) => b.length < a.length ? b : a)];
+  const hits = [].concat(...chosen).slice(0, 256);
+  const starts = [0];
+  for (let i = result.indexOf("\n"); i >= 0; i = result.indexOf("\n", i + 1)) starts.push(i + 1);
+  const lineOf = (pos) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = lo + hi + 1 >> 1;
+      if (starts[mid] <= pos) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const wanted = /* @__PURE__ */ new Set();
+  for (const h of hits) {
+    const line = lineOf(h);
+    for (let l = Math.max(0, line - CONTEXT_LINES); l <= Math.min(starts.length - 1, line + CONTEXT_LINES); l++) wanted.add(l);
+  }
+  const lines = Array.from(wanted).sort((a, b) => a - b);
+  const text = lines.map((l) => result.slice(starts[l], l + 1 < starts.length ? starts[l + 1] - 1 : result.length)).join("\n");
+  const cap = Math.min(budget.perResult, budget.remaining);
+  const excerpt = truncate(text, cap);
+  budget.remaining -= excerpt.length;
+  return FOCUS_EXCERPT_TAG + excerpt;
+}
+
+// core/summary.ts
+var SUMMARY_HEADER = "The following is a summary of your previous actions (long observations omitted):";
+var HEADER_GLUE = "\n\n";
+var PART_SEPARATOR = "\n\n---\n\n";
+function joinParts(parts) {
+  return parts.join(PART_SEPARATOR);
+}
+function renderSummary(parts) {
+  return parts.length === 0 ? SUMMARY_HEADER : SUMMARY_HEADER + HEADER_GLUE + joinParts(parts);
+}
+function fitSummary(prefix, parts, fits) {
+  const glue = prefix === SUMMARY_HEADER ? HEADER_GLUE : PART_SEPARATOR;
+  const render = (k) => k === 0 ? prefix : prefix + glue + parts.slice(parts.length - k).join(PART_SEPARATOR);
+  let lo = 0;
+  let hi = parts.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (fits(render(mid), mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return { text: render(lo), kept: lo };
+}
+
+// core/parts.ts
+var RESULT_TAG = "result: ";
+var ASSISTANT_TAG = "assistant: ";
+var THINKING_TAG = "thinking: ";
+function contentText(content, types = ["text"]) {
+  if (typeof content === "string") return content;
+  const out = [];
+  for (const b of arr(content)) {
+    if (typeof b === "string") out.push(b);
+    else {
+      const block = obj(b);
+      if (types.indexOf(str(block.type)) >= 0 && typeof block.text === "string") out.push(block.text);
+    }
+  }
+  return out.join("\n");
+}
+function summaryMessageText(message) {
+  return contentText(obj(message).content, ["text", "input_text"]);
+}
+function isSummaryText(text) {
+  return typeof text === "string" && text.startsWith(SUMMARY_HEADER);
+}
+function humanPart(tag, text, ctx, dropSummary = true) {
+  if (dropSummary && isSummaryText(text)) return null;
+  const clean = strip(stripTaskNotifications(text));
+  if (clean === "") return null;
+  return toWellFormed(`${tag}: ${truncate(clean, ctx.cfg.humanMaxChars)}`);
+}
+function resultPart(text, ctx) {
+  const clean = strip(text);
+  if (clean.length === 0) return null;
+  if (clean.length <= ctx.cfg.resultMaxChars) return toWellFormed(RESULT_TAG + clean);
+  return ctx.focus === void 0 ? null : toWellFormed(focusExcerpt(clean, ctx.focus) ?? "") || null;
+}
+function signatureLine(name, args, ctx) {
+  const cap = ctx.cfg.cmdMaxChars;
+  const text = typeof args === "string" ? args : args === void 0 ? "" : canonicalJson(args, cap);
+  const label = typeof name === "string" && name !== "" ? name : "?";
+  return `[${label}] ${truncate(text, cap)}`;
+}
+var AssistantPart = class {
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.thinking = [];
+    this.visible = [];
+    this.lines = [];
+  }
+  addThinking(text) {
+    if (this.ctx.cfg.keepThinking && typeof text === "string" && !isBlank(text)) this.thinking.push(text);
+  }
+  addText(text) {
+    if (typeof text === "string" && !isBlank(text)) this.visible.push(text);
+  }
+  addCall(name, args) {
+    this.ctx.onCall?.(name, args);
+    this.lines.push(signatureLine(name, args, this.ctx));
+  }
+  addResult(text) {
+    const part = resultPart(text, this.ctx);
+    if (part !== null) this.lines.push(part);
+  }
+  /** The part as a list: [] when the message had nothing to keep. */
+  parts() {
+    return one(this.build());
+  }
+  /** The part, or null when the message had nothing to keep. */
+  build() {
+    const out = [];
+    const cfg = this.ctx.cfg;
+    if (this.thinking.length > 0) out.push(THINKING_TAG + truncate(strip(this.thinking.join("\n")), cfg.thinkingMaxChars));
+    if (this.visible.length > 0) out.push(ASSISTANT_TAG + truncate(strip(this.visible.join("\n")), cfg.thoughtMaxChars));
+    for (const l of this.lines) out.push(l);
+    return out.length === 0 ? null : toWellFormed(out.join("\n"));
+  }
+};
+function one(part) {
+  return part === null ? [] : [part];
+}
+
+// core/compact.ts
+function firstTurn(messages, dialect) {
+  for (let i = 0; i < messages.length; i++) if (dialect.isAssistant(messages[i])) return i;
+  return -1;
+}
+function headLength(messages, dialect) {
+  const first = firstTurn(messages, dialect);
+  if (first < 0) return null;
+  let head = first;
+  for (let i = 0; i < first; i++) {
+    if (dialect.isSummary(messages[i])) {
+      head = i;
+      break;
+    }
+  }
+  while (head > 0 && (dialect.isSummary(messages[head - 1]) || dialect.trimFromHead(messages[head - 1]))) head--;
+  return head;
+}
+function turnStarts(body, dialect) {
+  const starts = [];
+  for (let i = 0; i < body.length; i++) {
+    if (i === 0 || dialect.startsTurn(body[i], body[i - 1])) starts.push(i);
+  }
+  return starts;
+}
+function headOf(messages, d, options) {
+  if (options.headLen !== void 0) return Math.max(0, Math.min(messages.length, Math.floor(options.headLen)));
+  if (options.head !== "before-first-turn") return headLength(messages, d);
+  const first = firstTurn(messages, d);
+  return first < 0 ? null : first;
+}
+function compactWith(messages, d, cfg, options = {}) {
+  const headLen = headOf(messages, d, options);
+  if (headLen === null) return null;
+  const body = messages.slice(headLen);
+  const starts = turnStarts(body, d);
+  const k = Math.max(0, cfg.keepRecent);
+  if (starts.length <= k) return null;
+  const keptFrom = k === 0 ? body.length : starts[starts.length - k];
+  const ctx = {
+    cfg,
+    focus: options.focus === void 0 ? void 0 : { focus: options.focus, perResult: cfg.focusResultMaxChars, remaining: cfg.focusTotalMaxChars }
+  };
+  const files = cfg.appendFileLists ? new FileTracker() : null;
+  const summarizing = files === null ? ctx : { ...ctx, onCall: (name, args) => files.addCall(name, args) };
+  const parts = [];
+  for (let i = 0; i < keptFrom; i++) {
+    if (files !== null && d.isSummary(body[i])) files.addText(summaryMessageText(body[i]));
+    for (const p of d.summarize(body[i], summarizing)) parts.push(p);
+  }
+  const filesText = files === null ? "" : formatFileLists(files.capped(cfg.filesMaxPaths, cfg.filesMaxChars));
+  const summaryText = renderSummary(parts) + filesText;
+  const summary = d.summaryMessage(summaryText);
+  const out = messages.slice(0, headLen);
+  out.push(summary);
+  for (let i = keptFrom; i < body.length; i++) out.push(body[i]);
+  if (out.length > messages.length) return null;
+  if (out.length === messages.length && options.hostJudgesGain !== true) {
+    let onlySummaries = true;
+    let replaced = 0;
+    for (let i = 0; i < keptFrom; i++) {
+      if (!d.isSummary(body[i])) onlySummaries = false;
+      replaced += pythonJsonLength(body[i]);
+    }
+    if (onlySummaries || pythonJsonLength(summary) >= replaced) return null;
+  }
+  return { messages: out, headLen, cut: headLen + keptFrom, summary, summaryText, parts, filesText };
+}
+
+// core/images.ts
+var MAX_IMAGE_TOKENS = 4784;
+var PATCH = 28;
+var HEADER_CHARS = 8192;
+var B64 = (() => {
+  const table = new Int16Array(128).fill(-1);
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  for (let i = 0; i < alphabet.length; i++) table[alphabet.charCodeAt(i)] = i;
+  table["-".charCodeAt(0)] = 62;
+  table["_".charCodeAt(0)] = 63;
+  return table;
+})();
+function decodeBase64Prefix(text, maxChars = HEADER_CHARS) {
+  const limit = Math.min(text.length, maxChars - maxChars % 4);
+  const out = new Uint8Array(Math.floor(limit * 3 / 4));
+  let n = 0;
+  let acc = 0;
+  let bits = 0;
+  for (let i = 0; i < limit; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 61) break;
+    const v = c < 128 ? B64[c] : -1;
+    if (v < 0) continue;
+    acc = (acc << 6 | v) & 16777215;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[n++] = acc >> bits & 255;
+    }
+  }
+  return out.subarray(0, n);
+}
+var be16 = (b, i) => b[i] << 8 | b[i + 1];
+var le16 = (b, i) => b[i] | b[i + 1] << 8;
+var be32 = (b, i) => (b[i] << 24 >>> 0) + (b[i + 1] << 16) + (b[i + 2] << 8) + b[i + 3];
+var le24 = (b, i) => b[i] | b[i + 1] << 8 | b[i + 2] << 16;
+var le32 = (b, i) => (b[i] | b[i + 1] << 8 | b[i + 2] << 16 | b[i + 3] << 24) >>> 0;
+function pngSize(b) {
+  const sig = [137, 80, 78, 71, 13, 10, 26, 10];
+  if (b.length < 24) return null;
+  for (let i = 0; i < 8; i++) if (b[i] !== sig[i]) return null;
+  return [be32(b, 16), be32(b, 20)];
+}
+function jpegSize(b) {
+  if (b.length < 2 || b[0] !== 255 || b[1] !== 216) return null;
+  let i = 2;
+  const n = b.length;
+  while (i + 9 < n) {
+    if (b[i] !== 255) {
+      i += 1;
+      continue;
+    }
+    const marker = b[i + 1];
+    if (marker === 255) {
+      i += 1;
+      continue;
+    }
+    if (marker === 1 || marker >= 208 && marker <= 217) {
+      i += 2;
+      continue;
+    }
+    const segment = be16(b, i + 2);
+    if (marker >= 192 && marker <= 207 && marker !== 196 && marker !== 200 && marker !== 204) {
+      return [be16(b, i + 7), be16(b, i + 5)];
+    }
+    if (segment < 2) return null;
+    i += 2 + segment;
+  }
+  return null;
+}
+function gifSize(b) {
+  if (b.length < 10) return null;
+  const tag = String.fromCharCode(b[0], b[1], b[2], b[3], b[4], b[5]);
+  if (tag !== "GIF87a" && tag !== "GIF89a") return null;
+  return [le16(b, 6), le16(b, 8)];
+}
+function webpSize(b) {
+  if (b.length < 25) return null;
+  const ascii = (i, len) => String.fromCharCode(...Array.from(b.subarray(i, i + len)));
+  if (ascii(0, 4) !== "RIFF" || ascii(8, 4) !== "WEBP") return null;
+  const chunk = ascii(12, 4);
+  if (chunk === "VP8X" && b.length >= 30) return [le24(b, 24) + 1, le24(b, 27) + 1];
+  if (chunk === "VP8 " && b.length >= 30) return [le16(b, 26) & 16383, le16(b, 28) & 16383];
+  if (chunk === "VP8L") {
+    const bits = le32(b, 21);
+    return [(bits & 16383) + 1, (bits >>> 14 & 16383) + 1];
+  }
+  return null;
+}
+function imageSize(bytes) {
+  for (const read of [pngSize, jpegSize, gifSize, webpSize]) {
+    const size = read(bytes);
+    if (size !== null && size[0] > 0 && size[1] > 0) return size;
+  }
+  return null;
+}
+function tokensForSize(width, height) {
+  const patches = Math.ceil(width / PATCH) * Math.ceil(height / PATCH);
+  return Math.max(1, Math.min(patches, MAX_IMAGE_TOKENS));
+}
+function imageTokens(payload) {
+  if (typeof payload !== "string") return MAX_IMAGE_TOKENS;
+  let data = payload;
+  if (payload.startsWith("data:")) {
+    const comma = payload.indexOf(",");
+    if (comma < 0) return MAX_IMAGE_TOKENS;
+    data = payload.slice(comma + 1, comma + 1 + HEADER_CHARS);
+  } else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(payload)) {
+    return MAX_IMAGE_TOKENS;
+  }
+  const size = imageSize(decodeBase64Prefix(data));
+  return size === null ? MAX_IMAGE_TOKENS : tokensForSize(size[0], size[1]);
+}
+var str2 = (v) => typeof v === "string" ? v : void 0;
+function imagePayload(node) {
+  const type = node.type;
+  if (typeof type !== "string") return void 0;
+  switch (type) {
+    case "image": {
+      const source = node.source;
+      if (source !== null && typeof source === "object" && !Array.isArray(source)) {
+        const s = source;
+        return str2(s.data) ?? str2(s.url);
+      }
+      return str2(node.data) ?? str2(node.url);
+    }
+    case "input_image":
+    case "image_url":
+    case "computer_screenshot": {
+      const url = node.image_url;
+      if (typeof url === "string") return url;
+      if (url !== null && typeof url === "object" && typeof url.url === "string") {
+        return url.url;
+      }
+      return str2(node.file_id);
+    }
+    case "image_generation_call":
+      return str2(node.result);
+    default:
+      return void 0;
+  }
+}
+
+// core/estimate.ts
+function imageAdjustment(node) {
+  const payload = imagePayload(node);
+  if (payload === void 0) return void 0;
+  return imageTokens(payload) * 4 - payload.length;
+}
+function billableChars(value) {
+  return Math.max(0, measureJson(value, PYTHON_DEFAULT, imageAdjustment));
+}
+function estimateTokens(body) {
+  return Math.floor(billableChars(body) / 4);
+}
+
+// core/ladder.ts
+var RUNG2_THOUGHT_CAP = 300;
+function maxRung(config) {
+  return config.strict ? 3 : 2;
+}
+function rungConfig(base, rung) {
+  if (rung === 0) return base;
+  const cfg = { ...base, keepRecent: Math.min(base.keepRecent, 1) };
+  if (rung === 1) return cfg;
+  cfg.thoughtMaxChars = base.thoughtMaxChars > 0 ? Math.min(base.thoughtMaxChars, RUNG2_THOUGHT_CAP) : RUNG2_THOUGHT_CAP;
+  cfg.keepThinking = false;
+  return cfg;
+}
+function climb(from, top, step, done) {
+  let reached = 0;
+  for (let rung = from; rung <= top && !done(); rung = rung + 1) {
+    if (step(rung)) reached = rung;
+  }
+  return reached;
+}
+function withParts(result, d, parts) {
+  const built = {};
+  return {
+    headLen: result.headLen,
+    cut: result.cut,
+    parts,
+    filesText: result.filesText,
+    get summaryText() {
+      return built.text ??= renderSummary(parts) + (result.filesText ?? "");
+    },
+    get summary() {
+      if (!("summary" in built)) built.summary = d.summaryMessage(this.summaryText);
+      return built.summary;
+    },
+    get messages() {
+      if (built.messages === void 0) {
+        built.messages = result.messages.slice();
+        built.messages[result.headLen] = this.summary;
+      }
+      return built.messages;
+    }
+  };
+}
+function truncatedRung(list, d, base, budget, options, measure) {
+  const cfg = { ...rungConfig(base, 2), keepRecent: options.finalKeepRecent ?? rungConfig(base, 2).keepRecent };
+  const full = compactWith(list, d, cfg, options);
+  if (full === null) return null;
+  const newest = (kept) => withParts(full, d, full.parts.slice(full.parts.length - kept));
+  const fitted = fitSummary(SUMMARY_HEADER, full.parts, (_text, kept) => measure(newest(kept)) <= budget);
+  return { result: newest(fitted.kept), rung: 3, config: cfg };
+}
+function planCliff(messages, dialect, config, budgetTokens, options = {}) {
+  const d = getDialect(dialect);
+  const base = toConfig(config);
+  const measure = options.measure ?? ((r) => estimateTokens(r.messages));
+  const list = Array.isArray(messages) ? messages : [];
+  const top = options.maxRung ?? 3;
+  const plan = (c) => {
+    const est = measure(c.result);
+    return { result: c.result, rung: c.rung, estTokens: est, overBudget: est > budgetTokens, config: c.config };
+  };
+  const unchanged = () => {
+    const est = estimateTokens(list);
+    return { result: null, rung: 0, estTokens: est, overBudget: est > budgetTokens, config: base };
+  };
+  if (!Array.isArray(messages)) return unchanged();
+  if (options.floor !== void 0) {
+    const headLen = headOf(list, d, options);
+    const est = headLen === null ? 0 : options.floor(headLen);
+    if (est > budgetTokens) return { result: null, rung: 0, estTokens: est, overBudget: true, config: base, headOverBudget: true };
+  }
+  const candidates = [];
+  const bestOf = () => {
+    let best = null;
+    for (const c of candidates) {
+      const p2 = plan(c);
+      if (best === null || p2.estTokens <= best.estTokens) best = p2;
+      if (!best.overBudget) return best;
+    }
+    return best;
+  };
+  const walk = { best: null, fitsUnchanged: false };
+  const fits = () => walk.best !== null && !walk.best.overBudget;
+  climb(0, top < 2 ? top : 2, (rung) => {
+    const cfg = rungConfig(base, rung);
+    const result = compactWith(list, d, cfg, options);
+    if (result !== null) {
+      candidates.push({ result, rung, config: cfg });
+      const p2 = plan(candidates[candidates.length - 1]);
+      if (walk.best === null || p2.estTokens <= walk.best.estTokens) walk.best = p2;
+    } else if (walk.best === null && rung === 0 && options.mustCompact !== true) {
+      walk.fitsUnchanged = !unchanged().overBudget;
+    }
+    return result !== null;
+  }, () => walk.fitsUnchanged || fits());
+  if (walk.fitsUnchanged) return unchanged();
+  while (walk.best !== null && walk.best.overBudget && options.shed !== void 0 && options.shed(walk.best.estTokens - budgetTokens)) walk.best = bestOf();
+  const last = fits() || top < 3 ? null : truncatedRung(list, d, base, budgetTokens, options, measure);
+  const p = last === null ? null : plan(last);
+  if (p !== null && (walk.best === null || p.estTokens <= walk.best.estTokens)) return p;
+  return walk.best ?? unchanged();
+}
+
+// core/dialects/form.ts
+function prim(v) {
+  if (v === void 0) return null;
+  return v === null || typeof v !== "object" ? v : canonicalJson(v);
+}
+function withoutKeys(o, keys) {
+  const out = /* @__PURE__ */ Object.create(null);
+  for (const k of Object.keys(o)) if (keys.indexOf(k) < 0) out[k] = o[k];
+  return out;
+}
+function textBlocksText(content) {
+  return typeof content === "string" ? content : contentText(content);
+}
+function blocksForm(content, block) {
+  return typeof content === "string" ? [["text", content]] : Array.isArray(content) ? content.map(block) : [];
+}
+
+// core/dialects/anthropic.ts
+var SERVER_RESULT_TYPES = ["bash_code_execution_tool_result", "code_execution_tool_result", "text_editor_code_execution_tool_result"];
+var SEARCH_RESULT_TYPES = ["web_search_tool_result", "web_fetch_tool_result", "tool_search_tool_result"];
+function firstTextBlock(content) {
+  for (const b of arr(content)) {
+    const block = obj(b);
+    if (block.type === "text") return str(block.text);
+  }
+  return void 0;
+}
+function toolResultText(block) {
+  const content = block.content;
+  if (typeof content === "string") return content;
+  const out = [];
+  for (const b of arr(content)) {
+    if (typeof b === "string") out.push(b);
+    const inner = obj(b);
+    if (inner.type === "text" && typeof inner.text === "string") out.push(inner.text);
+    else if (inner.type === "search_result") out.push(contentText(inner.content));
+  }
+  return out.join("\n");
+}
+function anthropicAssistantParts(content, ctx) {
+  const part = new AssistantPart(ctx);
+  if (typeof content === "string") part.addText(content);
+  for (const b of arr(content)) {
+    const block = obj(b);
+    const type = str(block.type);
+    if (type === "text") part.addText(block.text);
+    else if (type === "thinking") part.addThinking(block.thinking);
+    else if (type === "tool_use" || type === "server_tool_use" || type === "mcp_tool_use") part.addCall(block.name, block.input ?? {});
+    else if (type === "mcp_tool_result") part.addResult(toolResultText(block));
+    else if (SERVER_RESULT_TYPES.indexOf(type) >= 0) {
+      const inner = obj(block.content);
+      if (type === "text_editor_code_execution_tool_result" && inner.type === "text_editor_code_execution_view_result" && inner.file_type !== "text") continue;
+      part.addResult(canonicalJson(block.content ?? null));
+    } else if (SEARCH_RESULT_TYPES.indexOf(type) >= 0) {
+      const inner = obj(block.content);
+      if (str(inner.type).endsWith("_error")) part.addResult(canonicalJson(inner));
+    }
+  }
+  return part.parts();
+}
+function anthropicUserParts(content, ctx) {
+  if (typeof content === "string") {
+    const p = humanPart("user", content, ctx);
+    return one(p);
+  }
+  const out = [];
+  for (const b of arr(content)) {
+    const block = obj(b);
+    let p = null;
+    if (block.type === "text") p = humanPart("user", str(block.text), ctx);
+    else if (block.type === "tool_result" || block.type === "search_result") p = resultPart(toolResultText(block), ctx);
+    if (p !== null) out.push(p);
+  }
+  return out;
+}
+function digestBlock(b, hash) {
+  const block = obj(b);
+  switch (block.type) {
+    case "text":
+      return ["text", str(block.text)];
+    case "tool_use":
+      return ["tool_use", prim(block.id), prim(block.name), canonicalJson(block.input ?? null)];
+    case "tool_result": {
+      const form = ["tool_result", prim(block.tool_use_id), textBlocksText(block.content), block.is_error === true];
+      for (const a of arr(block.content)) {
+        const t = obj(a).type;
+        if (t !== "text" && typeof a !== "string") form.push(digestBlock(a, hash));
+      }
+      return form;
+    }
+    case "thinking":
+      return ["thinking", str(block.thinking)];
+    case "redacted_thinking":
+      return ["redacted_thinking", str(block.data)];
+    case "image":
+    case "document": {
+      const source = obj(block.source);
+      if (block.type === "document" && source.type === "content") return ["document", "content", canonicalJson(source.content ?? null)];
+      return [block.type, prim(source.type), hash(str(source.data) || str(source.url))];
+    }
+    default:
+      return ["other", canonicalJson(withoutKeys(block, ["cache_control"]))];
+  }
+}
+var anthropic = {
+  name: "anthropic",
+  messagesKey: "messages",
+  isAssistant: (m) => obj(m).role === "assistant",
+  isSummary(m) {
+    const msg = obj(m);
+    if (msg.role !== "user") return false;
+    return typeof msg.content === "string" ? isSummaryText(msg.content) : isSummaryText(firstTextBlock(msg.content));
+  },
+  trimFromHead: (m) => obj(m).role === "system",
+  startsTurn: (m) => obj(m).role === "assistant",
+  summarize(m, ctx) {
+    const msg = obj(m);
+    if (msg.role === "assistant") return anthropicAssistantParts(msg.content, ctx);
+    if (msg.role === "system") {
+      const p = humanPart("system", contentText(msg.content), ctx, false);
+      return one(p);
+    }
+    return anthropicUserParts(msg.content, ctx);
+  },
+  digestForm: (m, hash) => [prim(obj(m).role), blocksForm(obj(m).content, (b) => digestBlock(b, hash))],
+  summaryMessage: (text) => ({ role: "user", content: text })
+};
+
+// core/dialects/openai-chat.ts
+function chatAssistantParts(msg, ctx) {
+  const part = new AssistantPart(ctx);
+  const reasoning = [msg.reasoning_content, msg.reasoning].find((r) => typeof r === "string" && r !== "");
+  part.addThinking(reasoning);
+  part.addText(contentText(msg.content));
+  const refusals = [];
+  if (typeof msg.refusal === "string") refusals.push(msg.refusal);
+  for (const p of arr(msg.content)) {
+    const block = obj(p);
+    if (block.type === "refusal" && typeof block.refusal === "string") refusals.push(block.refusal);
+  }
+  for (const r of refusals) part.addText(r);
+  for (const c of arr(msg.tool_calls)) {
+    const call = obj(c);
+    if (call.type === "custom") {
+      const custom = obj(call.custom);
+      part.addCall(custom.name, custom.input ?? "");
+    } else {
+      const fn = obj(call.function);
+      part.addCall(fn.name, fn.arguments ?? "");
+    }
+  }
+  if (msg.function_call !== null && typeof msg.function_call === "object") {
+    const fn = obj(msg.function_call);
+    part.addCall(fn.name, fn.arguments ?? "");
+  }
+  return part.parts();
+}
+function digestPart(p, hash) {
+  if (typeof p === "string") return ["text", p];
+  const part = obj(p);
+  if (part.type === "text") return ["text", str(part.text)];
+  if (part.type === "refusal") return ["refusal", str(part.refusal)];
+  if (part.type === "image_url") {
+    const url = typeof part.image_url === "string" ? part.image_url : str(obj(part.image_url).url);
+    return ["image_url", hash(url)];
+  }
+  return ["other", canonicalJson(part)];
+}
+var argsForm = (args) => typeof args === "string" ? args : canonicalJson(args ?? null);
+function digestForm(message, hash) {
+  const m = obj(message);
+  const calls = arr(m.tool_calls).map((c) => {
+    const call = obj(c);
+    if (call.type === "custom") return [prim(call.id), "custom", str(obj(call.custom).name), canonicalJson(obj(call.custom).input ?? null)];
+    const fn = obj(call.function);
+    return [prim(call.id), prim(fn.name), argsForm(fn.arguments)];
+  });
+  if (m.function_call !== null && typeof m.function_call === "object") {
+    const fn = obj(m.function_call);
+    calls.push([null, prim(fn.name), argsForm(fn.arguments)]);
+  }
+  const form = [prim(m.role), blocksForm(m.content, (p) => digestPart(p, hash)), calls, prim(m.tool_call_id), prim(m.name)];
+  const reasoning = [m.reasoning_content, m.reasoning].find((r) => typeof r === "string");
+  if (reasoning !== void 0) form.push(reasoning);
+  if (typeof m.refusal === "string") form.push(["refusal", m.refusal]);
+  return form;
+}
+var openaiChat = {
+  name: "openai-chat",
+  messagesKey: "messages",
+  isAssistant: (m) => obj(m).role === "assistant",
+  isSummary(m) {
+    const msg = obj(m);
+    return msg.role === "user" && isSummaryText(contentText(msg.content));
+  },
+  trimFromHead: () => false,
+  startsTurn: (m) => obj(m).role === "assistant",
+  summarize(m, ctx) {
+    const msg = obj(m);
+    const role = str(msg.role);
+    let p;
+    if (role === "assistant") return chatAssistantParts(msg, ctx);
+    if (role === "tool" || role === "function") p = resultPart(contentText(msg.content), ctx);
+    else if (role === "user") p = humanPart("user", contentText(msg.content), ctx);
+    else p = humanPart(role || "unknown", contentText(msg.content), ctx, false);
+    return one(p);
+  },
+  digestForm,
+  summaryMessage: (text) => ({ role: "user", content: text })
+};
+
+// core/dialects/openai-responses.ts
+var MODEL_OUTPUT = /* @__PURE__ */ new Set([
+  "reasoning",
+  "function_call",
+  "custom_tool_call",
+  "local_shell_call",
+  "web_search_call",
+  "tool_search_call",
+  "image_generation_call",
+  "apply_patch_call",
+  "computer_call",
+  "code_interpreter_call",
+  "mcp_call",
+  "mcp_list_tools",
+  "mcp_approval_request",
+  "shell_call",
+  "file_search_call"
+]);
+var TEXT_PARTS = ["input_text", "output_text", "text"];
+var CALL_ARGS = {
+  custom_tool_call: ["input"],
+  apply_patch_call: ["operation"],
+  computer_call: ["actions", "action"],
+  local_shell_call: ["action"],
+  shell_call: ["action"],
+  web_search_call: ["action"],
+  file_search_call: ["queries"],
+  code_interpreter_call: ["code"],
+  image_generation_call: ["revised_prompt"]
+};
+function itemType(item) {
+  if (typeof item.type === "string") return item.type;
+  return item.role !== void 0 ? "message" : "other";
+}
+function isModelOutput(m) {
+  const item = obj(m);
+  const type = itemType(item);
+  if (type === "message") return item.role === "assistant";
+  if (type === "tool_search_output") return item.execution === "server";
+  return MODEL_OUTPUT.has(type);
+}
+function messageText(item) {
+  const refusals = arr(item.content).map((p) => obj(p)).filter((p) => p.type === "refusal" && typeof p.refusal === "string");
+  const text = contentText(item.content, TEXT_PARTS);
+  return refusals.length === 0 ? text : [text, ...refusals.map((p) => p.refusal)].filter((t) => t !== "").join("\n");
+}
+function outputText(output) {
+  if (typeof output === "string") return output;
+  if (Array.isArray(output)) {
+    const texts = output.map((p) => obj(p)).filter((p) => TEXT_PARTS.indexOf(str(p.type)) >= 0 && typeof p.text === "string");
+    if (texts.length > 0) return texts.map((p) => p.text).join("\n");
+    if (output.length > 0 && output.every((p) => typeof obj(p).type === "string")) return null;
+  }
+  if (output !== null && typeof output === "object" && !Array.isArray(output) && imagePayload(output) !== void 0) return null;
+  return output === void 0 ? null : canonicalJson(output);
+}
+function callParts(item, type, ctx) {
+  const part = new AssistantPart(ctx);
+  let args = item.arguments;
+  for (const field of CALL_ARGS[type] ?? []) {
+    if (item[field] !== void 0) {
+      args = item[field];
+      break;
+    }
+  }
+  part.addCall(item.name ?? item.server_label ?? type, args ?? "");
+  if (type === "mcp_call") {
+    if (typeof item.output === "string") part.addResult(item.output);
+    if (typeof item.error === "string") part.addResult(item.error);
+  } else if (type === "code_interpreter_call") {
+    for (const o of arr(item.outputs)) if (typeof obj(o).logs === "string") part.addResult(obj(o).logs);
+  } else if (type === "file_search_call") {
+    for (const r of arr(item.results)) if (typeof obj(r).text === "string") part.addResult(obj(r).text);
+  }
+  return part.parts();
+}
+function summarizeItem(item, ctx) {
+  const type = itemType(item);
+  if (type === "message") {
+    const role = str(item.role) || "unknown";
+    const text = messageText(item);
+    if (role === "assistant") {
+      const part = new AssistantPart(ctx);
+      part.addText(text);
+      return part.parts();
+    }
+    const p = humanPart(role, text, ctx, true);
+    return one(p);
+  }
+  if (type === "reasoning") {
+    if (!ctx.cfg.keepThinking) return [];
+    const texts = [...arr(item.summary), ...arr(item.content)].map((s) => obj(s).text).filter((t) => typeof t === "string");
+    const part = new AssistantPart(ctx);
+    part.addThinking(texts.join("\n"));
+    return part.parts();
+  }
+  if (type === "shell_call_output") {
+    const p = resultPart(canonicalJson(item.output ?? null), ctx);
+    return one(p);
+  }
+  if (type.endsWith("_output")) {
+    const text = outputText(item.output);
+    const p = text === null ? null : resultPart(text, ctx);
+    return one(p);
+  }
+  if (type.endsWith("_call") || MODEL_OUTPUT.has(type)) return callParts(item, type, ctx);
+  return [];
+}
+function digestForm2(message) {
+  const item = obj(message);
+  const type = itemType(item);
+  if (type === "message") {
+    const parts = typeof item.content === "string" ? [["text", item.content]] : arr(item.content).map((p) => canonicalJson(withoutKeys(obj(p), ["id", "status"])));
+    return ["message", prim(item.role), parts];
+  }
+  if (type === "reasoning") return ["reasoning", prim(item.encrypted_content), canonicalJson(item.summary ?? null), canonicalJson(item.content ?? null)];
+  if (type.endsWith("_output")) {
+    const out = item.output;
+    return [type, prim(item.call_id), typeof out === "string" ? out : canonicalJson(out ?? null), typeof out === "string"];
+  }
+  if (type.endsWith("_call")) {
+    const rest = withoutKeys(item, ["id", "status", "type", "call_id", "name", "arguments"]);
+    const args = typeof item.arguments === "string" ? item.arguments : canonicalJson(item.arguments ?? null);
+    return [type, prim(item.call_id), prim(item.name), args, canonicalJson(rest)];
+  }
+  return ["other", canonicalJson(withoutKeys(item, ["id", "status"]))];
+}
+var openaiResponses = {
+  name: "openai-responses",
+  messagesKey: "input",
+  isAssistant: isModelOutput,
+  isSummary(m) {
+    const item = obj(m);
+    return itemType(item) === "message" && item.role === "user" && isSummaryText(messageText(item));
+  },
+  trimFromHead: () => false,
+  startsTurn: (m, prev) => isModelOutput(m) && !isModelOutput(prev),
+  summarize: (m, ctx) => summarizeItem(obj(m), ctx),
+  digestForm: digestForm2,
+  summaryMessage: (text) => ({ type: "message", role: "user", content: [{ type: "input_text", text }] })
+};
+
+// core/pi/format.ts
+var PI_SUMMARY_PREFIX = "The conversation history before this point was compacted into the following summary:";
+var PI_BRANCH_PREFIX = "The following is a summary of a branch that this conversation came back from:";
+function piBranchSummaryText(summary) {
+  return `${PI_BRANCH_PREFIX}
+
+<summary>
+${summary}
+</summary>`;
+}
+function startsLikeSummary(text) {
+  return text.startsWith(SUMMARY_HEADER) || text.startsWith(PI_SUMMARY_PREFIX);
+}
+
+// core/pi/dialect.ts
+function assistantParts(content, ctx) {
+  const part = new AssistantPart(ctx);
+  if (typeof content === "string") part.addText(content);
+  for (const b of arr(content)) {
+    const block = obj(b);
+    if (block.type === "text") part.addText(block.text);
+    else if (block.type === "thinking" && block.redacted !== true) part.addThinking(block.thinking);
+    else if (block.type === "toolCall") part.addCall(block.name, block.arguments ?? {});
+  }
+  return part.parts();
+}
+function digestBlock2(b, hash) {
+  const block = obj(b);
+  switch (block.type) {
+    case "text":
+      return ["text", str(block.text)];
+    case "thinking":
+      return ["thinking", str(block.thinking)];
+    case "toolCall":
+      return ["toolCall", prim(block.id), prim(block.name), canonicalJson(block.arguments ?? null)];
+    case "image":
+      return ["image", prim(block.mimeType), hash(str(block.data))];
+    default:
+      return ["other", canonicalJson(block)];
+  }
+}
+function digestForm3(message, hash) {
+  const m = obj(message);
+  const form = [prim(m.role), blocksForm(m.content, (b) => digestBlock2(b, hash))];
+  if (m.role === "toolResult") form.push(prim(m.toolCallId), m.isError === true);
+  if (m.role === "bashExecution") form.push(str(m.command), str(m.output));
+  if (m.role === "compactionSummary" || m.role === "branchSummary") form.push(str(m.summary));
+  return form;
+}
+var piDialect = {
+  name: "pi",
+  messagesKey: "messages",
+  isAssistant: (m) => obj(m).role === "assistant",
+  isSummary(m) {
+    const msg = obj(m);
+    if (msg.role === "compactionSummary") return true;
+    return msg.role === "user" && startsLikeSummary(contentText(msg.content));
+  },
+  trimFromHead: () => false,
+  startsTurn: (m) => obj(m).role === "assistant",
+  summarize(m, ctx) {
+    const msg = obj(m);
+    switch (msg.role) {
+      case "assistant":
+        return assistantParts(msg.content, ctx);
+      case "toolResult":
+        return one(resultPart(contentText(msg.content), ctx));
+      case "bashExecution": {
+        const part = new AssistantPart(ctx);
+        part.addCall("bash", str(msg.command));
+        part.addResult(str(msg.output));
+        return part.parts();
+      }
+      case "compactionSummary":
+        return [];
+      case "branchSummary":
+        return one(humanPart("user", piBranchSummaryText(str(msg.summary)), ctx));
+      case "system":
+        return one(humanPart("system", contentText(msg.content), ctx, false));
+      case "user":
+      case "custom":
+        return startsLikeSummary(contentText(msg.content)) ? [] : one(humanPart("user", contentText(msg.content), ctx));
+      default:
+        return one(humanPart(str(msg.role) || "unknown", contentText(msg.content), ctx, false));
+    }
+  },
+  digestForm: digestForm3,
+  summaryMessage: (text) => ({ role: "user", content: text })
+};
+
+// core/dialects/plain.ts
+var CLASSES = {
+  system: "system",
+  developer: "system",
+  user: "human",
+  human: "human",
+  assistant: "assistant",
+  model: "assistant",
+  ai: "assistant",
+  tool: "tool",
+  toolresult: "tool",
+  tool_result: "tool",
+  function: "tool",
+  observation: "tool"
+};
+function plainClass(role) {
+  return typeof role === "string" ? CLASSES[role.toLowerCase()] ?? "other" : "other";
+}
+var MAX_EMBEDDED_DEPTH = 64;
+function worthDecoding(content) {
+  if (content.charCodeAt(0) === 91 ? !/^\[\s*\{/.test(content) : content.indexOf('"tool_calls"') < 0) return false;
+  return shallow(content);
+}
+function shallow(content) {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < content.length; i++) {
+    const c = content.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > MAX_EMBEDDED_DEPTH) return false;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return true;
+}
+function embeddedJson(content) {
+  const c = content.charCodeAt(0);
+  if (c !== 91 && c !== 123 || !worthDecoding(content)) return void 0;
+  try {
+    return JSON.parse(content);
+  } catch {
+    return void 0;
+  }
+}
+function isBlockList(v) {
+  return Array.isArray(v) && v.length > 0 && v.every((b) => typeof obj(b).type === "string");
+}
+var SIGNATURE_LINE = /^\[([^\]\n]{1,100})\] (\{.*\})$/gm;
+function reportSignatureCalls(content, ctx) {
+  if (ctx.onCall === void 0 || content.indexOf("] {") < 0) return;
+  for (const m of content.matchAll(SIGNATURE_LINE)) {
+    if (!shallow(m[2])) continue;
+    try {
+      ctx.onCall(m[1], JSON.parse(m[2]));
+    } catch {
+    }
+  }
+}
+function assistantParts2(content, ctx) {
+  const data = embeddedJson(content);
+  if (isBlockList(data)) return anthropicAssistantParts(data, ctx);
+  const msg = obj(data);
+  if (Array.isArray(msg.tool_calls)) return chatAssistantParts(msg, ctx);
+  reportSignatureCalls(content, ctx);
+  return anthropicAssistantParts(content, ctx);
+}
+function digestForm4(message) {
+  const m = obj(message);
+  return [prim(m.role), typeof m.content === "string" ? m.content : canonicalJson(m.content ?? null)];
+}
+var plain = {
+  name: "plain",
+  messagesKey: "messages",
+  isAssistant: (m) => plainClass(obj(m).role) === "assistant",
+  isSummary(m) {
+    const msg = obj(m);
+    return plainClass(msg.role) !== "assistant" && isSummaryText(msg.content);
+  },
+  trimFromHead: () => false,
+  startsTurn: (m) => plainClass(obj(m).role) === "assistant",
+  summarize(m, ctx) {
+    const msg = obj(m);
+    const content = str(msg.content);
+    if (isSummaryText(content)) return [];
+    switch (plainClass(msg.role)) {
+      case "assistant":
+        return assistantParts2(content, ctx);
+      case "tool": {
+        const data = embeddedJson(content);
+        return isBlockList(data) ? anthropicUserParts(data, ctx) : one(resultPart(content, ctx));
+      }
+      case "human": {
+        const data = embeddedJson(content);
+        return isBlockList(data) ? anthropicUserParts(data, ctx) : one(humanPart("user", content, ctx));
+      }
+      case "system":
+        return one(humanPart("system", content, ctx, false));
+      default:
+        return one(humanPart(typeof msg.role === "string" && msg.role !== "" ? msg.role : "unknown", content, ctx));
+    }
+  },
+  digestForm: digestForm4,
+  summaryMessage: (text) => ({ role: "user", content: text })
+};
+
+// core/dialects/index.ts
+for (const d of [anthropic, openaiChat, openaiResponses, piDialect, plain]) registerDialect(d);
+
+// core/pi/session.ts
+function messageOf(e) {
+  if (e.type === "message" && isObj(e.message)) {
+    if (e.message.role === "system") return null;
+    return e.message;
+  }
+  if (e.type === "custom_message") return { role: "user", content: e.content ?? "" };
+  if (e.type === "branch_summary" && typeof e.summary === "string" && e.summary !== "") {
+    return { role: "user", content: piBranchSummaryText(e.summary) };
+  }
+  return null;
+}
+function liveFromEntries(branchEntries) {
+  const entries = branchEntries.filter(isObj);
+  const edits = /* @__PURE__ */ new Map();
+  for (const e of entries) if (e.type === "context_edit") edits.set(e.targetId, e);
+  let start = 0;
+  for (let i = entries.length - 1; i >= 0; i--) {
+    if (entries[i].type !== "compaction") continue;
+    const kept = entries.findIndex((e) => e.id === entries[i].firstKeptEntryId);
+    start = kept >= 0 && kept < i ? kept : i + 1;
+    break;
+  }
+  const mapped = [];
+  entries.forEach((e, index) => {
+    let message = messageOf(e);
+    if (message === null) return;
+    const edit = edits.get(e.id);
+    if (edit !== void 0) {
+      if (edit.replacement === null) return;
+      if (isObj(edit.replacement) && "content" in edit.replacement) message = { ...message, content: edit.replacement.content };
+    }
+    mapped.push({ index, live: { entryId: String(e.id), message } });
+  });
+  const first = mapped.find((m) => m.live.message.role === "assistant");
+  const headEnd = first === void 0 ? Infinity : first.index;
+  return mapped.filter((m) => m.index < headEnd || m.index >= start).map((m) => m.live);
+}
+
+// pi-extension/config.ts
+var CONFIG_FILE_NAME = "cliffcompaction.json";
+function configPath(env = process.env, home = homedir()) {
+  const explicit = env.PI_CLIFF_CONFIG || env.OMP_CLIFF_CONFIG;
+  if (explicit) return explicit;
+  const dir = env.PI_CONFIG_DIR || env.OMP_CONFIG_DIR || env.PI_CODING_AGENT_DIR;
+  if (dir) return join(dir, CONFIG_FILE_NAME);
+  const pi = join(home, ".pi", "agent", CONFIG_FILE_NAME);
+  const omp = join(home, ".omp", "agent", CONFIG_FILE_NAME);
+  if (existsSync(pi)) return pi;
+  if (existsSync(omp)) return omp;
+  return pi;
+}
+function envName(key) {
+  return "CLIFF_" + key.replace(/[A-Z]/g, (c) => "_" + c).toUpperCase();
+}
+function applyEach(base, values, where, problems) {
+  let cfg = base;
+  for (const key of Object.keys(values)) {
+    try {
+      cfg = resolveConfig({ [key]: values[key] }, cfg);
+    } catch (e) {
+      problems.push(`${where}: ${e.message}; ignored`);
+    }
+  }
+  return cfg;
+}
+function fromEnv(env, problems) {
+  const out = {};
+  for (const key of CONFIG_KEYS) {
+    const name = envName(key);
+    const raw = env[name];
+    if (raw === void 0 || raw === "") continue;
+    try {
+      out[key] = parseSetting(key, raw);
+    } catch (e) {
+      problems.push(`${name}=${JSON.stringify(raw)} ${e.message}; the setting is left as it was`);
+    }
+  }
+  return out;
+}
+function loadConfig(env = process.env, home = homedir()) {
+  const path = configPath(env, home);
+  const problems = [];
+  let cfg = resolveConfig();
+  const fileFound = existsSync(path);
+  if (fileFound) {
+    let parsed;
+    try {
+      parsed = JSON.parse(readFileSync(path, "utf8"));
+    } catch (e) {
+      problems.push(`${path}: not valid JSON (${e.message.split("\n")[0]}); using the defaults`);
+    }
+    if (parsed !== void 0) {
+      if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) problems.push(`${path}: must hold a JSON object of settings; using the defaults`);
+      else cfg = applyEach(cfg, parsed, path, problems);
+    }
+  }
+  cfg = applyEach(cfg, fromEnv(env, problems), "environment", problems);
+  return { config: cfg, path, fileFound, problems };
+}
+
+// pi-extension/hook.ts
+var piDialect2 = getDialect("pi");
+function foldable(head) {
+  const parts = [];
+  for (const m of head) {
+    const text = headText(m);
+    if (text === null) return null;
+    parts.push(`${m.role === "custom" ? "user" : String(m.role)}: ${text}`);
+  }
+  return parts;
+}
+function headText(m) {
+  if (m.role !== "user" && m.role !== "custom") return null;
+  if (typeof m.content === "string") return m.content;
+  if (!Array.isArray(m.content)) return null;
+  const texts = [];
+  for (const b of m.content) {
+    if (b === null || typeof b !== "object" || b.type !== "text") return null;
+    texts.push(String(b.text ?? ""));
+  }
+  return texts.join("\n");
+}
+function compactSession(live, cfg, opts) {
+  const msgs = live.map((l) => l.message);
+  let headParts = null;
+  const foldHead = (r2) => headParts ??= foldable(msgs.slice(0, r2.headLen));
+  const render = (r2) => renderSummary([...foldHead(r2) ?? [], ...r2.parts]);
+  const measure = (r2) => estimateTokens({ messages: [{ role: "user", content: render(r2) }, ...r2.messages.slice(r2.headLen + 1)] });
+  const budget = opts.reason === "overflow" ? -1 : cfg.strict ? cfg.thresholdTokens : Infinity;
+  const plan = planCliff(msgs, piDialect2, cfg, budget, {
+    head: "before-first-turn",
+    focus: parseFocus(opts.customInstructions),
+    measure,
+    maxRung: maxRung(cfg),
+    // Pi has decided to compact on its threshold or an overflow: escalate past an empty rung.
+    mustCompact: opts.reason !== "manual"
+  });
+  const r = plan.result;
+  if (r === null || foldHead(r) === null) return null;
+  const ops = filesTouched(msgs.slice(r.headLen, r.cut), piDialect2, opts.files ?? new FileTracker());
+  const files = { readFiles: ops.read.sort(), modifiedFiles: ops.modified.sort() };
+  const estTokensOut = measure(r);
+  const details = {
+    version: 1,
+    method: "cliffcompaction",
+    reason: opts.reason,
+    rung: plan.rung,
+    headLen: r.headLen,
+    cut: r.cut,
+    keepRecent: plan.config.keepRecent,
+    liveMessages: msgs.length,
+    keptMessages: msgs.length - r.cut,
+    estTokensOut,
+    overBudget: estTokensOut > cfg.thresholdTokens,
+    ...files
+  };
+  if (opts.customInstructions) details.focus = opts.customInstructions;
+  return {
+    summary: render(r) + formatFileLists({ read: files.readFiles, modified: files.modifiedFiles }),
+    firstKeptEntryId: r.cut < live.length ? live[r.cut].entryId : "",
+    details
+  };
+}
+
+// pi-extension/index.ts
+var STATUS_KEY = "cliff";
+function ui(ctx) {
+  const u = ctx?.ui;
+  return u ?? {};
+}
+function toReason(v) {
+  if (v === "overflow" || v === "incomplete") return "overflow";
+  if (v === "threshold" || v === "idle") return "threshold";
+  if (v === "manual") return "manual";
+  return void 0;
+}
+function statusLines(loaded, last) {
+  const c = loaded.config;
+  const lines = [
+    `cliffcompaction: ${c.enabled ? "on" : "off (Pi's default compaction runs)"}${c.shadow ? ", shadow (reports, never compacts)" : ""}`,
+    `keepRecent ${c.keepRecent} \xB7 resultMaxChars ${c.resultMaxChars} \xB7 cmdMaxChars ${c.cmdMaxChars}`,
+    `thoughtMaxChars ${c.thoughtMaxChars} \xB7 thinkingMaxChars ${c.thinkingMaxChars} \xB7 keepThinking ${c.keepThinking}`,
+    `humanMaxChars ${c.humanMaxChars} \xB7 strict ${c.strict} \xB7 thresholdTokens ${c.thresholdTokens}`,
+    `config: ${loaded.path}${loaded.fileFound ? "" : " (not found, defaults)"}`
+  ];
+  if (last !== void 0) {
+    const d = last.details;
+    lines.push(`last: ${last.reason} @ ${last.at} live=${d.liveMessages} kept=${d.keptMessages} rung=${d.rung} est=${d.estTokensOut}${d.overBudget ? " (over thresholdTokens)" : ""}`);
+  }
+  for (const p of loaded.problems) lines.push(`problem: ${p}`);
+  return lines.join("\n");
+}
+function carried(entries, preparation) {
+  const tracker = new FileTracker();
+  addCarriedFiles(tracker, entries, preparation);
+  return tracker;
+}
+function reportProblems(state, ctx) {
+  if (state.reportedProblems || state.loaded.problems.length === 0) return;
+  state.reportedProblems = true;
+  ui(ctx).notify?.(`cliffcompaction config: ${state.loaded.problems.join("; ")}`, "warning");
+}
+function beforeCompact(state, event, ctx) {
+  const u = ui(ctx);
+  reportProblems(state, ctx);
+  const cfg = state.loaded.config;
+  if (!cfg.enabled) return void 0;
+  const explicit = toReason(event?.reason);
+  const reason = explicit !== void 0 && explicit !== "manual" ? explicit : explicit ?? state.pendingReason;
+  state.pendingReason = "manual";
+  try {
+    const entries = Array.isArray(event?.branchEntries) ? event.branchEntries : [];
+    const instructions = typeof event?.customInstructions === "string" && event.customInstructions.trim() !== "" ? event.customInstructions : void 0;
+    const result = compactSession(liveFromEntries(entries), cfg, { reason, customInstructions: instructions, files: carried(entries, event?.preparation) });
+    if (cfg.shadow) {
+      u.setStatus?.(STATUS_KEY, result === null ? "cliff shadow \xB7 nothing to compact" : `cliff shadow \xB7 would keep ${result.details.keptMessages} msgs`);
+      return { cancel: true };
+    }
+    if (result === null) return void 0;
+    state.last = { reason, at: (/* @__PURE__ */ new Date()).toISOString(), details: result.details };
+    u.setStatus?.(STATUS_KEY, `cliff \xB7 ${reason} \xB7 kept ${result.details.keptMessages}`);
+    const tokensBefore = typeof event?.preparation?.tokensBefore === "number" ? event.preparation.tokensBefore : 0;
+    return { compaction: { summary: result.summary, firstKeptEntryId: result.firstKeptEntryId, tokensBefore, details: result.details } };
+  } catch (e) {
+    u.notify?.(`cliffcompaction failed, Pi's default compaction runs instead: ${e.message}`, "warning");
+    return void 0;
+  }
+}
+function cliffCommand(state, args, ctx) {
+  const action = (args ?? "").trim().split(/\s+/)[0] || "status";
+  const u = ui(ctx);
+  if (action === "reload") {
+    state.loaded = loadConfig();
+    state.reportedProblems = false;
+    const problems = state.loaded.problems.length;
+    u.notify?.(`cliffcompaction: reloaded ${state.loaded.path}${problems ? ` (${problems} problem(s))` : ""}`, problems ? "warning" : "info");
+    u.notify?.(statusLines(state.loaded, state.last), "info");
+  } else if (action === "config") {
+    u.notify?.(JSON.stringify(state.loaded.config, null, 2), "info");
+  } else {
+    u.notify?.(statusLines(state.loaded, state.last), "info");
+  }
+}
+function cliffcompaction(api) {
+  const state = { loaded: loadConfig(), last: void 0, pendingReason: "manual", reportedProblems: false };
+  const on = api.on.bind(api);
+  on("session_start", (_event, ctx) => reportProblems(state, ctx));
+  on("auto_compaction_start", (event) => {
+    state.pendingReason = toReason(event?.reason) ?? "threshold";
+  });
+  on("auto_compaction_end", () => {
+    state.pendingReason = "manual";
+  });
+  on("session_before_compact", (event, ctx) => beforeCompact(state, event, ctx));
+  on("session_compact", (event, ctx) => {
+    if (event?.fromExtension === true) ui(ctx).setStatus?.(STATUS_KEY, `cliff \xB7 compacted (${toReason(event?.reason) ?? state.last?.reason ?? "manual"})`);
+  });
+  api.registerCommand("cliff", {
+    description: "cliffcompaction: status | config | reload",
+    handler: async (args, ctx) => cliffCommand(state, args, ctx)
+  });
+}
+export {
+  cliffcompaction as default
+};
