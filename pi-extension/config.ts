@@ -21,17 +21,30 @@ export interface LoadedConfig {
 
 type Env = Record<string, string | undefined>;
 
-/** The config file path by precedence: explicit env path, config-dir env, then ~/.pi/agent or ~/.omp/agent. */
-export function configPath(env: Env = process.env, home: string = homedir()): string {
+/** Which host loaded the extension: OMP runs under Bun, from its @oh-my-pi package or an `omp` command. */
+export type Host = "pi" | "omp";
+
+export function detectHost(argv: readonly string[] = process.argv, versions: NodeJS.ProcessVersions = process.versions): Host {
+  const script = argv[1] ?? "";
+  return "bun" in versions || /@oh-my-pi|[\\/]omp(\.[cm]?js)?$/.test(script) ? "omp" : "pi";
+}
+
+/**
+ * The config file path by precedence: an explicit file (PI_CLIFF_CONFIG / OMP_CLIFF_CONFIG), the
+ * agent folder (PI_CODING_AGENT_DIR), then the host's own config folder. Pi takes PI_CONFIG_DIR (or
+ * OMP_CONFIG_DIR) as a folder path; OMP takes PI_CONFIG_DIR as the *name* of its config folder under
+ * the home folder (default .omp), whose agent/ folder holds the file.
+ */
+export function configPath(env: Env = process.env, home: string = homedir(), host: Host = detectHost()): string {
   const explicit = env.PI_CLIFF_CONFIG || env.OMP_CLIFF_CONFIG;
   if (explicit) return explicit;
-  const dir = env.PI_CONFIG_DIR || env.OMP_CONFIG_DIR || env.PI_CODING_AGENT_DIR;
+  if (env.PI_CODING_AGENT_DIR) return join(env.PI_CODING_AGENT_DIR, CONFIG_FILE_NAME);
+  if (host === "omp") return join(home, env.PI_CONFIG_DIR || ".omp", "agent", CONFIG_FILE_NAME);
+  const dir = env.PI_CONFIG_DIR || env.OMP_CONFIG_DIR;
   if (dir) return join(dir, CONFIG_FILE_NAME);
   const pi = join(home, ".pi", "agent", CONFIG_FILE_NAME);
   const omp = join(home, ".omp", "agent", CONFIG_FILE_NAME);
-  if (existsSync(pi)) return pi;
-  if (existsSync(omp)) return omp;
-  return pi;
+  return !existsSync(pi) && existsSync(omp) ? omp : pi;
 }
 
 /** CLIFF_KEEP_RECENT for keepRecent, and so on. */
@@ -67,8 +80,8 @@ function fromEnv(env: Env, problems: string[]): Record<string, unknown> {
   return out;
 }
 
-export function loadConfig(env: Env = process.env, home: string = homedir()): LoadedConfig {
-  const path = configPath(env, home);
+export function loadConfig(env: Env = process.env, home: string = homedir(), host: Host = detectHost()): LoadedConfig {
+  const path = configPath(env, home, host);
   const problems: string[] = [];
   let cfg = resolveConfig();
   const fileFound = existsSync(path);

@@ -1606,16 +1606,20 @@ function liveFromEntries(branchEntries) {
 
 // pi-extension/config.ts
 var CONFIG_FILE_NAME = "cliffcompaction.json";
-function configPath(env = process.env, home = homedir()) {
+function detectHost(argv = process.argv, versions = process.versions) {
+  const script = argv[1] ?? "";
+  return "bun" in versions || /@oh-my-pi|[\\/]omp(\.[cm]?js)?$/.test(script) ? "omp" : "pi";
+}
+function configPath(env = process.env, home = homedir(), host = detectHost()) {
   const explicit = env.PI_CLIFF_CONFIG || env.OMP_CLIFF_CONFIG;
   if (explicit) return explicit;
-  const dir = env.PI_CONFIG_DIR || env.OMP_CONFIG_DIR || env.PI_CODING_AGENT_DIR;
+  if (env.PI_CODING_AGENT_DIR) return join(env.PI_CODING_AGENT_DIR, CONFIG_FILE_NAME);
+  if (host === "omp") return join(home, env.PI_CONFIG_DIR || ".omp", "agent", CONFIG_FILE_NAME);
+  const dir = env.PI_CONFIG_DIR || env.OMP_CONFIG_DIR;
   if (dir) return join(dir, CONFIG_FILE_NAME);
   const pi = join(home, ".pi", "agent", CONFIG_FILE_NAME);
   const omp = join(home, ".omp", "agent", CONFIG_FILE_NAME);
-  if (existsSync(pi)) return pi;
-  if (existsSync(omp)) return omp;
-  return pi;
+  return !existsSync(pi) && existsSync(omp) ? omp : pi;
 }
 function envName(key) {
   return "CLIFF_" + key.replace(/[A-Z]/g, (c) => "_" + c).toUpperCase();
@@ -1645,8 +1649,8 @@ function fromEnv(env, problems) {
   }
   return out;
 }
-function loadConfig(env = process.env, home = homedir()) {
-  const path = configPath(env, home);
+function loadConfig(env = process.env, home = homedir(), host = detectHost()) {
+  const path = configPath(env, home, host);
   const problems = [];
   let cfg = resolveConfig();
   const fileFound = existsSync(path);

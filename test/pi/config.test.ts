@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { configPath, envName, loadConfig } from "../../pi-extension/config.js";
+import { configPath, detectHost, envName, loadConfig } from "../../pi-extension/config.js";
 import { liveFromEntries } from "../../core/pi/session.js";
 
 const home = (): string => mkdtempSync(join(tmpdir(), "cliff-home-"));
@@ -21,6 +21,20 @@ describe("Pi extension config", () => {
     mkdirSync(join(h, ".pi/agent"), { recursive: true });
     writeFileSync(join(h, ".pi/agent/cliffcompaction.json"), "{}");
     expect(configPath({}, h)).toBe(join(h, ".pi/agent/cliffcompaction.json"));
+  });
+
+  it("under OMP, PI_CONFIG_DIR names the config folder under home, as OMP reads it", () => {
+    const h = home();
+    expect(configPath({}, h, "omp")).toBe(join(h, ".omp/agent/cliffcompaction.json"));
+    expect(configPath({ PI_CONFIG_DIR: ".ompx" }, h, "omp")).toBe(join(h, ".ompx/agent/cliffcompaction.json"));
+    expect(configPath({ PI_CODING_AGENT_DIR: "/profiles/work/agent", PI_CONFIG_DIR: ".ompx" }, h, "omp")).toBe("/profiles/work/agent/cliffcompaction.json");
+    expect(configPath({ PI_CONFIG_DIR: ".ompx" }, h, "pi")).toBe(".ompx/cliffcompaction.json");
+    // Without a file, each host names its own place.
+    expect(loadConfig({}, h, "omp").path).toBe(join(h, ".omp/agent/cliffcompaction.json"));
+    expect(loadConfig({}, h, "pi").path).toBe(join(h, ".pi/agent/cliffcompaction.json"));
+    expect(detectHost(["/usr/bin/bun", "/x/node_modules/@oh-my-pi/pi-coding-agent/src/cli.ts"], { ...process.versions })).toBe("omp");
+    expect(detectHost(["/usr/bin/node", "/x/bin/omp"], { ...process.versions })).toBe("omp");
+    expect(detectHost(["/usr/bin/node", "/x/node_modules/@earendil-works/pi-coding-agent/dist/cli.js"], { ...process.versions })).toBe("pi");
   });
 
   it("applies CLIFF_* env over the file; bad values are reported and ignored", () => {

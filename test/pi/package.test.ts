@@ -1,10 +1,12 @@
 /** The package installs into Pi the way users install it: `pi install <path>` records it, Pi's loader finds the extension. */
 import { expect, it } from "vitest";
-import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { execFileSync, spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fauxAssistantMessage, fauxToolCall } from "@earendil-works/pi-ai";
 import { DefaultResourceLoader, SettingsManager } from "@earendil-works/pi-coding-agent";
-import { piDirs } from "./harness.js";
+import { makeHarness, piDirs } from "./harness.js";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 
@@ -24,4 +26,33 @@ it("pi install <path> registers the package and Pi loads the prebuilt pi-extensi
   const { extensions, errors } = loader.getExtensions();
   expect(errors).toEqual([]);
   expect(extensions.map((e: { path: string }) => e.path)).toContain(join(ROOT, "pi-extension", "index.js"));
+});
+
+it("a git clone installed with npm install --omit=dev (no esbuild, no build) is loaded by Pi and compacts", async () => {
+  const clone = mkdtempSync(join(tmpdir(), "cliff-clone-"));
+  // The tracked files as they are now: what a clone of this commit holds.
+  const tracked = execFileSync("git", ["ls-files", "-z"], { cwd: ROOT, encoding: "utf8" }).split("\0").filter((f) => f !== "" && existsSync(join(ROOT, f)));
+  for (const f of tracked) {
+    mkdirSync(dirname(join(clone, f)), { recursive: true });
+    copyFileSync(join(ROOT, f), join(clone, f));
+  }
+  const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ["npm"];
+  const install = spawnSync(npm[0], [...npm.slice(1), "install", "--omit=dev", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: clone, encoding: "utf8", timeout: 120_000 });
+  expect(install.status, install.stderr).toBe(0);
+  expect(existsSync(join(clone, "node_modules", "esbuild"))).toBe(false);
+  const { agentDir, cwd } = piDirs("cliff-clone-pi-");
+  const pi = join(ROOT, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "cli.js");
+  const env = { ...process.env, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1" };
+  expect(spawnSync(process.execPath, [pi, "install", clone], { cwd, env, encoding: "utf8", timeout: 60_000 }).status).toBe(0);
+  const h = await makeHarness({ extensions: [join(clone, "pi-extension", "index.js")] });
+  h.faux.appendResponses([fauxAssistantMessage([fauxToolCall("big", { n: 80 })], { stopReason: "toolUse" }), fauxAssistantMessage("done 1")]);
+  await h.session.prompt("TASK-CLONE: fix the build");
+  h.faux.appendResponses([fauxAssistantMessage([fauxToolCall("big", { n: 5 })], { stopReason: "toolUse" }), fauxAssistantMessage("done 2")]);
+  await h.session.prompt("and the tests");
+  const calls = h.faux.state.callCount;
+  const result = await h.session.compact();
+  expect(h.faux.state.callCount).toBe(calls);
+  expect(h.lastCompaction().details.method).toBe("cliffcompaction");
+  expect(result.summary).toContain("user: TASK-CLONE: fix the build");
+  h.dispose();
 });

@@ -1,0 +1,103 @@
+/**
+ * What a consumer downloads: `npm pack`, the tarball installed into a fresh project, then what
+ * they would do with it. No Node binary, a small install, an ESM import (and require on Node
+ * 20.19+), declarations that compile under strict settings and three module resolutions, the CLI.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { execFileSync, spawnSync } from "node:child_process";
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
+const NPM = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ["npm"];
+const npm = (args: string[], cwd: string) => execFileSync(NPM[0], [...NPM.slice(1), ...args], { cwd, encoding: "utf8", env: { ...process.env, npm_config_loglevel: "error" } });
+const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+
+let consumer: string;
+let tarball: string;
+
+/** Every file under a folder, with its size; symlinks are listed, not followed. */
+function walk(dir: string, out: { path: string; size: number; link: boolean }[] = []): typeof out {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    const st = lstatSync(p);
+    if (st.isSymbolicLink()) out.push({ path: p, size: 0, link: true });
+    else if (st.isDirectory()) walk(p, out);
+    else out.push({ path: p, size: st.size, link: false });
+  }
+  return out;
+}
+
+beforeAll(() => {
+  const dir = mkdtempSync(join(tmpdir(), "cliff-pack-"));
+  // npm test has just built dist/; packing must not build again.
+  const packed = JSON.parse(npm(["pack", "--ignore-scripts", "--json", "--pack-destination", dir], ROOT)) as { filename: string }[];
+  tarball = join(dir, packed[0].filename);
+  consumer = join(dir, "consumer");
+  mkdirSync(consumer);
+  writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+  npm(["install", "--no-audit", "--no-fund", "--prefer-offline", tarball], consumer);
+}, 180_000);
+
+describe("the published package", () => {
+  it("ships no Node binary and no .bin/node link, and is small", () => {
+    const files = walk(join(consumer, "node_modules"));
+    expect(files.filter((f) => /(^|\/)node$/.test(f.path))).toEqual([]);
+    const bytes = files.reduce((n, f) => n + f.size, 0);
+    console.log(`consumer node_modules: ${(bytes / 1e6).toFixed(2)} MB in ${files.length} files, packages: ${readdirSync(join(consumer, "node_modules")).filter((n) => !n.startsWith(".")).join(", ")}`);
+    expect(bytes).toBeLessThan(12e6);
+    const shipped = files.map((f) => f.path.slice(join(consumer, "node_modules", "cliffcompaction").length + 1)).filter((p) => !p.startsWith(".."));
+    expect(shipped.some((p) => p.endsWith(".zip") || p.startsWith("cli/") || p.startsWith("core/") || p.startsWith("test/"))).toBe(false);
+    expect(shipped).toContain("pi-extension/index.js");
+    expect(shipped).toContain("dist/types/core/index.d.ts");
+  });
+
+  it("imports as ESM, and requires on Node 20.19+", () => {
+    const esm = spawnSync(process.execPath, ["--input-type=module", "-e", `
+      import { compact, Engine, estimateTokens } from "cliffcompaction";
+      import { summarize } from "cliffcompaction/plugin";
+      const msgs = [{ role: "user", content: "task" }, ...Array.from({ length: 8 }, (_, i) => ({ role: i % 2 ? "user" : "assistant", content: "step " + i }))];
+      const r = compact(msgs, "anthropic", { keepRecent: 1 });
+      console.log(r.messages.length, estimateTokens(msgs) > 0, typeof new Engine().prepare, typeof summarize);`], { cwd: consumer, encoding: "utf8" });
+    expect(esm.stderr).toBe("");
+    expect(esm.stdout.trim()).toBe("4 true function function");
+    const cjs = spawnSync(process.execPath, ["-e", `const m = require("cliffcompaction"); console.log(typeof m.compact)`], { cwd: consumer, encoding: "utf8" });
+    expect(cjs.stdout.trim()).toBe("function");
+  });
+
+  it("its declarations compile under strict flags with bundler, node16 and nodenext resolution", () => {
+    writeFileSync(join(consumer, "use.ts"), `
+import { compact, Engine, estimateTokens, planCliff, type Config, type CompactResult } from "cliffcompaction";
+import { summarize, type SummarizeReport } from "cliffcompaction/plugin";
+const cfg: Partial<Config> = { keepRecent: 1 };
+const r: CompactResult | null = compact([{ role: "user", content: "x" }], "anthropic", cfg);
+const e = new Engine(cfg);
+const ctx = e.prepare({ messages: [] }, "anthropic");
+const plan = planCliff([], "plain", cfg, 100);
+const s: string = summarize({ messages: [] });
+const out: [number, boolean, number, string, SummarizeReport | null] = [estimateTokens({}), r === null, ctx.estTokensIn + plan.estTokens, s, null];
+export default out;
+`);
+    for (const [module, resolution] of [["esnext", "bundler"], ["node16", "node16"], ["nodenext", "nodenext"]]) {
+      const config = join(consumer, `tsconfig.${resolution}.json`);
+      writeFileSync(config, JSON.stringify({
+        compilerOptions: { target: "es2022", module, moduleResolution: resolution, strict: true, skipLibCheck: false, noUncheckedIndexedAccess: true, noPropertyAccessFromIndexSignature: true, exactOptionalPropertyTypes: true, noEmit: true, types: [] },
+        files: ["use.ts"],
+      }));
+      const r = spawnSync(process.execPath, [TSC, "-p", config], { cwd: consumer, encoding: "utf8" });
+      expect(r.stdout + r.stderr, resolution).toBe("");
+      expect(r.status).toBe(0);
+    }
+  });
+
+  it("npx cliffcompaction --help runs from the consumer; --sandbox quickjs says how to get QuickJS", () => {
+    const help = spawnSync(join(consumer, "node_modules", ".bin", "cliffcompaction"), ["--help"], { cwd: consumer, encoding: "utf8" });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain("cliffcompaction compact");
+    writeFileSync(join(consumer, "s.json"), JSON.stringify({ messages: [{ role: "user", content: "t" }, { role: "assistant", content: "a" }, { role: "user", content: "b" }, { role: "assistant", content: "c" }] }));
+    const qjs = spawnSync(join(consumer, "node_modules", ".bin", "cliffcompaction"), ["compact", "s.json", "--host", "agentparley", "--sandbox", "quickjs"], { cwd: consumer, encoding: "utf8" });
+    expect(qjs.status).toBe(2);
+    expect(qjs.stderr.trim()).toBe("cliffcompaction: the QuickJS sandbox needs the optional package quickjs-emscripten: npm install quickjs-emscripten (next to cliffcompaction)");
+  });
+});
