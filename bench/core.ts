@@ -1,20 +1,24 @@
-/** Core benchmarks: compact + estimateTokens against one JSON.stringify, and the reference port's micro scenario. */
+/**
+ * Core benchmarks: compact + estimateTokens against one JSON.stringify of the same messages, on a
+ * plain-English history, a mixed one (quotes, backslashes, tabs, non-ASCII, emoji), the corpus
+ * sessions and every dialect at 1 MB and 100 KB; near-linear growth to 50 MB; and the reference
+ * port's micro scenario. Times are the fastest of several runs.
+ */
 import { existsSync, readFileSync } from "node:fs";
 import { compact, estimateTokens, pythonJsonLength, billableChars, canonicalJson, detectDialect } from "../core/index.js";
 import { aBody, aSession } from "../test/helpers/sessions.js";
-import { anthropicSession } from "./sessions.js";
+import { anthropicSession, asciiSession, inDialect } from "./sessions.js";
 import { fmt, gc, heapMB, time } from "./util.js";
 
-function row(label: string, messages: unknown[], dialect: string): void {
+function row(label: string, messages: unknown[], dialect: string, target: number): void {
   const bytes = JSON.stringify(messages).length;
-  const repeats = Math.max(5, Math.min(40, Math.round(2e7 / bytes)));
-  const stringify = time(() => JSON.stringify(messages), repeats);
+  const repeats = Math.max(7, Math.min(60, Math.round(4e7 / bytes)));
+  const stringify = time(() => JSON.stringify(messages), repeats, 2);
   const run = (): void => {
     compact(messages, dialect, { keepRecent: 3 });
     estimateTokens({ messages });
   };
   const ms = time(run, repeats, 2);
-  // Memory: one more run after a collection; what it leaves on the heap is what it allocated.
   gc();
   const base = heapMB();
   const kept = compact(messages, dialect, { keepRecent: 3 });
@@ -23,10 +27,27 @@ function row(label: string, messages: unknown[], dialect: string): void {
   const peak = Math.max(mid, heapMB() - base);
   void kept;
   const mb = bytes / 1e6;
+  const ratio = ms / stringify;
   console.log(
-    `  ${label.padEnd(34)} ${mb.toFixed(1).padStart(6)} MB  compact+estimate ${fmt(ms).padStart(10)}  ${(mb / (ms / 1000)).toFixed(0).padStart(5)} MB/s  ` +
-      `JSON.stringify ${fmt(stringify).padStart(10)}  ratio ${(ms / stringify).toFixed(2)}  extra heap ${peak.toFixed(0)} MB (${(peak / mb).toFixed(2)}× input)`,
+    `  ${label.padEnd(36)} ${mb.toFixed(2).padStart(6)} MB  compact+estimate ${fmt(ms).padStart(10)}  JSON.stringify ${fmt(stringify).padStart(10)}  ` +
+      `ratio ${ratio.toFixed(2)} (target ≤ ${target}) ${ratio <= target ? "✔" : "✘"}  extra heap ${peak.toFixed(1)} MB (${(peak / mb).toFixed(2)}× input)`,
   );
+}
+
+function corpus(): [string, unknown[], string][] {
+  const dir = new URL("../../shared/corpus/", import.meta.url);
+  const out: [string, unknown[], string][] = [];
+  const pi = new URL("pi-large-session.jsonl", dir);
+  if (existsSync(pi)) {
+    const msgs = readFileSync(pi, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.type === "message").map((e) => e.message);
+    out.push(["corpus pi-large-session.jsonl", msgs, "pi"]);
+  }
+  const traj = new URL("minisweagent-marshmallow-1343.traj.json", dir);
+  if (existsSync(traj)) {
+    const msgs = (JSON.parse(readFileSync(traj, "utf8")).messages as Record<string, unknown>[]).map(({ extra: _extra, ...m }) => m);
+    out.push([`corpus minisweagent traj (${detectDialect(msgs)})`, msgs, detectDialect(msgs)]);
+  }
+  return out;
 }
 
 export function benchCore(): void {
@@ -34,25 +55,20 @@ export function benchCore(): void {
   const msgs = body.messages as unknown[];
   const r = compact(msgs, "anthropic", { keepRecent: 1, thresholdTokens: 2000 })!;
   console.log(`reference micro scenario (80 turns, ${msgs.length} messages, body length ${pythonJsonLength(body)}, keepRecent 1): outMsgs ${r.messages.length}, cut ${r.cut}, tokens ${estimateTokens(body)}`);
-  const reps = 400;
+  const reps = 600;
   console.log(
-    `  compact ${fmt(time(() => compact(msgs, "anthropic", { keepRecent: 1 }), reps, 50))} (port ≈0.16 ms)  ` +
-      `estimateTokens ${fmt(time(() => estimateTokens(body), reps, 50))} (port ≈0.2 ms)  ` +
-      `billableChars ${fmt(time(() => billableChars(body), reps, 50))}  dumpsLen ${fmt(time(() => pythonJsonLength(body), reps, 50))}  ` +
-      `canonicalOne ${fmt(time(() => canonicalJson(msgs[1]), reps, 50))}`,
+    `  compact ${fmt(time(() => compact(msgs, "anthropic", { keepRecent: 1 }), reps, 100))} (port ≈0.16 ms, target ≤ 0.08)  ` +
+      `estimateTokens ${fmt(time(() => estimateTokens(body), reps, 100))} (port ≈0.2 ms, target ≤ 0.1)  ` +
+      `billableChars ${fmt(time(() => billableChars(body), reps, 100))}  dumpsLen ${fmt(time(() => pythonJsonLength(body), reps, 100))}  ` +
+      `canonicalOne ${fmt(time(() => canonicalJson(msgs[1]), reps, 100))}`,
   );
-  console.log("core: compact + estimateTokens (ratio = time / one JSON.stringify of the same messages; target ≤ 1 at 10 MB)");
-  for (const mb of [1, 10, 50]) row(`generated anthropic ${mb} MB`, anthropicSession(mb * 1e6), "anthropic");
-  const corpus = new URL("../../shared/corpus/", import.meta.url);
-  const pi = new URL("pi-large-session.jsonl", corpus);
-  if (existsSync(pi)) {
-    const msgs = readFileSync(pi, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.type === "message").map((e) => e.message);
-    row("corpus pi-large-session.jsonl", msgs, "pi");
+  console.log("core: compact + estimateTokens, ratio = time / one JSON.stringify of the same messages");
+  row("plain English, anthropic 10 MB", asciiSession(1e7), "anthropic", 0.5);
+  row("mixed text, anthropic 10 MB", anthropicSession(1e7), "anthropic", 0.7);
+  for (const [label, m, d] of corpus()) row(label, m, d, 0.8);
+  for (const dialect of ["anthropic", "openai-chat", "openai-responses", "pi", "plain"]) {
+    row(`plain English, ${dialect} 1 MB`, inDialect(asciiSession(1e6, 5), dialect), dialect, 0.8);
+    row(`plain English, ${dialect} 100 KB`, inDialect(asciiSession(1e5, 6), dialect), dialect, 1.0);
   }
-  const traj = new URL("minisweagent-marshmallow-1343.traj.json", corpus);
-  if (existsSync(traj)) {
-    const msgs = (JSON.parse(readFileSync(traj, "utf8")).messages as Record<string, unknown>[]).map(({ extra: _extra, ...m }) => m);
-    row(`corpus minisweagent traj (${detectDialect(msgs)})`, msgs, detectDialect(msgs));
-  }
-
+  for (const mb of [1, 10, 50]) row(`growth: mixed anthropic ${mb} MB`, anthropicSession(mb * 1e6), "anthropic", 1.0);
 }

@@ -19,10 +19,56 @@ export const PYTHON_DEFAULT: JsonStyle = { sortKeys: false, itemSep: ", ", keySe
 export const COMPACT: JsonStyle = { sortKeys: false, itemSep: ",", keySep: ":" };
 
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+// Control characters escaped as \u00XX (the line break, tab and carriage return have short forms).
+const LONG_ESCAPES: string[] = [];
+for (let c = 0; c < 0x20; c++) if (c !== 0x09 && c !== 0x0a && c !== 0x0d) LONG_ESCAPES.push(String.fromCharCode(c));
+/** Below this length a string is read unit by unit; above it, by native searches, one per character class. */
+const LONG_STRING = 512;
+const SHORT_STRING = 48;
 
-/** Serialised length of a string, quotes included, counted in UTF-16 units. */
-export function stringJsonLength(s: string): number {
-  if (!NEEDS_ESCAPE.test(s)) return s.length + 2;
+/** How often `ch` occurs in `s`: native string search, no per-character loop in JavaScript. */
+function occurrences(s: string, ch: string): number {
+  let n = 0;
+  for (let i = s.indexOf(ch); i >= 0; i = s.indexOf(ch, i + 1)) n++;
+  return n;
+}
+
+function loneSurrogates(s: string): number {
+  const wellFormed = (s as { isWellFormed?: () => boolean }).isWellFormed;
+  if (typeof wellFormed === "function" && wellFormed.call(s)) return 0;
+  LONE_SURROGATE.lastIndex = 0;
+  let n = 0;
+  while (LONE_SURROGATE.exec(s) !== null) n++;
+  return n;
+}
+
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+
+/**
+ * Whether a string is likely stored two bytes a unit (it holds characters past U+00FF), from a
+ * few samples: searching such a string one character at a time is slower than one regex pass.
+ * Only speed depends on the answer, never the count.
+ */
+function looksWide(s: string): boolean {
+  const step = Math.max(1, s.length >> 8);
+  for (let i = 0; i < s.length; i += step) if (s.charCodeAt(i) > 0xff) return true;
+  return false;
+}
+
+/**
+ * A long string's escaped length by native searches: every character that needs escaping but the
+ * rare control characters is counted by indexOf, which scans at memory speed; a string that holds
+ * one of those rare ones is read unit by unit instead.
+ */
+function longEscapedLength(s: string): number {
+  if (looksWide(s) ? CONTROL.test(s) : LONG_ESCAPES.some((c) => s.indexOf(c) >= 0)) return escapedLengthSlow(s);
+  const short = occurrences(s, "\n") + occurrences(s, '"') + occurrences(s, "\\") + occurrences(s, "\t") + occurrences(s, "\r");
+  return s.length + 2 + short + 5 * loneSurrogates(s);
+}
+
+/** The exact count for strings with uncommon escapes or surrogates: one unit at a time. */
+function escapedLengthSlow(s: string): number {
   let n = s.length + 2;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -36,6 +82,16 @@ export function stringJsonLength(s: string): number {
     } else n += 5;
   }
   return n;
+}
+
+/**
+ * Serialised length of a string, quotes included, counted in UTF-16 units.
+ */
+export function stringJsonLength(s: string): number {
+  if (s.length >= LONG_STRING) return longEscapedLength(s);
+  // A short string is read directly: a regex call costs more than reading a few dozen units.
+  if (s.length < SHORT_STRING) return escapedLengthSlow(s);
+  return NEEDS_ESCAPE.test(s) ? escapedLengthSlow(s) : s.length + 2;
 }
 
 function isSkipped(v: unknown): boolean {
@@ -70,9 +126,19 @@ function stringPrefixJson(s: string, room: number): string {
   return json.slice(0, json.length - 1);
 }
 
+/** Characters of a number as JSON: small integers counted, anything else formatted. */
+function numberLength(v: number): number {
+  if (v >= 0 && v < 1e9 && v === Math.floor(v) && !(v === 0 && 1 / v < 0)) {
+    let n = 1;
+    for (let x = v; x >= 10; x = Math.floor(x / 10)) n++;
+    return n;
+  }
+  return String(v).length;
+}
+
 function scalarLength(v: unknown): number {
   if (typeof v === "string") return stringJsonLength(v);
-  if (typeof v === "number") return isFinite(v) ? String(v).length : 4;
+  if (typeof v === "number") return isFinite(v) ? numberLength(v) : 4;
   if (v === true) return 4;
   if (v === false) return 5;
   if (typeof v === "bigint") return String(v).length;
@@ -165,7 +231,28 @@ export function pythonJson(value: unknown): string {
  */
 export type NodeAdjuster = (node: Record<string, unknown>) => number | undefined;
 
-const EXIT = {};
+/** Nesting past which a value is checked once for a cycle (a cycle nests without end). */
+const CYCLE_CHECK_DEPTH = 10_000;
+
+/** Throws CliffInputError when an object is its own ancestor. Iterative, any depth. */
+function assertAcyclic(value: object): void {
+  const EXIT = {};
+  const path = new Set<object>();
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === EXIT) {
+      path.delete(stack.pop() as object);
+      continue;
+    }
+    if (v === null || typeof v !== "object") continue;
+    if (path.has(v)) throw cyclic();
+    path.add(v);
+    stack.push(v, EXIT);
+    const children = Array.isArray(v) ? v : Object.values(v);
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+  }
+}
 
 /**
  * Length of `serializeJson(value, style)` without building the string, plus the sum of the
@@ -176,40 +263,36 @@ export function measureJson(value: unknown, style: JsonStyle = PYTHON_DEFAULT, a
   const itemSep = style.itemSep.length;
   const keySep = style.keySep.length;
   let total = 0;
-  const path = new Set<object>();
+  // Values and their depths, walked depth first; strings are counted as they are pushed.
   const stack: unknown[] = [value];
-  let plain = 0; // depth below a node the adjuster already handled: count it without asking again
-  const plainMarks: unknown[] = [];
+  const depths: number[] = [0];
+  let handled = -1; // depth of a node the adjuster handled: its subtree is counted without asking again
+  let checked = false;
   while (stack.length > 0) {
-    const v = stack.pop();
-    if (v === EXIT) {
-      const o = stack.pop() as object;
-      path.delete(o);
-      if (plain > 0 && plainMarks[plainMarks.length - 1] === o) {
-        plainMarks.pop();
-        plain--;
-      }
-      continue;
+    const v = stack.pop() as object;
+    const depth = depths.pop() as number;
+    if (depth <= handled) handled = -1;
+    if (depth > CYCLE_CHECK_DEPTH && !checked) {
+      assertAcyclic(value);
+      checked = true;
     }
-    if (v === null || typeof v !== "object") {
-      total += isSkipped(v) ? 4 : scalarLength(v);
-      continue;
-    }
-    if (path.has(v)) throw cyclic();
-    if (adjust !== undefined && plain === 0 && !Array.isArray(v)) {
+    if (adjust !== undefined && handled < 0 && !Array.isArray(v)) {
       const extra = adjust(v as Record<string, unknown>);
       if (extra !== undefined) {
         total += extra;
-        plain++;
-        plainMarks.push(v);
+        handled = depth;
       }
     }
-    path.add(v);
-    stack.push(v, EXIT);
     if (Array.isArray(v)) {
       const n = v.length;
       total += 2 + (n > 0 ? (n - 1) * itemSep : 0);
-      for (let i = n - 1; i >= 0; i--) stack.push(v[i]);
+      for (let i = n - 1; i >= 0; i--) {
+        const child = v[i];
+        if (child !== null && typeof child === "object") {
+          stack.push(child);
+          depths.push(depth + 1);
+        } else total += isSkipped(child) ? 4 : scalarLength(child);
+      }
     } else {
       const o = v as Record<string, unknown>;
       const keys = Object.keys(o);
@@ -219,7 +302,10 @@ export function measureJson(value: unknown, style: JsonStyle = PYTHON_DEFAULT, a
         if (isSkipped(child)) continue;
         written++;
         total += stringJsonLength(keys[i]) + keySep;
-        stack.push(child);
+        if (child !== null && typeof child === "object") {
+          stack.push(child);
+          depths.push(depth + 1);
+        } else total += scalarLength(child);
       }
       total += 2 + (written > 0 ? (written - 1) * itemSep : 0);
     }

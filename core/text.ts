@@ -49,8 +49,14 @@ export function truncate(text: string, n: number): string {
 
 const SURROGATE = /[\ud800-\udfff]/;
 
+type NativeWellFormed = { isWellFormed?: () => boolean; toWellFormed?: () => string };
+// ES2024's own methods where the engine has them (Node 20, recent V8): it knows a string's shape without reading it.
+const nativeIs = (String.prototype as NativeWellFormed).isWellFormed;
+const nativeTo = (String.prototype as NativeWellFormed).toWellFormed;
+
 /** Replaces lone surrogates with U+FFFD; a string that is already well-formed is returned as is. */
 export function toWellFormed(text: string): string {
+  if (nativeIs !== undefined && nativeTo !== undefined) return nativeIs.call(text) ? text : nativeTo.call(text);
   if (!SURROGATE.test(text)) return text;
   let out = "";
   let from = 0;
@@ -72,7 +78,7 @@ export function toWellFormed(text: string): string {
 
 /** True when the string has no lone surrogate. */
 export function isWellFormed(text: string): boolean {
-  return toWellFormed(text) === text;
+  return nativeIs !== undefined ? nativeIs.call(text) : toWellFormed(text) === text;
 }
 
 const TASK_NOTIFICATION = /<task-notification>[\s\S]*?<\/task-notification>\s*/g;

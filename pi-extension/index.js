@@ -141,8 +141,36 @@ var CliffInputError = class extends Error {
 var CANONICAL = { sortKeys: true, itemSep: ",", keySep: ":" };
 var PYTHON_DEFAULT = { sortKeys: false, itemSep: ", ", keySep: ": " };
 var NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-function stringJsonLength(s) {
-  if (!NEEDS_ESCAPE.test(s)) return s.length + 2;
+var LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+var LONG_ESCAPES = [];
+for (let c = 0; c < 32; c++) if (c !== 9 && c !== 10 && c !== 13) LONG_ESCAPES.push(String.fromCharCode(c));
+var LONG_STRING = 512;
+var SHORT_STRING = 48;
+function occurrences(s, ch) {
+  let n = 0;
+  for (let i = s.indexOf(ch); i >= 0; i = s.indexOf(ch, i + 1)) n++;
+  return n;
+}
+function loneSurrogates(s) {
+  const wellFormed = s.isWellFormed;
+  if (typeof wellFormed === "function" && wellFormed.call(s)) return 0;
+  LONE_SURROGATE.lastIndex = 0;
+  let n = 0;
+  while (LONE_SURROGATE.exec(s) !== null) n++;
+  return n;
+}
+var CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+function looksWide(s) {
+  const step = Math.max(1, s.length >> 8);
+  for (let i = 0; i < s.length; i += step) if (s.charCodeAt(i) > 255) return true;
+  return false;
+}
+function longEscapedLength(s) {
+  if (looksWide(s) ? CONTROL.test(s) : LONG_ESCAPES.some((c) => s.indexOf(c) >= 0)) return escapedLengthSlow(s);
+  const short = occurrences(s, "\n") + occurrences(s, '"') + occurrences(s, "\\") + occurrences(s, "	") + occurrences(s, "\r");
+  return s.length + 2 + short + 5 * loneSurrogates(s);
+}
+function escapedLengthSlow(s) {
   let n = s.length + 2;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -156,6 +184,11 @@ function stringJsonLength(s) {
     } else n += 5;
   }
   return n;
+}
+function stringJsonLength(s) {
+  if (s.length >= LONG_STRING) return longEscapedLength(s);
+  if (s.length < SHORT_STRING) return escapedLengthSlow(s);
+  return NEEDS_ESCAPE.test(s) ? escapedLengthSlow(s) : s.length + 2;
 }
 function isSkipped(v) {
   return v === void 0 || typeof v === "function" || typeof v === "symbol";
@@ -182,9 +215,17 @@ function stringPrefixJson(s, room) {
   const json = JSON.stringify(s.slice(0, end));
   return json.slice(0, json.length - 1);
 }
+function numberLength(v) {
+  if (v >= 0 && v < 1e9 && v === Math.floor(v) && !(v === 0 && 1 / v < 0)) {
+    let n = 1;
+    for (let x = v; x >= 10; x = Math.floor(x / 10)) n++;
+    return n;
+  }
+  return String(v).length;
+}
 function scalarLength(v) {
   if (typeof v === "string") return stringJsonLength(v);
-  if (typeof v === "number") return isFinite(v) ? String(v).length : 4;
+  if (typeof v === "number") return isFinite(v) ? numberLength(v) : 4;
   if (v === true) return 4;
   if (v === false) return 5;
   if (typeof v === "bigint") return String(v).length;
@@ -249,46 +290,59 @@ function serializeJson(value, style, limit = 0) {
 function canonicalJson(value, limit = 0) {
   return serializeJson(value, CANONICAL, limit);
 }
-var EXIT = {};
+var CYCLE_CHECK_DEPTH = 1e4;
+function assertAcyclic(value) {
+  const EXIT = {};
+  const path = /* @__PURE__ */ new Set();
+  const stack = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === EXIT) {
+      path.delete(stack.pop());
+      continue;
+    }
+    if (v === null || typeof v !== "object") continue;
+    if (path.has(v)) throw cyclic();
+    path.add(v);
+    stack.push(v, EXIT);
+    const children = Array.isArray(v) ? v : Object.values(v);
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+  }
+}
 function measureJson(value, style = PYTHON_DEFAULT, adjust) {
   if (value === null || typeof value !== "object") return isSkipped(value) ? 4 : scalarLength(value);
   const itemSep = style.itemSep.length;
   const keySep = style.keySep.length;
   let total = 0;
-  const path = /* @__PURE__ */ new Set();
   const stack = [value];
-  let plain2 = 0;
-  const plainMarks = [];
+  const depths = [0];
+  let handled = -1;
+  let checked = false;
   while (stack.length > 0) {
     const v = stack.pop();
-    if (v === EXIT) {
-      const o = stack.pop();
-      path.delete(o);
-      if (plain2 > 0 && plainMarks[plainMarks.length - 1] === o) {
-        plainMarks.pop();
-        plain2--;
-      }
-      continue;
+    const depth = depths.pop();
+    if (depth <= handled) handled = -1;
+    if (depth > CYCLE_CHECK_DEPTH && !checked) {
+      assertAcyclic(value);
+      checked = true;
     }
-    if (v === null || typeof v !== "object") {
-      total += isSkipped(v) ? 4 : scalarLength(v);
-      continue;
-    }
-    if (path.has(v)) throw cyclic();
-    if (adjust !== void 0 && plain2 === 0 && !Array.isArray(v)) {
+    if (adjust !== void 0 && handled < 0 && !Array.isArray(v)) {
       const extra = adjust(v);
       if (extra !== void 0) {
         total += extra;
-        plain2++;
-        plainMarks.push(v);
+        handled = depth;
       }
     }
-    path.add(v);
-    stack.push(v, EXIT);
     if (Array.isArray(v)) {
       const n = v.length;
       total += 2 + (n > 0 ? (n - 1) * itemSep : 0);
-      for (let i = n - 1; i >= 0; i--) stack.push(v[i]);
+      for (let i = n - 1; i >= 0; i--) {
+        const child = v[i];
+        if (child !== null && typeof child === "object") {
+          stack.push(child);
+          depths.push(depth + 1);
+        } else total += isSkipped(child) ? 4 : scalarLength(child);
+      }
     } else {
       const o = v;
       const keys = Object.keys(o);
@@ -298,7 +352,10 @@ function measureJson(value, style = PYTHON_DEFAULT, adjust) {
         if (isSkipped(child)) continue;
         written++;
         total += stringJsonLength(keys[i]) + keySep;
-        stack.push(child);
+        if (child !== null && typeof child === "object") {
+          stack.push(child);
+          depths.push(depth + 1);
+        } else total += scalarLength(child);
       }
       total += 2 + (written > 0 ? (written - 1) * itemSep : 0);
     }
@@ -495,7 +552,10 @@ function truncate(text, n) {
   return text.slice(0, cut) + ELLIPSIS;
 }
 var SURROGATE = /[\ud800-\udfff]/;
+var nativeIs = String.prototype.isWellFormed;
+var nativeTo = String.prototype.toWellFormed;
 function toWellFormed(text) {
+  if (nativeIs !== void 0 && nativeTo !== void 0) return nativeIs.call(text) ? text : nativeTo.call(text);
   if (!SURROGATE.test(text)) return text;
   let out = "";
   let from = 0;

@@ -12,6 +12,8 @@ import {
   DEFAULT_CONFIG,
 } from "../../core/index.js";
 import { pngDataUri } from "../helpers/sessions.js";
+import { stringJsonLength } from "../../core/json.js";
+import fc from "fast-check";
 
 const b64 = (bytes: number[]): string => Buffer.from(bytes).toString("base64");
 
@@ -129,5 +131,32 @@ describe("config", () => {
     } catch (e) {
       expect((e as ConfigError).key).toBe("cmdMaxChars");
     }
+  });
+});
+
+describe("the fast estimate against a slow, obviously right one", () => {
+  // JSON.stringify escapes exactly what the Python default does with ensure_ascii=False: quotes,
+  // backslashes and control characters (short forms for \b \f \n \r \t), and lone surrogates.
+  const slow = (s: string): number => JSON.stringify(s).length;
+  const piece = fc.oneof(
+    fc.constantFrom("\n", "\t", "\r", '"', "\\", "\u0000", "\u0001", "\u001f", "\u007f", "\b", "\f", "é", "日本", "😀", "\ud800", "\udc00", "\ue000", "a", " "),
+    fc.string({ maxLength: 20, unit: "binary" }),
+    fc.string({ maxLength: 20 }),
+  );
+  const text = fc.tuple(fc.array(piece, { maxLength: 60 }), fc.integer({ min: 0, max: 3000 }), fc.constantFrom("x", "word ", "line\n", "é ")).map(([parts, n, filler]) => parts.join("") + filler.repeat(n));
+
+  it("counts every string to the character, short and long, one byte or two", () => {
+    fc.assert(fc.property(text, (s) => {
+      expect(stringJsonLength(s)).toBe(slow(s));
+    }), { numRuns: 3000 });
+  });
+
+  it("measures every value as its Python-default serialisation is long", () => {
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: "small" }, text, fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(tie("node"), { maxLength: 4 }), fc.dictionary(text, tie("node"), { maxKeys: 4 })),
+    })).node;
+    fc.assert(fc.property(value, (v) => {
+      expect(pythonJsonLength(v)).toBe(pythonJson(v).length);
+    }), { numRuns: 1000 });
   });
 });
