@@ -140,10 +140,14 @@ export function toFileLists(files: readonly TouchedFile[]): FileLists {
 }
 
 /** The files the model tool calls of `messages` read and modified, in any dialect. */
+// Only the calls matter here: the text the summarising pass also reads is cut as short as it goes.
+const CALLS_ONLY = { ...DEFAULT_CONFIG, keepThinking: false, thoughtMaxChars: 1, cmdMaxChars: 1, humanMaxChars: 1, resultMaxChars: 0 };
+
 export function filesTouched(messages: readonly unknown[], dialect: DialectName | Dialect | string, tracker = new FileTracker()): FileLists {
   const d = getDialect(dialect);
-  const ctx = { cfg: DEFAULT_CONFIG, onCall: (name: unknown, args: unknown) => tracker.addCall(name, args) };
-  for (const m of messages) d.summarize(m, ctx);
+  const ctx = { cfg: CALLS_ONLY, onCall: (name: unknown, args: unknown) => tracker.addCall(name, args) };
+  // Model tool calls are in model turns, in every dialect: user and tool messages are never read.
+  for (const m of messages) if (d.isAssistant(m)) d.summarize(m, ctx);
   return tracker.lists();
 }
 

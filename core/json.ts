@@ -6,6 +6,9 @@
  * objects and become null in arrays, non-finite numbers become null, numbers use JS formatting.
  */
 import { CliffInputError } from "./errors.js";
+import { stringJsonLength } from "./json-string.js";
+
+export { stringJsonLength };
 
 export interface JsonStyle {
   sortKeys: boolean;
@@ -17,82 +20,6 @@ export const CANONICAL: JsonStyle = { sortKeys: true, itemSep: ",", keySep: ":" 
 export const PYTHON_DEFAULT: JsonStyle = { sortKeys: false, itemSep: ", ", keySep: ": " };
 /** JSON.stringify's own layout (insertion order, no spaces), at any depth. */
 export const COMPACT: JsonStyle = { sortKeys: false, itemSep: ",", keySep: ":" };
-
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-// Control characters escaped as \u00XX (the line break, tab and carriage return have short forms).
-const LONG_ESCAPES: string[] = [];
-for (let c = 0; c < 0x20; c++) if (c !== 0x09 && c !== 0x0a && c !== 0x0d) LONG_ESCAPES.push(String.fromCharCode(c));
-/** Below this length a string is read unit by unit; above it, by native searches, one per character class. */
-const LONG_STRING = 512;
-const SHORT_STRING = 48;
-
-/** How often `ch` occurs in `s`: native string search, no per-character loop in JavaScript. */
-function occurrences(s: string, ch: string): number {
-  let n = 0;
-  for (let i = s.indexOf(ch); i >= 0; i = s.indexOf(ch, i + 1)) n++;
-  return n;
-}
-
-function loneSurrogates(s: string): number {
-  const wellFormed = (s as { isWellFormed?: () => boolean }).isWellFormed;
-  if (typeof wellFormed === "function" && wellFormed.call(s)) return 0;
-  LONE_SURROGATE.lastIndex = 0;
-  let n = 0;
-  while (LONE_SURROGATE.exec(s) !== null) n++;
-  return n;
-}
-
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
-
-/**
- * Whether a string is likely stored two bytes a unit (it holds characters past U+00FF), from a
- * few samples: searching such a string one character at a time is slower than one regex pass.
- * Only speed depends on the answer, never the count.
- */
-function looksWide(s: string): boolean {
-  const step = Math.max(1, s.length >> 8);
-  for (let i = 0; i < s.length; i += step) if (s.charCodeAt(i) > 0xff) return true;
-  return false;
-}
-
-/**
- * A long string's escaped length by native searches: every character that needs escaping but the
- * rare control characters is counted by indexOf, which scans at memory speed; a string that holds
- * one of those rare ones is read unit by unit instead.
- */
-function longEscapedLength(s: string): number {
-  if (looksWide(s) ? CONTROL.test(s) : LONG_ESCAPES.some((c) => s.indexOf(c) >= 0)) return escapedLengthSlow(s);
-  const short = occurrences(s, "\n") + occurrences(s, '"') + occurrences(s, "\\") + occurrences(s, "\t") + occurrences(s, "\r");
-  return s.length + 2 + short + 5 * loneSurrogates(s);
-}
-
-/** The exact count for strings with uncommon escapes or surrogates: one unit at a time. */
-function escapedLengthSlow(s: string): number {
-  let n = s.length + 2;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x20 && c !== 0x22 && c !== 0x5c && (c < 0xd800 || c > 0xdfff)) continue;
-    if (c === 0x22 || c === 0x5c || c === 0x08 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d) n += 1;
-    else if (c < 0x20) n += 5;
-    else if (c <= 0xdbff) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) i++;
-      else n += 5;
-    } else n += 5;
-  }
-  return n;
-}
-
-/**
- * Serialised length of a string, quotes included, counted in UTF-16 units.
- */
-export function stringJsonLength(s: string): number {
-  if (s.length >= LONG_STRING) return longEscapedLength(s);
-  // A short string is read directly: a regex call costs more than reading a few dozen units.
-  if (s.length < SHORT_STRING) return escapedLengthSlow(s);
-  return NEEDS_ESCAPE.test(s) ? escapedLengthSlow(s) : s.length + 2;
-}
 
 function isSkipped(v: unknown): boolean {
   return v === undefined || typeof v === "function" || typeof v === "symbol";

@@ -137,9 +137,7 @@ var CliffInputError = class extends Error {
   }
 };
 
-// core/json.ts
-var CANONICAL = { sortKeys: true, itemSep: ",", keySep: ":" };
-var PYTHON_DEFAULT = { sortKeys: false, itemSep: ", ", keySep: ": " };
+// core/json-string.ts
 var NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 var LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 var LONG_ESCAPES = [];
@@ -190,6 +188,10 @@ function stringJsonLength(s) {
   if (s.length < SHORT_STRING) return escapedLengthSlow(s);
   return NEEDS_ESCAPE.test(s) ? escapedLengthSlow(s) : s.length + 2;
 }
+
+// core/json.ts
+var CANONICAL = { sortKeys: true, itemSep: ",", keySep: ":" };
+var PYTHON_DEFAULT = { sortKeys: false, itemSep: ", ", keySep: ": " };
 function isSkipped(v) {
   return v === void 0 || typeof v === "function" || typeof v === "symbol";
 }
@@ -485,10 +487,11 @@ function toFileLists(files) {
   for (const f of files) (f.modified ? out.modified : out.read).push(f.path);
   return out;
 }
+var CALLS_ONLY = { ...DEFAULT_CONFIG, keepThinking: false, thoughtMaxChars: 1, cmdMaxChars: 1, humanMaxChars: 1, resultMaxChars: 0 };
 function filesTouched(messages, dialect, tracker = new FileTracker()) {
   const d = getDialect(dialect);
-  const ctx = { cfg: DEFAULT_CONFIG, onCall: (name, args) => tracker.addCall(name, args) };
-  for (const m of messages) d.summarize(m, ctx);
+  const ctx = { cfg: CALLS_ONLY, onCall: (name, args) => tracker.addCall(name, args) };
+  for (const m of messages) if (d.isAssistant(m)) d.summarize(m, ctx);
   return tracker.lists();
 }
 var TAGGED = /<(read|modified)-files>\n([^]*?)\n<\/\1-files>/g;
@@ -1564,15 +1567,20 @@ function embeddedJson(content) {
 function isBlockList(v) {
   return Array.isArray(v) && v.length > 0 && v.every((b) => typeof obj(b).type === "string");
 }
-var SIGNATURE_LINE = /^\[([^\]\n]{1,100})\] (\{.*\})$/gm;
+var SIGNATURE_LINE = /^\[([^\]\n]{1,100})\] (\{.*\})$/;
 function reportSignatureCalls(content, ctx) {
   if (ctx.onCall === void 0 || content.indexOf("] {") < 0) return;
-  for (const m of content.matchAll(SIGNATURE_LINE)) {
-    if (!shallow(m[2])) continue;
-    try {
-      ctx.onCall(m[1], JSON.parse(m[2]));
-    } catch {
+  for (let start = 0; start < content.length; ) {
+    const nl = content.indexOf("\n", start);
+    const end = nl < 0 ? content.length : nl;
+    const m = content.charCodeAt(start) === 91 ? SIGNATURE_LINE.exec(content.slice(start, end)) : null;
+    if (m !== null && shallow(m[2])) {
+      try {
+        ctx.onCall(m[1], JSON.parse(m[2]));
+      } catch {
+      }
     }
+    start = end + 1;
   }
 }
 function assistantParts2(content, ctx) {

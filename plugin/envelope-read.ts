@@ -113,7 +113,7 @@ export function parseEnvelope(text: unknown): Envelope | null {
   const open = openTag(text);
   if (open === null) return null;
   const { reader: r, version } = open;
-  if (checksum(text.slice(r.at)) !== open.check) return null;
+  if (checksum(text.slice(r.at), version) !== open.check) return null;
   const task = r.section("task", true);
   const digest = task && r.section("digest", false);
   const recent = digest && r.section("recent", true);

@@ -55,12 +55,23 @@ export interface Envelope {
   focus: string | null;
 }
 
-/** FNV-1a over UTF-16 units, as 8 hex digits: cheap damage detection, not a security boundary. */
-export function checksum(text: string): string {
-  const imul = Math.imul; // read once: a global lookup per character is slow inside a vm context
+/**
+ * The body's checksum, as 8 hex digits: cheap damage detection, not a security boundary. Version 2
+ * takes FNV-1a's step over two UTF-16 units at a time (a loop step is what costs in QuickJS);
+ * version 1 envelopes were checked one unit at a time.
+ */
+export function checksum(text: string, version: number = ENVELOPE_VERSION): string {
+  const imul = Math.imul; // read once: a global lookup per step is slow inside a vm context
   let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
-  return ("0000000" + h.toString(16)).slice(-8);
+  if (version >= 2) {
+    const n = text.length;
+    let i = 0;
+    for (; i + 1 < n; i += 2) h = imul(h ^ (text.charCodeAt(i) | (text.charCodeAt(i + 1) << 16)), 0x01000193);
+    if (i < n) h = imul(h ^ text.charCodeAt(i), 0x01000193);
+  } else {
+    for (let i = 0; i < text.length; i++) h = imul(h ^ text.charCodeAt(i), 0x01000193);
+  }
+  return ("0000000" + (h >>> 0).toString(16)).slice(-8);
 }
 
 /** What an absurd role becomes before it is written: at most ROLE_MAX units, never half a pair. */

@@ -10,7 +10,10 @@
 export const ESC = "\ue000";
 
 // Characters that cannot cross, plus ESC itself. Lone surrogates only: a well-formed pair crosses.
-const TEXT_UNSAFE = /[\u0000\ue000]|[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/;
+// A first look for what must be escaped: NUL and ESC by indexOf, lone surrogates by one regex
+// (well-formed pairs, emoji say, are common and need nothing); any hit is then read exactly.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const textUnsafe = (s: string): boolean => s.indexOf("\u0000") >= 0 || s.indexOf(ESC) >= 0 || LONE_SURROGATE.test(s);
 // A path in the files section is one line of a tagged list: line breaks and "<" are escaped too.
 const PATH_UNSAFE = /[\u0000\ue000\n\r<]|[\ud800-\udfff]/;
 
@@ -42,7 +45,7 @@ function loneOrSpecial(c: number, text: string, i: number): boolean {
 
 /** The text with every character that cannot cross a host boundary escaped (the text itself when none). */
 export function escapeText(text: string): string {
-  return TEXT_UNSAFE.test(text) ? escapeWith(text, loneOrSpecial) : text;
+  return textUnsafe(text) ? escapeWith(text, loneOrSpecial) : text;
 }
 
 /** A file path escaped for one line of the files section. */

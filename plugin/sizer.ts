@@ -16,8 +16,9 @@ export type Clock = () => number;
 /** Thrown between steps once the time limit has passed. */
 export class TimeUp extends Error {}
 
-// Characters the core's parts may hold that the envelope escapes (lone surrogates the core already replaced).
-const PART_UNSAFE = /[\u0000\ue000]/;
+// Characters the core's parts may hold that the envelope escapes (lone surrogates the core already
+// replaced), looked for with indexOf: a plain search is far faster than a regex in QuickJS.
+const unsafe = (s: string): boolean => s.indexOf("\u0000") >= 0 || s.indexOf("\ue000") >= 0;
 
 export class EnvelopeSizer {
   /** The file lists the envelope will carry, newest first. */
@@ -36,7 +37,7 @@ export class EnvelopeSizer {
     this.files = toFileLists(touched);
     this.filesChars = filesContent(this.files).length;
     this.focus = focus;
-    this.clean = !all.some((m) => PART_UNSAFE.test(m.content)) && (focus === null || !PART_UNSAFE.test(focus));
+    this.clean = !all.some((m) => unsafe(m.content)) && (focus === null || !unsafe(focus));
   }
 
   private tick(): void {

@@ -71,18 +71,27 @@ function isBlockList(v: unknown): v is unknown[] {
 }
 
 // A host that writes a tool call into the text as a signature line: `[name] {"json":"args"}`.
-const SIGNATURE_LINE = /^\[([^\]\n]{1,100})\] (\{.*\})$/gm;
+const SIGNATURE_LINE = /^\[([^\]\n]{1,100})\] (\{.*\})$/;
 
-/** Tells `ctx.onCall` of the signature lines in assistant text (the text itself is summarised as text). */
+/**
+ * Tells `ctx.onCall` of the signature lines in assistant text (the text itself is summarised as
+ * text). Lines are found with indexOf and only a line that opens with "[" is matched: a regex over
+ * the whole text is slow in QuickJS.
+ */
 function reportSignatureCalls(content: string, ctx: PartContext): void {
   if (ctx.onCall === undefined || content.indexOf("] {") < 0) return;
-  for (const m of content.matchAll(SIGNATURE_LINE)) {
-    if (!shallow(m[2])) continue;
-    try {
-      ctx.onCall(m[1], JSON.parse(m[2]));
-    } catch {
-      // not JSON after all: not a call
+  for (let start = 0; start < content.length; ) {
+    const nl = content.indexOf("\n", start);
+    const end = nl < 0 ? content.length : nl;
+    const m = content.charCodeAt(start) === 0x5b ? SIGNATURE_LINE.exec(content.slice(start, end)) : null;
+    if (m !== null && shallow(m[2])) {
+      try {
+        ctx.onCall(m[1], JSON.parse(m[2]));
+      } catch {
+        // not JSON after all: not a call
+      }
     }
+    start = end + 1;
   }
 }
 

@@ -168,6 +168,9 @@ describe("envelope format", () => {
     expect(parseEnvelope(s + " ")).toBeNull();
     expect(parseEnvelope(s.replace("b 😀", "c 😀"))).toBeNull();
     expect(checksum("")).toBe("811c9dc5");
+    // Version 1's checksum (FNV-1a one unit at a time) still reads old envelopes.
+    expect(checksum("a", 1)).toBe("e40c292c");
+    expect(checksum("ab", 2)).not.toBe(checksum("ba", 2));
   });
 
   it("envelopeLength counts exactly what renderEnvelope writes, for any content", () => {
