@@ -13,10 +13,13 @@ export async function benchPlugin(): Promise<void> {
   const vmBox = vmSandbox();
   const vmMs = time(() => vmBox.summarizeObject!({ messages: history }), 9, 2);
   const summary = vmBox.summarize({ messages: history });
-  console.log(`  summarize, ${history.length} messages / ${(chars / 1e6).toFixed(1)} MB in node:vm: ${fmt(vmMs)} (target < 200 ms); summary ${summary.length} chars (${Math.ceil(summary.length / 4)} tokens vs budget ${Math.floor(0.45 * Math.ceil(chars / 4))})`);
+  console.log(`  summarize, ${history.length} messages / ${(chars / 1e6).toFixed(1)} MB in node:vm: ${fmt(vmMs)} (target ≤ 60 ms); summary ${summary.length} chars (${Math.ceil(summary.length / 4)} tokens vs budget ${Math.floor(0.45 * Math.ceil(chars / 4))})`);
   const qjs = await quickjsSandbox();
   const t0 = performance.now();
   const q = qjs.summarize({ messages: history });
-  const qMs = performance.now() - t0;
-  console.log(`  summarize in QuickJS: ${fmt(qMs)} (target < 10 s); same output as node:vm: ${q === summary}`);
+  const withTransfer = performance.now() - t0;
+  // The call alone, with the context already parsed inside QuickJS (fastest of 3).
+  qjs.evalJson("(globalThis.__ctx = JSON.parse(__arg), 0)");
+  const inside = qjs.evalJson("(function(){ var best = 1e9; for (var i = 0; i < 3; i++) { var t = Date.now(); globalThis.compaction.summarize(globalThis.__ctx); best = Math.min(best, Date.now() - t); } return best; })()") as number;
+  console.log(`  summarize in QuickJS: ${fmt(inside)} (target ≤ 300 ms); ${fmt(withTransfer)} with the context passed in as JSON and the summary read out; same output as node:vm: ${q === summary}`);
 }
