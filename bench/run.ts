@@ -12,6 +12,9 @@ const SECTIONS: Record<string, () => unknown> = {
   pi: async () => (await import("./pi.js")).benchPi(),
   plugin: async () => (await import("./plugin.js")).benchPlugin(),
   cli: async () => (await import("./cli.js")).benchCli(),
+  proxy: async () => (await import("./proxy.js")).benchProxy(),
+  stress: async () => (await import("./stress.js")).benchStress("bench"),
+  "stress-full": async () => (await import("./stress.js")).benchStress("stress"),
 };
 
 const only = process.argv[2];
@@ -20,7 +23,7 @@ if (only !== undefined) {
   await SECTIONS[only]();
 } else {
   console.log(`cliffcompaction bench — Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}`);
-  for (const name of Object.keys(SECTIONS)) {
+  for (const name of Object.keys(SECTIONS).filter((n) => n !== "stress-full")) {
     const r = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), name], { stdio: "inherit" });
     if (r.status !== 0) process.exitCode = 1;
   }

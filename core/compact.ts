@@ -41,6 +41,35 @@ export interface CompactOptions {
    * too) and judges itself whether the result is worth it: skip the "same count, only when smaller" rule.
    */
   hostJudgesGain?: boolean;
+  /**
+   * Parts already made for these message objects under an equal part config (the ladder's rungs
+   * share most of them). Not used with a focus, whose excerpt budget runs across messages.
+   */
+  partsCache?: PartsCache;
+}
+
+/** Parts per message object, per part config: one summarising pass serves every rung that agrees on it. */
+export class PartsCache {
+  private readonly byConfig = new Map<string, WeakMap<object, string[]>>();
+  private starts: { list: readonly unknown[]; headLen: number; starts: number[] } | null = null;
+
+  /** Where the body's turns start: the same for every rung of one plan. */
+  turnStarts(list: readonly unknown[], headLen: number, body: readonly unknown[], d: Dialect): number[] {
+    if (this.starts === null || this.starts.list !== list || this.starts.headLen !== headLen) this.starts = { list, headLen, starts: turnStarts(body, d) };
+    return this.starts.starts;
+  }
+
+  /** The parts of each message for this config, or null when they cannot be reused. */
+  forConfig(cfg: Config, options: CompactOptions): WeakMap<object, string[]> | null {
+    if (options.focus !== undefined || cfg.appendFileLists) return null;
+    const key = [cfg.thoughtMaxChars, cfg.cmdMaxChars, cfg.resultMaxChars, cfg.humanMaxChars, cfg.keepThinking, cfg.thinkingMaxChars].join(",");
+    let map = this.byConfig.get(key);
+    if (map === undefined) {
+      map = new WeakMap();
+      this.byConfig.set(key, map);
+    }
+    return map;
+  }
 }
 
 /** Index of the first model turn, or -1. */
@@ -100,7 +129,7 @@ export function compactWith(messages: readonly unknown[], d: Dialect, cfg: Confi
   const headLen = headOf(messages, d, options);
   if (headLen === null) return null;
   const body = messages.slice(headLen);
-  const starts = turnStarts(body, d);
+  const starts = options.partsCache?.turnStarts(messages, headLen, body, d) ?? turnStarts(body, d);
   const k = Math.max(0, cfg.keepRecent);
   if (starts.length <= k) return null;
   const keptFrom = k === 0 ? body.length : starts[starts.length - k];
@@ -110,11 +139,18 @@ export function compactWith(messages: readonly unknown[], d: Dialect, cfg: Confi
   };
   const files = cfg.appendFileLists ? new FileTracker() : null;
   const summarizing: PartContext = files === null ? ctx : { ...ctx, onCall: (name, args) => files.addCall(name, args) };
+  const cache = options.partsCache?.forConfig(cfg, options) ?? null;
   const parts: string[] = [];
   for (let i = 0; i < keptFrom; i++) {
+    const m = body[i];
     // The lists an old summary carried come forward; everything else it said is dropped.
-    if (files !== null && d.isSummary(body[i])) files.addText(summaryMessageText(body[i]));
-    for (const p of d.summarize(body[i], summarizing)) parts.push(p);
+    if (files !== null && d.isSummary(m)) files.addText(summaryMessageText(m));
+    let made = cache !== null && m !== null && typeof m === "object" ? cache.get(m) : undefined;
+    if (made === undefined) {
+      made = d.summarize(m, summarizing);
+      if (cache !== null && m !== null && typeof m === "object") cache.set(m, made);
+    }
+    for (const p of made) parts.push(p);
   }
   const filesText = files === null ? "" : formatFileLists(files.capped(cfg.filesMaxPaths, cfg.filesMaxChars));
   const summaryText = renderSummary(parts) + filesText;

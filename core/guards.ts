@@ -3,9 +3,17 @@
  * session files uses these instead of its own checks.
  */
 
+// Built-ins read once: each global lookup is slow inside a vm context (a sandbox), and these run per value.
+export const isArray = Array.isArray;
+export const objectKeys = Object.keys;
+export const getPrototypeOf = Object.getPrototypeOf;
+export const OBJECT_PROTOTYPE = Object.prototype;
+export const jsonStringify = JSON.stringify;
+export const jsonParse = JSON.parse;
+
 /** A plain object (not null, not an array). */
 export function isObj(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
+  return v !== null && typeof v === "object" && !isArray(v);
 }
 
 /** A plain-object view of an unknown value ({} for anything else), so field reads never throw. */
@@ -15,7 +23,7 @@ export function obj(v: unknown): Record<string, unknown> {
 
 /** The value as an array, [] for anything else. */
 export function arr(v: unknown): unknown[] {
-  return Array.isArray(v) ? v : [];
+  return isArray(v) ? v : [];
 }
 
 /** The value when it is a string, else "". */

@@ -6,6 +6,7 @@
  * objects and become null in arrays, non-finite numbers become null, numbers use JS formatting.
  */
 import { CliffInputError } from "./errors.js";
+import { isArray, jsonStringify, objectKeys } from "./guards.js";
 import { stringJsonLength } from "./json-string.js";
 
 export { stringJsonLength };
@@ -29,7 +30,7 @@ function scalarJson(v: unknown): string {
   if (v === null) return "null";
   switch (typeof v) {
     case "string":
-      return JSON.stringify(v);
+      return jsonStringify(v);
     case "number":
       return isFinite(v) ? String(v) : "null";
     case "boolean":
@@ -49,7 +50,7 @@ function stringPrefixJson(s: string, room: number): string {
   let end = Math.max(0, room) + 2;
   const last = s.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end--; // keep a pair whole, as the full serialisation does
-  const json = JSON.stringify(s.slice(0, end));
+  const json = jsonStringify(s.slice(0, end));
   return json.slice(0, json.length - 1);
 }
 
@@ -72,8 +73,8 @@ function scalarLength(v: unknown): number {
   return 4;
 }
 
-function objectKeys(o: object, sort: boolean): string[] {
-  const keys = Object.keys(o);
+function keysOf(o: object, sort: boolean): string[] {
+  const keys = objectKeys(o);
   return sort ? keys.sort() : keys;
 }
 
@@ -100,9 +101,9 @@ export function serializeJson(value: unknown, style: JsonStyle, limit = 0): stri
   const open = (o: object): void => {
     if (path.has(o)) throw cyclic();
     path.add(o);
-    const isArr = Array.isArray(o);
+    const isArr = isArray(o);
     out += isArr ? "[" : "{";
-    stack.push({ value: o, keys: isArr ? null : objectKeys(o, style.sortKeys), index: 0, wrote: false });
+    stack.push({ value: o, keys: isArr ? null : keysOf(o, style.sortKeys), index: 0, wrote: false });
   };
   open(value);
   while (stack.length > 0) {
@@ -133,7 +134,7 @@ export function serializeJson(value: unknown, style: JsonStyle, limit = 0): stri
       if (isSkipped(child)) continue;
       if (f.wrote) out += style.itemSep;
       f.wrote = true;
-      out += JSON.stringify(key) + style.keySep;
+      out += jsonStringify(key) + style.keySep;
     }
     if (child !== null && typeof child === "object") open(child);
     else if (limit > 0 && typeof child === "string" && child.length > limit - out.length + 2) out += stringPrefixJson(child, limit - out.length);
@@ -176,7 +177,7 @@ function assertAcyclic(value: object): void {
     if (path.has(v)) throw cyclic();
     path.add(v);
     stack.push(v, EXIT);
-    const children = Array.isArray(v) ? v : Object.values(v);
+    const children = isArray(v) ? v : Object.values(v);
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }
 }
@@ -203,14 +204,14 @@ export function measureJson(value: unknown, style: JsonStyle = PYTHON_DEFAULT, a
       assertAcyclic(value);
       checked = true;
     }
-    if (adjust !== undefined && handled < 0 && !Array.isArray(v)) {
+    if (adjust !== undefined && handled < 0 && !isArray(v)) {
       const extra = adjust(v as Record<string, unknown>);
       if (extra !== undefined) {
         total += extra;
         handled = depth;
       }
     }
-    if (Array.isArray(v)) {
+    if (isArray(v)) {
       const n = v.length;
       total += 2 + (n > 0 ? (n - 1) * itemSep : 0);
       for (let i = n - 1; i >= 0; i--) {
@@ -222,7 +223,7 @@ export function measureJson(value: unknown, style: JsonStyle = PYTHON_DEFAULT, a
       }
     } else {
       const o = v as Record<string, unknown>;
-      const keys = Object.keys(o);
+      const keys = objectKeys(o);
       let written = 0;
       for (let i = keys.length - 1; i >= 0; i--) {
         const child = o[keys[i]];

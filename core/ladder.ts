@@ -8,7 +8,7 @@
  * budget (with a measure of the host's own rendering) and returns the plan the host renders from.
  */
 import { toConfig, type Config } from "./config.js";
-import { compactWith, headOf, type CompactOptions, type CompactResult } from "./compact.js";
+import { compactWith, headOf, PartsCache, type CompactOptions, type CompactResult } from "./compact.js";
 import { getDialect } from "./dialects/registry.js";
 import type { Dialect, DialectName } from "./dialects/types.js";
 import { estimateTokens } from "./estimate.js";
@@ -150,6 +150,8 @@ export function planCliff(
 ): CliffPlan {
   const d = getDialect(dialect);
   const base = toConfig(config);
+  // Rungs 0 and 1 make the same parts, and so do 2 and 3: each message is summarised once per kind.
+  options = options.partsCache === undefined ? { ...options, partsCache: new PartsCache() } : options;
   const measure = options.measure ?? ((r: CompactResult) => estimateTokens(r.messages));
   const list = Array.isArray(messages) ? messages : [];
   const top = options.maxRung ?? 3;

@@ -7,7 +7,7 @@ import { canonicalJson } from "./json.js";
 import { focusExcerpt, FOCUS_EXCERPT_TAG, type FocusBudget } from "./focus.js";
 import { SUMMARY_HEADER } from "./summary.js";
 import { isBlank, strip, stripTaskNotifications, toWellFormed, truncate } from "./text.js";
-import { arr, obj, str } from "./guards.js";
+import { arr, getPrototypeOf, isArray, jsonStringify, OBJECT_PROTOTYPE, obj, objectKeys, str } from "./guards.js";
 
 /** The tags that open summary parts (human parts are tagged with their role). */
 export const RESULT_TAG = "result: ";
@@ -79,9 +79,34 @@ export function resultPart(text: string, ctx: PartContext): string | null {
 /** `[name] args`, args capped at cmdMaxChars; a string is passed through, anything else is canonical JSON. */
 export function signatureLine(name: unknown, args: unknown, ctx: PartContext): string {
   const cap = ctx.cfg.cmdMaxChars;
-  const text = typeof args === "string" ? args : args === undefined ? "" : canonicalJson(args, cap);
+  const text = typeof args === "string" ? args : args === undefined ? "" : flatCanonical(args, cap) ?? canonicalJson(args, cap);
   const label = typeof name === "string" && name !== "" ? name : "?";
   return `[${label}] ${truncate(text, cap)}`;
+}
+
+/**
+ * Canonical JSON of a small flat object (string, number, boolean or null values: most tool
+ * arguments) by the engine's own serialiser, keys sorted; undefined when the object is not one.
+ */
+function flatCanonical(args: unknown, cap: number): string | undefined {
+  if (args === null || typeof args !== "object" || isArray(args) || getPrototypeOf(args) !== OBJECT_PROTOTYPE) return undefined;
+  const keys = objectKeys(args);
+  if (keys.length > 16) return undefined;
+  let size = 0;
+  for (const k of keys) {
+    const v = (args as Record<string, unknown>)[k];
+    if (v !== null && typeof v === "object") return undefined;
+    if (typeof v === "string") size += v.length;
+    if (k === "__proto__" || typeof v === "bigint" || size > 4 * cap + 64) return undefined;
+  }
+  keys.sort();
+  let out = "{";
+  for (const k of keys) {
+    const v = (args as Record<string, unknown>)[k];
+    if (v === undefined || typeof v === "function" || typeof v === "symbol") continue;
+    out += (out.length > 1 ? "," : "") + jsonStringify(k) + ":" + (typeof v === "number" && !isFinite(v) ? "null" : jsonStringify(v));
+  }
+  return out + "}";
 }
 
 /** Collects the lines of one assistant part in the reference order: thinking, visible text, calls, inline results. */

@@ -137,6 +137,26 @@ var CliffInputError = class extends Error {
   }
 };
 
+// core/guards.ts
+var isArray = Array.isArray;
+var objectKeys = Object.keys;
+var getPrototypeOf = Object.getPrototypeOf;
+var OBJECT_PROTOTYPE = Object.prototype;
+var jsonStringify = JSON.stringify;
+var jsonParse = JSON.parse;
+function isObj(v) {
+  return v !== null && typeof v === "object" && !isArray(v);
+}
+function obj(v) {
+  return isObj(v) ? v : {};
+}
+function arr(v) {
+  return isArray(v) ? v : [];
+}
+function str(v) {
+  return typeof v === "string" ? v : "";
+}
+
 // core/json-string.ts
 var NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 var LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
@@ -199,7 +219,7 @@ function scalarJson(v) {
   if (v === null) return "null";
   switch (typeof v) {
     case "string":
-      return JSON.stringify(v);
+      return jsonStringify(v);
     case "number":
       return isFinite(v) ? String(v) : "null";
     case "boolean":
@@ -214,7 +234,7 @@ function stringPrefixJson(s, room) {
   let end = Math.max(0, room) + 2;
   const last = s.charCodeAt(end - 1);
   if (last >= 55296 && last <= 56319) end--;
-  const json = JSON.stringify(s.slice(0, end));
+  const json = jsonStringify(s.slice(0, end));
   return json.slice(0, json.length - 1);
 }
 function numberLength(v) {
@@ -233,8 +253,8 @@ function scalarLength(v) {
   if (typeof v === "bigint") return String(v).length;
   return 4;
 }
-function objectKeys(o, sort) {
-  const keys = Object.keys(o);
+function keysOf(o, sort) {
+  const keys = objectKeys(o);
   return sort ? keys.sort() : keys;
 }
 function cyclic() {
@@ -248,9 +268,9 @@ function serializeJson(value, style, limit = 0) {
   const open = (o) => {
     if (path.has(o)) throw cyclic();
     path.add(o);
-    const isArr = Array.isArray(o);
+    const isArr = isArray(o);
     out += isArr ? "[" : "{";
-    stack.push({ value: o, keys: isArr ? null : objectKeys(o, style.sortKeys), index: 0, wrote: false });
+    stack.push({ value: o, keys: isArr ? null : keysOf(o, style.sortKeys), index: 0, wrote: false });
   };
   open(value);
   while (stack.length > 0) {
@@ -281,7 +301,7 @@ function serializeJson(value, style, limit = 0) {
       if (isSkipped(child)) continue;
       if (f.wrote) out += style.itemSep;
       f.wrote = true;
-      out += JSON.stringify(key) + style.keySep;
+      out += jsonStringify(key) + style.keySep;
     }
     if (child !== null && typeof child === "object") open(child);
     else if (limit > 0 && typeof child === "string" && child.length > limit - out.length + 2) out += stringPrefixJson(child, limit - out.length);
@@ -307,7 +327,7 @@ function assertAcyclic(value) {
     if (path.has(v)) throw cyclic();
     path.add(v);
     stack.push(v, EXIT);
-    const children = Array.isArray(v) ? v : Object.values(v);
+    const children = isArray(v) ? v : Object.values(v);
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }
 }
@@ -328,14 +348,14 @@ function measureJson(value, style = PYTHON_DEFAULT, adjust) {
       assertAcyclic(value);
       checked = true;
     }
-    if (adjust !== void 0 && handled < 0 && !Array.isArray(v)) {
+    if (adjust !== void 0 && handled < 0 && !isArray(v)) {
       const extra = adjust(v);
       if (extra !== void 0) {
         total += extra;
         handled = depth;
       }
     }
-    if (Array.isArray(v)) {
+    if (isArray(v)) {
       const n = v.length;
       total += 2 + (n > 0 ? (n - 1) * itemSep : 0);
       for (let i = n - 1; i >= 0; i--) {
@@ -347,7 +367,7 @@ function measureJson(value, style = PYTHON_DEFAULT, adjust) {
       }
     } else {
       const o = v;
-      const keys = Object.keys(o);
+      const keys = objectKeys(o);
       let written = 0;
       for (let i = keys.length - 1; i >= 0; i--) {
         const child = o[keys[i]];
@@ -366,20 +386,6 @@ function measureJson(value, style = PYTHON_DEFAULT, adjust) {
 }
 function pythonJsonLength(value) {
   return measureJson(value, PYTHON_DEFAULT);
-}
-
-// core/guards.ts
-function isObj(v) {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-function obj(v) {
-  return isObj(v) ? v : {};
-}
-function arr(v) {
-  return Array.isArray(v) ? v : [];
-}
-function str(v) {
-  return typeof v === "string" ? v : "";
 }
 
 // core/files.ts
@@ -703,9 +709,29 @@ function resultPart(text, ctx) {
 }
 function signatureLine(name, args, ctx) {
   const cap = ctx.cfg.cmdMaxChars;
-  const text = typeof args === "string" ? args : args === void 0 ? "" : canonicalJson(args, cap);
+  const text = typeof args === "string" ? args : args === void 0 ? "" : flatCanonical(args, cap) ?? canonicalJson(args, cap);
   const label = typeof name === "string" && name !== "" ? name : "?";
   return `[${label}] ${truncate(text, cap)}`;
+}
+function flatCanonical(args, cap) {
+  if (args === null || typeof args !== "object" || isArray(args) || getPrototypeOf(args) !== OBJECT_PROTOTYPE) return void 0;
+  const keys = objectKeys(args);
+  if (keys.length > 16) return void 0;
+  let size = 0;
+  for (const k of keys) {
+    const v = args[k];
+    if (v !== null && typeof v === "object") return void 0;
+    if (typeof v === "string") size += v.length;
+    if (k === "__proto__" || typeof v === "bigint" || size > 4 * cap + 64) return void 0;
+  }
+  keys.sort();
+  let out = "{";
+  for (const k of keys) {
+    const v = args[k];
+    if (v === void 0 || typeof v === "function" || typeof v === "symbol") continue;
+    out += (out.length > 1 ? "," : "") + jsonStringify(k) + ":" + (typeof v === "number" && !isFinite(v) ? "null" : jsonStringify(v));
+  }
+  return out + "}";
 }
 var AssistantPart = class {
   constructor(ctx) {
@@ -747,6 +773,28 @@ function one(part) {
 }
 
 // core/compact.ts
+var PartsCache = class {
+  constructor() {
+    this.byConfig = /* @__PURE__ */ new Map();
+    this.starts = null;
+  }
+  /** Where the body's turns start: the same for every rung of one plan. */
+  turnStarts(list, headLen, body, d) {
+    if (this.starts === null || this.starts.list !== list || this.starts.headLen !== headLen) this.starts = { list, headLen, starts: turnStarts(body, d) };
+    return this.starts.starts;
+  }
+  /** The parts of each message for this config, or null when they cannot be reused. */
+  forConfig(cfg, options) {
+    if (options.focus !== void 0 || cfg.appendFileLists) return null;
+    const key = [cfg.thoughtMaxChars, cfg.cmdMaxChars, cfg.resultMaxChars, cfg.humanMaxChars, cfg.keepThinking, cfg.thinkingMaxChars].join(",");
+    let map = this.byConfig.get(key);
+    if (map === void 0) {
+      map = /* @__PURE__ */ new WeakMap();
+      this.byConfig.set(key, map);
+    }
+    return map;
+  }
+};
 function firstTurn(messages, dialect) {
   for (let i = 0; i < messages.length; i++) if (dialect.isAssistant(messages[i])) return i;
   return -1;
@@ -781,7 +829,7 @@ function compactWith(messages, d, cfg, options = {}) {
   const headLen = headOf(messages, d, options);
   if (headLen === null) return null;
   const body = messages.slice(headLen);
-  const starts = turnStarts(body, d);
+  const starts = options.partsCache?.turnStarts(messages, headLen, body, d) ?? turnStarts(body, d);
   const k = Math.max(0, cfg.keepRecent);
   if (starts.length <= k) return null;
   const keptFrom = k === 0 ? body.length : starts[starts.length - k];
@@ -791,10 +839,17 @@ function compactWith(messages, d, cfg, options = {}) {
   };
   const files = cfg.appendFileLists ? new FileTracker() : null;
   const summarizing = files === null ? ctx : { ...ctx, onCall: (name, args) => files.addCall(name, args) };
+  const cache = options.partsCache?.forConfig(cfg, options) ?? null;
   const parts = [];
   for (let i = 0; i < keptFrom; i++) {
-    if (files !== null && d.isSummary(body[i])) files.addText(summaryMessageText(body[i]));
-    for (const p of d.summarize(body[i], summarizing)) parts.push(p);
+    const m = body[i];
+    if (files !== null && d.isSummary(m)) files.addText(summaryMessageText(m));
+    let made = cache !== null && m !== null && typeof m === "object" ? cache.get(m) : void 0;
+    if (made === void 0) {
+      made = d.summarize(m, summarizing);
+      if (cache !== null && m !== null && typeof m === "object") cache.set(m, made);
+    }
+    for (const p of made) parts.push(p);
   }
   const filesText = files === null ? "" : formatFileLists(files.capped(cfg.filesMaxPaths, cfg.filesMaxChars));
   const summaryText = renderSummary(parts) + filesText;
@@ -1025,6 +1080,7 @@ function truncatedRung(list, d, base, budget, options, measure) {
 function planCliff(messages, dialect, config, budgetTokens, options = {}) {
   const d = getDialect(dialect);
   const base = toConfig(config);
+  options = options.partsCache === void 0 ? { ...options, partsCache: new PartsCache() } : options;
   const measure = options.measure ?? ((r) => estimateTokens(r.messages));
   const list = Array.isArray(messages) ? messages : [];
   const top = options.maxRung ?? 3;
@@ -1559,7 +1615,7 @@ function embeddedJson(content) {
   const c = content.charCodeAt(0);
   if (c !== 91 && c !== 123 || !worthDecoding(content)) return void 0;
   try {
-    return JSON.parse(content);
+    return jsonParse(content);
   } catch {
     return void 0;
   }
@@ -1576,7 +1632,7 @@ function reportSignatureCalls(content, ctx) {
     const m = content.charCodeAt(start) === 91 ? SIGNATURE_LINE.exec(content.slice(start, end)) : null;
     if (m !== null && shallow(m[2])) {
       try {
-        ctx.onCall(m[1], JSON.parse(m[2]));
+        ctx.onCall(m[1], jsonParse(m[2]));
       } catch {
       }
     }

@@ -5,7 +5,7 @@
  */
 import type { Dialect } from "./types.js";
 import { humanPart, one, isSummaryText, resultPart, type PartContext } from "../parts.js";
-import { obj, str } from "../guards.js";
+import { obj, str, jsonParse } from "../guards.js";
 import { anthropicAssistantParts, anthropicUserParts } from "./anthropic.js";
 import { chatAssistantParts } from "./openai-chat.js";
 import { prim, type Form } from "./form.js";
@@ -60,7 +60,7 @@ function embeddedJson(content: string): unknown {
   const c = content.charCodeAt(0);
   if ((c !== 0x5b && c !== 0x7b) || !worthDecoding(content)) return undefined; // [ or {
   try {
-    return JSON.parse(content);
+    return jsonParse(content);
   } catch {
     return undefined;
   }
@@ -86,7 +86,7 @@ function reportSignatureCalls(content: string, ctx: PartContext): void {
     const m = content.charCodeAt(start) === 0x5b ? SIGNATURE_LINE.exec(content.slice(start, end)) : null;
     if (m !== null && shallow(m[2])) {
       try {
-        ctx.onCall(m[1], JSON.parse(m[2]));
+        ctx.onCall(m[1], jsonParse(m[2]));
       } catch {
         // not JSON after all: not a call
       }

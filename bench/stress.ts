@@ -1,0 +1,88 @@
+/**
+ * The platform's time limit against hostile histories (reliability items 8–10): the plugin in
+ * node:vm and QuickJS, and the engine's memo against messages that share its cheap key.
+ * `npm run bench` runs them at 10 MB; `npm run bench:stress` at the sizes the review used
+ * (100–200 MB). Targets: 3 s per 100 MB in node:vm, 30 s in QuickJS, never past the 60 s guard.
+ */
+import { performance } from "node:perf_hooks";
+import { getQuickJS } from "quickjs-emscripten";
+import { Engine } from "../core/index.js";
+import { bundleSource, vmSandbox } from "../test/helpers/sandboxes.js";
+import { fmt } from "./util.js";
+
+type Msg = { role: string; content: string };
+
+function taskTooLarge(mb: number): Msg[] {
+  const msgs: Msg[] = [{ role: "user", content: "T".repeat(mb * 1e6) }];
+  for (let i = 0; i < 20_000; i++) msgs.push({ role: i % 2 ? "tool" : "assistant", content: `step ${i}` });
+  return msgs;
+}
+
+function manySmallParts(mb: number): Msg[] {
+  const msgs: Msg[] = [{ role: "user", content: "fix the parser" }];
+  const calls = 5000;
+  const perMessage = JSON.stringify(Array.from({ length: calls }, (_, k) => ({ type: "tool_use", id: `c${k}`, name: "read", input: { path: `src/f${k}.ts` } }))).length;
+  for (let i = 0; i * perMessage < mb * 1e6; i++) {
+    msgs.push({ role: "assistant", content: JSON.stringify(Array.from({ length: calls }, (_, k) => ({ type: "tool_use", id: `c${i}_${k}`, name: "read", input: { path: `src/f${k}.ts` } }))) });
+    msgs.push({ role: "tool", content: `ok ${i}` });
+  }
+  return msgs;
+}
+
+function tinyMessages(count: number): Msg[] {
+  const msgs: Msg[] = [{ role: "user", content: "task" }];
+  for (let i = 0; i < count; i++) msgs.push({ role: i % 2 ? "tool" : "assistant", content: `s${i}` });
+  return msgs;
+}
+
+function assistantText(mb: number): Msg[] {
+  const msgs: Msg[] = [{ role: "user", content: "task" }];
+  const chunk = "the assistant thinks out loud about the parser and the lexer and the tests. ".repeat(1300);
+  for (let i = 0; i * chunk.length < mb * 1e6; i++) msgs.push({ role: "assistant", content: chunk }, { role: "tool", content: "ok" });
+  return msgs;
+}
+
+async function plugin(label: string, context: Record<string, unknown>, mb: number): Promise<void> {
+  const vm = vmSandbox();
+  let t0 = performance.now();
+  const a = vm.summarizeObject!(context);
+  const vmMs = performance.now() - t0;
+  const qjs = (await getQuickJS()).newContext();
+  qjs.runtime.setMemoryLimit(-1);
+  qjs.unwrapResult(qjs.evalCode(bundleSource())).dispose();
+  const arg = qjs.newString(JSON.stringify(context));
+  qjs.setProp(qjs.global, "__arg", arg);
+  arg.dispose();
+  qjs.unwrapResult(qjs.evalCode("globalThis.__ctx = JSON.parse(__arg); globalThis.__arg = null;")).dispose();
+  t0 = performance.now();
+  const h = qjs.unwrapResult(qjs.evalCode("globalThis.compaction.summarize(globalThis.__ctx).length"));
+  const qMs = performance.now() - t0;
+  const qLen = qjs.getNumber(h);
+  h.dispose();
+  qjs.dispose();
+  const perHundred = (ms: number) => (ms / Math.max(mb, 1)) * 100;
+  console.log(`  ${label.padEnd(46)} node:vm ${fmt(vmMs).padStart(9)} (${fmt(perHundred(vmMs))}/100 MB, target ≤ 3 s) ${perHundred(vmMs) <= 3000 ? "✔" : "✘"}   QuickJS ${fmt(qMs).padStart(9)} (target ≤ 30 s) ${qMs <= 30_000 ? "✔" : "✘"}   ${a === "" ? '""' : `${a.length} chars`}${qLen === a.length ? "" : " (QuickJS differs)"}`);
+}
+
+function memo(label: string, count: number): void {
+  const same = (i: number) => ({ role: "user", content: "a" + String(i).padStart(6, "0").replace(/./g, (c) => String.fromCharCode(98 + Number(c))) + "z".repeat(40) + "a" });
+  const body = { model: "m", messages: Array.from({ length: count }, (_, i) => same(i)) };
+  const e = new Engine({ thresholdTokens: 1 << 30 });
+  const t0 = performance.now();
+  e.prepare(body, "anthropic");
+  e.prepare(JSON.parse(JSON.stringify(body)), "anthropic");
+  const ms = performance.now() - t0;
+  console.log(`  ${label.padEnd(46)} two prepares ${fmt(ms)}; ${e.stats().memoComparisons} comparisons (≤ ${8 * 2 * count} by construction)`);
+}
+
+export async function benchStress(scale: "bench" | "stress"): Promise<void> {
+  const big = scale === "stress";
+  console.log(`stress (${big ? "the review's sizes" : "10 MB versions; npm run bench:stress for 100–200 MB"}):`);
+  const mb = (n: number) => (big ? n : Math.min(n, 10));
+  await plugin(`task alone over budget, ${mb(100)} MB task`, { messages: taskTooLarge(mb(100)), threshold: 50_000 }, mb(100));
+  await plugin(`many small parts, ${mb(108)} MB`, { messages: manySmallParts(mb(108)), threshold: 20_000 }, mb(108));
+  await plugin(`${big ? "1,000,000" : "100,000"} tiny messages`, { messages: tinyMessages(big ? 1_000_000 : 100_000), threshold: 2_000 }, big ? 20 : 2);
+  await plugin(`assistant text, ${mb(200)} MB`, { messages: assistantText(mb(200)), threshold: 100_000 }, mb(200));
+  await plugin(`focus that matches nothing, ${mb(100)} MB`, { messages: assistantText(mb(100)), focus: "zebra quokka", threshold: 100_000 }, mb(100));
+  memo(`memo: ${big ? 40_000 : 10_000} messages sharing the cheap key`, big ? 40_000 : 10_000);
+}
