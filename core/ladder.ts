@@ -141,13 +141,7 @@ function truncatedRung(list: readonly unknown[], d: Dialect, base: Config, budge
  * Compacts `messages` to fit `budgetTokens`, walking the rungs while the result is missing or over
  * budget, and returns the plan. Never throws for bad messages (non-arrays give a null result).
  */
-export function planCliff(
-  messages: unknown,
-  dialect: DialectName | Dialect | string,
-  config: Partial<Config> | undefined,
-  budgetTokens: number,
-  options: PlanOptions = {},
-): CliffPlan {
+export function planCliff(messages: unknown, dialect: DialectName | Dialect | string, config: Partial<Config> | undefined, budgetTokens: number, options: PlanOptions = {}): CliffPlan {
   const d = getDialect(dialect);
   const base = toConfig(config);
   // Rungs 0 and 1 make the same parts, and so do 2 and 3: each message is summarised once per kind.
