@@ -1,0 +1,75 @@
+/**
+ * Opt-in (`npm run test:agents`): the real Claude Code and Codex CLI from the registry, each run
+ * through `cliffcompaction run` against a scripted model on 127.0.0.1 that answers with shell tool
+ * calls (large outputs) until the history has crossed a low threshold many times over, then a final
+ * text. Each agent must finish with exit 0; the model must have seen compacted requests and no
+ * summarisation request. The agents are installed once into a folder in the temporary directory.
+ */
+import { describe, expect, it } from "vitest";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { mockModel } from "./mock-model.js";
+
+const AGENTS = join(tmpdir(), "cliffcompaction-agents");
+const VERSIONS = { claude: "@anthropic-ai/claude-code@2.1.332", codex: "@openai/codex@0.171.0" };
+const CLAUDE = join(AGENTS, "node_modules", "@anthropic-ai", "claude-code", "bin", "claude.exe");
+const CODEX = join(AGENTS, "node_modules", ".bin", "codex");
+const SUMMARY_HEADER = "The following is a summary of your previous actions (long observations omitted):";
+// What a summarisation request from an agent's own compaction asks for.
+const SUMMARISING = /create a detailed summary of the conversation|summarize the conversation|context checkpoint compaction/i;
+
+function install(): void {
+  if (existsSync(CLAUDE) && existsSync(CODEX)) return;
+  mkdirSync(AGENTS, { recursive: true });
+  writeFileSync(join(AGENTS, "package.json"), '{"private":true}');
+  const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ["npm"];
+  const r = spawnSync(npm[0], [...npm.slice(1), "install", "--no-audit", "--no-fund", VERSIONS.claude, VERSIONS.codex], { cwd: AGENTS, stdio: "inherit" });
+  if (r.status !== 0) throw new Error("could not install the agents from the registry");
+}
+
+function run(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["dist/cli.mjs", "run", ...args], { env, cwd: process.cwd(), stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (err += d));
+    const timer = setTimeout(() => child.kill("SIGTERM"), 120_000);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, out, err });
+    });
+    void cwd;
+  });
+}
+
+async function throughTheProxy(name: string, agent: string[]): Promise<void> {
+  install();
+  const model = await mockModel(8);
+  const home = mkdtempSync(join(tmpdir(), `cliff-${name}-home-`));
+  const env = {
+    ...process.env, HOME: home, IS_SANDBOX: "1", DISABLE_TELEMETRY: "1", DISABLE_AUTOUPDATER: "1",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", ANTHROPIC_API_KEY: "sk-ant-test", OPENAI_API_KEY: "sk-test", ANTHROPIC_BASE_URL: "", OPENAI_BASE_URL: "",
+  };
+  const r = await run(["--anthropic-upstream", model.url, "--openai-upstream", model.url + "/v1", "--threshold", "12000", "--keep-recent", "1", "--", ...agent], env, home);
+  model.close();
+  const posts = model.seen.filter((s) => s.body.length > 0);
+  const compacted = posts.filter((s) => s.body.includes(SUMMARY_HEADER));
+  console.log(`${name}: exit ${r.code}, ${posts.length} model requests, ${compacted.length} compacted; agent said ${JSON.stringify(r.out.trim().slice(-40))}\n${r.err.split("\n").filter((l) => l.startsWith("cliffcompaction")).join("\n")}`);
+  expect(r.code, r.err.slice(-2000)).toBe(0);
+  expect(r.out).toContain("ALL DONE");
+  expect(compacted.length).toBeGreaterThan(0);
+  expect(posts.filter((s) => SUMMARISING.test(s.body))).toEqual([]);
+}
+
+describe("real agents through cliffcompaction run", () => {
+  it("Claude Code", async () => {
+    await throughTheProxy("claude", [CLAUDE, "-p", "Print the numbers with seq, several times, then say ALL DONE.", "--allowedTools", "Bash", "--output-format", "text"]);
+  });
+
+  it("Codex CLI (API-key mode)", async () => {
+    await throughTheProxy("codex", [CODEX, "-c", "features.plugins=false", "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "Print the numbers with seq, several times, then say ALL DONE."]);
+  });
+});
