@@ -24,15 +24,17 @@ let ids = 0;
 
 const issued = { count: 0 };
 
-function anthropicTurn(body: any, calls: number): string {
-  const bash = (body.tools ?? []).some((t: any) => t.name === "Bash");
+function anthropicTurn(body: any, calls: number, rawLength: number): string {
+  const tool = (body.tools ?? []).find((t: any) => ["Bash", "bash", "_bash"].includes(t.name));
+  const bash = tool !== undefined;
   const results = bash && issued.count < calls ? issued.count++ : calls;
-  const msg = { id: `msg_${++ids}`, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 100, output_tokens: 1 } };
+  // Usage as a real API reports it: hosts such as Pi decide when to compact from it.
+  const msg = { id: `msg_${++ids}`, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: Math.ceil(rawLength / 4), output_tokens: 1 } };
   const events: Record<string, unknown>[] = [{ type: "message_start", message: msg }];
   if (bash && results < calls) {
     const input = JSON.stringify({ command: COMMAND, description: "print numbers" });
     events.push(
-      { type: "content_block_start", index: 0, content_block: { type: "tool_use", id: `toolu_${ids}`, name: "Bash", input: {} } },
+      { type: "content_block_start", index: 0, content_block: { type: "tool_use", id: `toolu_${ids}`, name: tool.name, input: {} } },
       { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: input } },
       { type: "content_block_stop", index: 0 },
       { type: "message_delta", delta: { stop_reason: "tool_use", stop_sequence: null }, usage: { output_tokens: 20 } },
@@ -94,7 +96,7 @@ export async function mockModel(calls: number, lifetimeMs = 600_000): Promise<Mo
       }
       if (req.method === "POST" && path.endsWith("/messages")) {
         res.writeHead(200, { "content-type": "text/event-stream" });
-        return void res.end(anthropicTurn(body, calls));
+        return void res.end(anthropicTurn(body, calls, raw.length));
       }
       if (req.method === "POST" && path.endsWith("/messages/count_tokens")) {
         res.writeHead(200, { "content-type": "application/json" });
