@@ -10,10 +10,10 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { isObj, type Engine, type PrepareContext } from "../core/index.js";
 import { logLine, type RequestRecord } from "./log.js";
 import type { Resolved } from "./options.js";
-import { bufferUpTo, ERROR_BODY_LIMIT, isContextError } from "./reactive.js";
+import { ERROR_BODY_LIMIT, isContextError } from "./reactive.js";
 import { routeOf, targetUrl, type Route } from "./routes.js";
 import type { Action, Stats } from "./stats.js";
-import { endToEnd, send, type Agents, type UpstreamRequest } from "./upstream.js";
+import { endToEnd, readUpTo, send, type Agents, type UpstreamRequest } from "./upstream.js";
 
 export interface Context {
   agents: Agents;
@@ -21,28 +21,6 @@ export interface Context {
   options: Resolved;
   stats: Stats;
   statusExtra: () => Record<string, unknown>;
-}
-
-/** Reads the body up to `limit` bytes; past it, stops reading and says so (the rest streams through). */
-function collect(req: IncomingMessage, limit: number): Promise<{ chunks: Buffer[]; total: number; over: boolean }> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const onData = (c: Buffer): void => {
-      chunks.push(c);
-      total += c.length;
-      if (total > limit) {
-        req.pause();
-        req.off("data", onData);
-        req.off("end", onEnd);
-        resolve({ chunks, total, over: true });
-      }
-    };
-    const onEnd = (): void => resolve({ chunks, total, over: false });
-    req.on("data", onData);
-    req.on("end", onEnd);
-    req.on("error", reject);
-  });
 }
 
 /** The upstream's answer, as it arrives; the upstream request is dropped if the client goes away. */
@@ -123,7 +101,7 @@ async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context
       const upstream = await send(request);
       status = upstream.statusCode ?? 0;
       if (status < 400 || d.prepared === null || ctx.engine.config.shadow) return relay(upstream, res);
-      const error = await bufferUpTo(upstream, ERROR_BODY_LIMIT);
+      const error = await readUpTo(upstream, ERROR_BODY_LIMIT);
       const encoding = upstream.headers["content-encoding"];
       if (!error.complete || !isContextError(status, Buffer.concat(error.chunks), encoding) || !ctx.engine.reactive(d.prepared)) {
         return relay(upstream, res, error.chunks);
@@ -153,8 +131,8 @@ export async function handle(req: IncomingMessage, res: ServerResponse, ctx: Con
   }
   const route = routeOf(req.method ?? "GET", req.url ?? "/", req.headers);
   if (route.api === null) return passThrough(req, res, ctx, route);
-  const body = await collect(req, ctx.options.compactLimitBytes);
-  if (body.over) {
+  const body = await readUpTo(req, ctx.options.compactLimitBytes);
+  if (!body.complete) {
     ctx.stats.count("oversize", 0, 0, 0);
     ctx.options.log?.(logLine({ api: route.api, messagesIn: 0, messagesOut: 0, tokensIn: 0, tokensOut: 0, action: "oversize", escalations: 0, addedMs: 0, status: 0 }, ctx.options.logJson));
     return passThrough(req, res, ctx, route, body.chunks);

@@ -3,41 +3,12 @@
  * `invalid_request_error` with "prompt is too long"; OpenAI `context_length_exceeded` or "maximum
  * context length". The wording follows the reference proxy's pattern.
  */
-import type { IncomingMessage } from "node:http";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 
 const CONTEXT_ERROR = /context.?length|context.?window|prompt is too long|input.tokens|maximum.context|exceeds.limit|too.many.tokens|reduce.the.(length|input)|context_length_exceeded/i;
 
 /** Largest error body the proxy reads before deciding; a longer one is relayed without a look. */
 export const ERROR_BODY_LIMIT = 4 * 1024 * 1024;
-
-export interface Buffered {
-  chunks: Buffer[];
-  /** The whole body was read. */
-  complete: boolean;
-}
-
-/** Reads a response body up to `limit` bytes; stops (leaving the rest unread) past it. */
-export function bufferUpTo(res: IncomingMessage, limit: number): Promise<Buffered> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const onData = (c: Buffer): void => {
-      chunks.push(c);
-      total += c.length;
-      if (total > limit) {
-        res.pause();
-        res.off("data", onData);
-        res.off("end", onEnd);
-        resolve({ chunks, complete: false });
-      }
-    };
-    const onEnd = (): void => resolve({ chunks, complete: true });
-    res.on("data", onData);
-    res.on("end", onEnd);
-    res.on("error", reject);
-  });
-}
 
 function decoded(body: Buffer, encoding: string | undefined): string {
   try {

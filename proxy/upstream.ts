@@ -50,16 +50,27 @@ export function send(r: UpstreamRequest, onRequest?: (req: http.ClientRequest) =
   });
 }
 
-/** Reads at most `limit` bytes of a response body (an error body the proxy must look at). */
-export function readSome(res: IncomingMessage, limit: number): Promise<Buffer> {
+/**
+ * Reads a body (a request's or a response's) up to `limit` bytes. Past it, reading stops with the
+ * rest left in the stream (paused), so the caller can pass the chunks read and the rest on.
+ */
+export function readUpTo(stream: Readable, limit: number): Promise<{ chunks: Buffer[]; total: number; complete: boolean }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
-    res.on("data", (c: Buffer) => {
+    const onData = (c: Buffer): void => {
+      chunks.push(c);
       total += c.length;
-      if (total <= limit) chunks.push(c);
-    });
-    res.on("end", () => resolve(Buffer.concat(chunks)));
-    res.on("error", reject);
+      if (total > limit) {
+        stream.pause();
+        stream.off("data", onData);
+        stream.off("end", onEnd);
+        resolve({ chunks, total, complete: false });
+      }
+    };
+    const onEnd = (): void => resolve({ chunks, total, complete: true });
+    stream.on("data", onData);
+    stream.on("end", onEnd);
+    stream.on("error", reject);
   });
 }

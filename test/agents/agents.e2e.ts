@@ -6,11 +6,12 @@
  * summarisation request. The agents are installed once into a folder in the temporary directory.
  */
 import { describe, expect, it } from "vitest";
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { mockModel } from "./mock-model.js";
+import { runChild } from "../helpers/child.js";
 
 const AGENTS = join(tmpdir(), "cliffcompaction-agents");
 const VERSIONS = { claude: "@anthropic-ai/claude-code@2.1.332", codex: "@openai/codex@0.171.0" };
@@ -29,22 +30,6 @@ function install(): void {
   if (r.status !== 0) throw new Error("could not install the agents from the registry");
 }
 
-function run(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["dist/cli.mjs", "run", ...args], { env, cwd: process.cwd(), stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (err += d));
-    const timer = setTimeout(() => child.kill("SIGTERM"), 120_000);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, out, err });
-    });
-    void cwd;
-  });
-}
-
 async function throughTheProxy(name: string, agent: string[]): Promise<void> {
   install();
   const model = await mockModel(8);
@@ -53,7 +38,7 @@ async function throughTheProxy(name: string, agent: string[]): Promise<void> {
     ...process.env, HOME: home, IS_SANDBOX: "1", DISABLE_TELEMETRY: "1", DISABLE_AUTOUPDATER: "1",
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", ANTHROPIC_API_KEY: "sk-ant-test", OPENAI_API_KEY: "sk-test", ANTHROPIC_BASE_URL: "", OPENAI_BASE_URL: "",
   };
-  const r = await run(["--anthropic-upstream", model.url, "--openai-upstream", model.url + "/v1", "--threshold", "12000", "--keep-recent", "1", "--", ...agent], env, home);
+  const r = await runChild(process.execPath, ["dist/cli.mjs", "run", "--anthropic-upstream", model.url, "--openai-upstream", model.url + "/v1", "--threshold", "12000", "--keep-recent", "1", "--", ...agent], process.cwd(), env, 120_000);
   model.close();
   const posts = model.seen.filter((s) => s.body.length > 0);
   const compacted = posts.filter((s) => s.body.includes(SUMMARY_HEADER));

@@ -5,11 +5,12 @@
  * entry must hold our summary, and the model must never have been asked to summarise.
  */
 import { describe, expect, it } from "vitest";
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { mockModel } from "../agents/mock-model.js";
+import { runChild } from "../helpers/child.js";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 const NPM = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ["npm"];
@@ -49,21 +50,6 @@ function agentFolder(port: string, contextWindow: number, reserveTokens: number)
   return { dir, agentDir, cwd };
 }
 
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (err += d));
-    const timer = setTimeout(() => child.kill("SIGTERM"), 180_000);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, out, err });
-    });
-  });
-}
-
 function compactions(agentDir: string): Record<string, any>[] {
   const walk = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)]));
   return walk(agentDir).filter((f) => f.endsWith(".jsonl")).flatMap((f) => readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l))).filter((e) => e.type === "compaction");
@@ -73,7 +59,7 @@ async function session(name: string, command: string, args: (ext: string) => str
   const pkg = installedPackage();
   const model = await mockModel(8);
   const { dir, agentDir, cwd } = agentFolder(model.url, contextWindow, reserveTokens);
-  const r = await run(command, args(join(pkg, "pi-extension", "index.js")), cwd, { ...process.env, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", ...extraEnv(dir) });
+  const r = await runChild(command, args(join(pkg, "pi-extension", "index.js")), cwd, { ...process.env, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", ...extraEnv(dir) }, 180_000);
   model.close();
   const ours = compactions(agentDir).filter((c) => String(c.summary).startsWith(SUMMARY_HEADER) && c.details?.method === "cliffcompaction");
   console.log(`${name}: exit ${r.code}, ${model.seen.length} model requests, ${ours.length} compactions by cliffcompaction; agent said ${JSON.stringify(r.out.trim().slice(-40))}`);

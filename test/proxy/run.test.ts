@@ -6,6 +6,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { mockUpstream, type MockUpstream } from "../helpers/mock-upstream.js";
+import { runChild } from "../helpers/child.js";
 
 let mock: MockUpstream;
 const dir = mkdtempSync(join(tmpdir(), "cliff-run-"));
@@ -17,15 +18,9 @@ afterAll(() => mock.close());
 const CLI = ["dist/cli.mjs", "run"];
 
 /** The CLI as a child, without blocking this process (the mock upstream answers from here). */
-function runCli(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
+async function runCli(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const r = await runChild(process.execPath, args, process.cwd(), env, 60_000);
+  return { status: r.code, stdout: r.out, stderr: r.err };
 }
 const agent = (name: string, source: string): string => {
   const file = join(dir, name);
