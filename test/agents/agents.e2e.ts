@@ -50,11 +50,11 @@ async function throughTheProxy(name: string, agent: string[]): Promise<void> {
 }
 
 describe("real agents through cliffcompaction run", () => {
-  it("Claude Code", async () => {
-    await throughTheProxy("claude", [CLAUDE, "-p", "Print the numbers with seq, several times, then say ALL DONE.", "--allowedTools", "Bash", "--output-format", "text"]);
-  });
-
   it("Codex CLI (API-key mode)", async () => {
     await throughTheProxy("codex", [CODEX, "-c", "features.plugins=false", "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "Print the numbers with seq, several times, then say ALL DONE."]);
+  });
+
+  it("Claude Code", async () => {
+    await throughTheProxy("claude", [CLAUDE, "-p", "Print the numbers with seq, several times, then say ALL DONE.", "--allowedTools", "Bash", "--output-format", "text"]);
   });
 });
