@@ -6,7 +6,7 @@ import type { Focus } from "./focus.js";
 import { pythonJsonLength } from "./json.js";
 import type { PartContext } from "./parts.js";
 import { FileTracker, formatFileLists } from "./files.js";
-import { summaryMessageText } from "./parts.js";
+import { DecodedJson, summaryMessageText } from "./parts.js";
 import { renderSummary } from "./summary.js";
 
 export interface CompactResult {
@@ -51,6 +51,8 @@ export interface CompactOptions {
 /** Parts per message object, per part config: one summarising pass serves every rung that agrees on it. */
 export class PartsCache {
   private readonly byConfig = new Map<string, WeakMap<object, string[]>>();
+  /** Content strings decoded as JSON by the plain dialect, for every pass of one plan. */
+  readonly decoded = new DecodedJson();
   private starts: { list: readonly unknown[]; headLen: number; starts: number[] } | null = null;
 
   /** Where the body's turns start: the same for every rung of one plan. */
@@ -135,6 +137,7 @@ export function compactWith(messages: readonly unknown[], d: Dialect, cfg: Confi
   const keptFrom = k === 0 ? body.length : starts[starts.length - k];
   const ctx: PartContext = {
     cfg,
+    decoded: options.partsCache?.decoded,
     focus: options.focus === undefined ? undefined : { focus: options.focus, perResult: cfg.focusResultMaxChars, remaining: cfg.focusTotalMaxChars },
   };
   const files = cfg.appendFileLists ? new FileTracker() : null;

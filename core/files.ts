@@ -7,6 +7,7 @@ import { DEFAULT_CONFIG } from "./config.js";
 import { getDialect } from "./dialects/registry.js";
 import type { Dialect, DialectName } from "./dialects/types.js";
 import { arr, isObj, obj, str } from "./guards.js";
+import type { DecodedJson } from "./parts.js";
 
 /** Files read and modified, oldest first; a modified file is never also listed as read (Pi's rule). */
 export interface FileLists {
@@ -143,9 +144,9 @@ export function toFileLists(files: readonly TouchedFile[]): FileLists {
 // Only the calls matter here: the text the summarising pass also reads is cut as short as it goes.
 const CALLS_ONLY = { ...DEFAULT_CONFIG, keepThinking: false, thoughtMaxChars: 1, cmdMaxChars: 1, humanMaxChars: 1, resultMaxChars: 0 };
 
-export function filesTouched(messages: readonly unknown[], dialect: DialectName | Dialect | string, tracker = new FileTracker()): FileLists {
+export function filesTouched(messages: readonly unknown[], dialect: DialectName | Dialect | string, tracker = new FileTracker(), decoded?: DecodedJson): FileLists {
   const d = getDialect(dialect);
-  const ctx = { cfg: CALLS_ONLY, onCall: (name: unknown, args: unknown) => tracker.addCall(name, args) };
+  const ctx = { cfg: CALLS_ONLY, decoded, onCall: (name: unknown, args: unknown) => tracker.addCall(name, args) };
   // Model tool calls are in model turns, in every dialect: user and tool messages are never read.
   for (const m of messages) if (d.isAssistant(m)) d.summarize(m, ctx);
   return tracker.lists();

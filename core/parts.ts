@@ -34,7 +34,35 @@ export interface PartContext {
   readonly focus?: FocusBudget;
   /** Told of every model tool call a message makes, with its raw arguments (the file-list extractor listens). */
   readonly onCall?: (name: unknown, args: unknown) => void;
+  /** JSON already decoded from content strings, shared by one plan's passes. */
+  readonly decoded?: DecodedJson;
 }
+
+/**
+ * Content strings decoded as JSON (undefined: not worth decoding), kept for the passes of one plan
+ * up to a budget in characters of source text, so a huge history does not hold every decoded value.
+ */
+export class DecodedJson {
+  private readonly values = new Map<string, unknown>();
+  private chars = 0;
+
+  constructor(private readonly maxChars = 32_000_000) {}
+
+  /** The decoded value, `undefined` for "not worth decoding", or `NOT_SEEN`. */
+  get(content: string): unknown {
+    const v = this.values.get(content);
+    return v !== undefined || this.values.has(content) ? v : NOT_SEEN;
+  }
+
+  set(content: string, value: unknown): void {
+    if (this.chars + content.length > this.maxChars) return;
+    this.chars += content.length;
+    this.values.set(content, value);
+  }
+}
+
+/** What DecodedJson.get returns for a string it has not decoded. */
+export const NOT_SEEN: unique symbol = Symbol("not seen");
 
 /** Text of a content value: a string, or the `text` of text-like blocks (and bare strings) joined with "\n". */
 export function contentText(content: unknown, types: readonly string[] = ["text"]): string {

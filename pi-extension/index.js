@@ -494,9 +494,9 @@ function toFileLists(files) {
   return out;
 }
 var CALLS_ONLY = { ...DEFAULT_CONFIG, keepThinking: false, thoughtMaxChars: 1, cmdMaxChars: 1, humanMaxChars: 1, resultMaxChars: 0 };
-function filesTouched(messages, dialect, tracker = new FileTracker()) {
+function filesTouched(messages, dialect, tracker = new FileTracker(), decoded) {
   const d = getDialect(dialect);
-  const ctx = { cfg: CALLS_ONLY, onCall: (name, args) => tracker.addCall(name, args) };
+  const ctx = { cfg: CALLS_ONLY, decoded, onCall: (name, args) => tracker.addCall(name, args) };
   for (const m of messages) if (d.isAssistant(m)) d.summarize(m, ctx);
   return tracker.lists();
 }
@@ -677,6 +677,24 @@ function fitSummary(prefix, parts, fits) {
 var RESULT_TAG = "result: ";
 var ASSISTANT_TAG = "assistant: ";
 var THINKING_TAG = "thinking: ";
+var DecodedJson = class {
+  constructor(maxChars = 32e6) {
+    this.maxChars = maxChars;
+    this.values = /* @__PURE__ */ new Map();
+    this.chars = 0;
+  }
+  /** The decoded value, `undefined` for "not worth decoding", or `NOT_SEEN`. */
+  get(content) {
+    const v = this.values.get(content);
+    return v !== void 0 || this.values.has(content) ? v : NOT_SEEN;
+  }
+  set(content, value) {
+    if (this.chars + content.length > this.maxChars) return;
+    this.chars += content.length;
+    this.values.set(content, value);
+  }
+};
+var NOT_SEEN = /* @__PURE__ */ Symbol("not seen");
 function contentText(content, types = ["text"]) {
   if (typeof content === "string") return content;
   const out = [];
@@ -776,6 +794,8 @@ function one(part) {
 var PartsCache = class {
   constructor() {
     this.byConfig = /* @__PURE__ */ new Map();
+    /** Content strings decoded as JSON by the plain dialect, for every pass of one plan. */
+    this.decoded = new DecodedJson();
     this.starts = null;
   }
   /** Where the body's turns start: the same for every rung of one plan. */
@@ -835,6 +855,7 @@ function compactWith(messages, d, cfg, options = {}) {
   const keptFrom = k === 0 ? body.length : starts[starts.length - k];
   const ctx = {
     cfg,
+    decoded: options.partsCache?.decoded,
     focus: options.focus === void 0 ? void 0 : { focus: options.focus, perResult: cfg.focusResultMaxChars, remaining: cfg.focusTotalMaxChars }
   };
   const files = cfg.appendFileLists ? new FileTracker() : null;
@@ -1611,14 +1632,21 @@ function shallow(content) {
   }
   return true;
 }
-function embeddedJson(content) {
+function embeddedJson(content, ctx) {
   const c = content.charCodeAt(0);
-  if (c !== 91 && c !== 123 || !worthDecoding(content)) return void 0;
-  try {
-    return jsonParse(content);
-  } catch {
-    return void 0;
+  if (c !== 91 && c !== 123) return void 0;
+  const known = ctx.decoded === void 0 ? NOT_SEEN : ctx.decoded.get(content);
+  if (known !== NOT_SEEN) return known;
+  let data;
+  if (worthDecoding(content)) {
+    try {
+      data = jsonParse(content);
+    } catch {
+      data = void 0;
+    }
   }
+  ctx.decoded?.set(content, data);
+  return data;
 }
 function isBlockList(v) {
   return Array.isArray(v) && v.length > 0 && v.every((b) => typeof obj(b).type === "string");
@@ -1640,7 +1668,7 @@ function reportSignatureCalls(content, ctx) {
   }
 }
 function assistantParts2(content, ctx) {
-  const data = embeddedJson(content);
+  const data = embeddedJson(content, ctx);
   if (isBlockList(data)) return anthropicAssistantParts(data, ctx);
   const msg = obj(data);
   if (Array.isArray(msg.tool_calls)) return chatAssistantParts(msg, ctx);
@@ -1669,11 +1697,11 @@ var plain = {
       case "assistant":
         return assistantParts2(content, ctx);
       case "tool": {
-        const data = embeddedJson(content);
+        const data = embeddedJson(content, ctx);
         return isBlockList(data) ? anthropicUserParts(data, ctx) : one(resultPart(content, ctx));
       }
       case "human": {
-        const data = embeddedJson(content);
+        const data = embeddedJson(content, ctx);
         return isBlockList(data) ? anthropicUserParts(data, ctx) : one(humanPart("user", content, ctx));
       }
       case "system":

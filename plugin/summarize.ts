@@ -11,6 +11,7 @@ import { filesTouched, FileTracker } from "../core/files.js";
 import { parseFocus } from "../core/focus.js";
 import { canonicalJson } from "../core/json.js";
 import { planCliff } from "../core/ladder.js";
+import { PartsCache } from "../core/compact.js";
 import { joinParts, SUMMARY_HEADER } from "../core/summary.js";
 import { contentChars, estimateString, platformTokens, thresholdOf, type ThresholdFields } from "./budget.js";
 import { envelopeRole, renderEnvelope, type EnvelopeMessage } from "./envelope.js";
@@ -132,7 +133,9 @@ function decide(ctx: SummarizeContext, config: Config, messages: EnvelopeMessage
   const { task, live } = previous;
   const all = task === null ? live : task.concat(live);
   const focusText = typeof ctx.focus === "string" && ctx.focus.trim() !== "" ? ctx.focus : null;
-  filesTouched(live, plain, previous.files);
+  // One cache for every pass over these messages: the file lists and each rung decode them once.
+  const partsCache = new PartsCache();
+  filesTouched(live, plain, previous.files, partsCache.decoded);
   const sizer = new EnvelopeSizer(all, previous.files.newest(config.filesMaxPaths, config.filesMaxChars), focusText, time);
   // What the platform replaces is every handed message, our previous envelope included: a candidate
   // fits when it is within the budget and smaller than that.
@@ -143,6 +146,7 @@ function decide(ctx: SummarizeContext, config: Config, messages: EnvelopeMessage
     finalKeepRecent: 0,
     mustCompact: true,
     hostJudgesGain: true,
+    partsCache,
     measure: (r) => sizer.tokens(r),
     shed: (excess) => sizer.shed(excess),
     // The task is never cut: when it alone does not fit the platform's budget, no rung runs.

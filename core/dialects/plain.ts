@@ -4,7 +4,7 @@
  * block list, an OpenAI message with tool_calls) is read by that shape's rules.
  */
 import type { Dialect } from "./types.js";
-import { humanPart, one, isSummaryText, resultPart, type PartContext } from "../parts.js";
+import { humanPart, one, isSummaryText, NOT_SEEN, resultPart, type PartContext } from "../parts.js";
 import { obj, str, jsonParse } from "../guards.js";
 import { anthropicAssistantParts, anthropicUserParts } from "./anthropic.js";
 import { chatAssistantParts } from "./openai-chat.js";
@@ -56,14 +56,22 @@ function shallow(content: string): boolean {
 }
 
 /** The JSON a content string holds when it is an object or an array worth decoding, else undefined. */
-function embeddedJson(content: string): unknown {
+function embeddedJson(content: string, ctx: PartContext): unknown {
   const c = content.charCodeAt(0);
-  if ((c !== 0x5b && c !== 0x7b) || !worthDecoding(content)) return undefined; // [ or {
-  try {
-    return jsonParse(content);
-  } catch {
-    return undefined;
+  if (c !== 0x5b && c !== 0x7b) return undefined; // [ or {
+  // The ladder's passes read the same strings again: each is judged and decoded once.
+  const known = ctx.decoded === undefined ? NOT_SEEN : ctx.decoded.get(content);
+  if (known !== NOT_SEEN) return known;
+  let data: unknown;
+  if (worthDecoding(content)) {
+    try {
+      data = jsonParse(content);
+    } catch {
+      data = undefined;
+    }
   }
+  ctx.decoded?.set(content, data);
+  return data;
 }
 
 function isBlockList(v: unknown): v is unknown[] {
@@ -96,7 +104,7 @@ function reportSignatureCalls(content: string, ctx: PartContext): void {
 }
 
 function assistantParts(content: string, ctx: PartContext): string[] {
-  const data = embeddedJson(content);
+  const data = embeddedJson(content, ctx);
   if (isBlockList(data)) return anthropicAssistantParts(data, ctx);
   const msg = obj(data);
   if (Array.isArray(msg.tool_calls)) return chatAssistantParts(msg, ctx);
@@ -128,11 +136,11 @@ export const plain: Dialect = {
       case "assistant":
         return assistantParts(content, ctx);
       case "tool": {
-        const data = embeddedJson(content);
+        const data = embeddedJson(content, ctx);
         return isBlockList(data) ? anthropicUserParts(data, ctx) : one(resultPart(content, ctx));
       }
       case "human": {
-        const data = embeddedJson(content);
+        const data = embeddedJson(content, ctx);
         return isBlockList(data) ? anthropicUserParts(data, ctx) : one(humanPart("user", content, ctx));
       }
       case "system":
