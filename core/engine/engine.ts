@@ -15,7 +15,8 @@ import { sha256Hex } from "../sha256.js";
 import { canonicalText } from "./digest.js";
 import { DEFAULT_DIGEST_CACHE_MAX_BYTES, DEFAULT_MEMO_MAX_BYTES, MessageMemo, TextDigests, type CacheStats, type MemoEntry } from "./memo.js";
 import { replay, truncateSummary } from "./replay.js";
-import { cutAllowed, fingerprint, newRequest, outgoingTokens, summaryTextOf, type PrepareContext, type RequestState } from "./request.js";
+import { summaryMessageText } from "../parts.js";
+import { cutAllowed, fingerprint, newRequest, outgoingTokens, type PrepareContext, type RequestState } from "./request.js";
 import { PrefixStore } from "./store.js";
 
 export type { PrepareContext } from "./request.js";
@@ -231,7 +232,7 @@ export class Engine {
         ctx.reach = entry.reach;
         ctx.modified = ctx.matched = true;
         ctx.estTokensOut = outgoingTokens(ctx, ctx.substituted);
-        ctx.summaryFp = entry.summaryFp ?? fingerprint(ctx, summaryTextOf(summary));
+        ctx.summaryFp = entry.summaryFp ?? fingerprint(ctx, summaryMessageText(summary));
       }
       return; // only the longest stored prefix is considered
     }

@@ -8,7 +8,8 @@ import { compactWith } from "../compact.js";
 import type { Config } from "../config.js";
 import { billableChars, bodyChars, tokensOfChars } from "../estimate.js";
 import { fitSummary, SUMMARY_HEADER, summaryParts } from "../summary.js";
-import { cutAllowed, fingerprint, outgoingChars, outgoingTokens, summaryTextOf, type RequestState } from "./request.js";
+import { summaryMessageText } from "../parts.js";
+import { cutAllowed, fingerprint, outgoingChars, outgoingTokens, type RequestState } from "./request.js";
 
 export interface ReplayMode {
   /** Resume after the cliff already in the outgoing list (a stored or earlier one) instead of from the start. */
@@ -89,7 +90,7 @@ class Replay {
     ctx.modified = ctx.compacted = true;
     ctx.chainSteps = this.steps;
     ctx.estTokensOut = tokensOfChars(this.chars);
-    ctx.summaryFp = fingerprint(ctx, summaryTextOf(this.summary));
+    ctx.summaryFp = fingerprint(ctx, summaryMessageText(this.summary));
   }
 }
 
@@ -107,7 +108,7 @@ export function replay(ctx: RequestState, cfg: Config, mode: ReplayMode): boolea
 export function truncateSummary(ctx: RequestState): boolean {
   if (ctx.baseCut <= 0 || !ctx.modified) return false;
   const d = ctx.dialect;
-  const text = summaryTextOf(ctx.substituted[ctx.baseHead]);
+  const text = summaryMessageText(ctx.substituted[ctx.baseHead]);
   if (!text.startsWith(SUMMARY_HEADER)) return false;
   const others = ctx.substituted.filter((_, i) => i !== ctx.baseHead);
   const fixed = outgoingChars(ctx, others) + (others.length > 0 ? 2 : 0);

@@ -5,7 +5,6 @@
 import type { Config } from "../config.js";
 import type { Dialect } from "../dialects/index.js";
 import { billableChars, bodyChars, tokensOfChars } from "../estimate.js";
-import { summaryMessageText } from "../parts.js";
 import type { MemoEntry } from "./memo.js";
 
 export interface PrepareContext {
@@ -96,9 +95,6 @@ export function outgoingChars(ctx: RequestState, list: readonly unknown[]): numb
 export function outgoingTokens(ctx: RequestState, list: readonly unknown[]): number {
   return tokensOfChars(outgoingChars(ctx, list));
 }
-
-/** The message text a dialect's summary message carries. */
-export const summaryTextOf = summaryMessageText;
 
 /** What `summaryFp` shows of a summary text: the first 8 hex digits of its SHA-256. */
 export function fingerprint(ctx: RequestState, text: string): string {
