@@ -75,6 +75,10 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 if (pkg.version !== manifest.version) fail(`manifest.json version ${manifest.version} differs from package.json ${pkg.version}`);
 
 const script = join(dist, manifest.entry);
+// Inside a sandbox's context every read of a global (Array.isArray, Math.min, …) goes through the
+// host's global object, which is slow in node:vm; the bundle binds the built-ins it uses once, as
+// parameters of an outer function, so each later read is a local one.
+const BUILTINS = "Array,Object,Math,JSON,String,Number,Map,Set,WeakMap,WeakSet,Symbol,RegExp,Error,TypeError,Date,Uint8Array,parseInt,isFinite";
 await bundle("plugin/index.ts", manifest.entry, {
   format: "iife",
   target: "es2020",
@@ -82,7 +86,8 @@ await bundle("plugin/index.ts", manifest.entry, {
   minify: true,
   legalComments: "none",
   define: { __CLIFF_BUILD_CONFIG__: baked === undefined ? "undefined" : JSON.stringify(baked) },
-  banner: { js: `/* cliffcompaction ${pkg.version} (MIT) — AgentParley context-compaction provider */` },
+  banner: { js: `/* cliffcompaction ${pkg.version} (MIT) — AgentParley context-compaction provider */\n(function(${BUILTINS}){` },
+  footer: { js: `})(${BUILTINS});` },
 });
 
 await bundle("cli/bin.ts", "cli.mjs", {

@@ -48,29 +48,45 @@ export interface CompactOptions {
   partsCache?: PartsCache;
 }
 
-/** Parts per message object, per part config: one summarising pass serves every rung that agrees on it. */
+/**
+ * Parts per message, per part config, for the passes of one plan over one list: one summarising
+ * pass serves every rung that agrees on it. Kept by position (the rungs walk the same list with
+ * the same head), so a lookup is an array read rather than a hash of the message object.
+ */
 export class PartsCache {
-  private readonly byConfig = new Map<string, WeakMap<object, string[]>>();
+  private readonly byConfig = new Map<string, (string[] | undefined)[]>();
   /** Content strings decoded as JSON by the plain dialect, for every pass of one plan. */
   readonly decoded = new DecodedJson();
-  private starts: { list: readonly unknown[]; headLen: number; starts: number[] } | null = null;
+  private list: readonly unknown[] | null = null;
+  private headLen = -1;
+  private starts: number[] | null = null;
+
+  /** Forgets what was made for another list or head. */
+  private use(list: readonly unknown[], headLen: number): void {
+    if (this.list === list && this.headLen === headLen) return;
+    this.list = list;
+    this.headLen = headLen;
+    this.byConfig.clear();
+    this.starts = null;
+  }
 
   /** Where the body's turns start: the same for every rung of one plan. */
   turnStarts(list: readonly unknown[], headLen: number, body: readonly unknown[], d: Dialect): number[] {
-    if (this.starts === null || this.starts.list !== list || this.starts.headLen !== headLen) this.starts = { list, headLen, starts: turnStarts(body, d) };
-    return this.starts.starts;
+    this.use(list, headLen);
+    return (this.starts ??= turnStarts(body, d));
   }
 
-  /** The parts of each message for this config, or null when they cannot be reused. */
-  forConfig(cfg: Config, options: CompactOptions): WeakMap<object, string[]> | null {
+  /** The parts made so far for each body message (by index) under this config, or null when they cannot be reused. */
+  forConfig(list: readonly unknown[], headLen: number, cfg: Config, options: CompactOptions): (string[] | undefined)[] | null {
     if (options.focus !== undefined || cfg.appendFileLists) return null;
+    this.use(list, headLen);
     const key = [cfg.thoughtMaxChars, cfg.cmdMaxChars, cfg.resultMaxChars, cfg.humanMaxChars, cfg.keepThinking, cfg.thinkingMaxChars].join(",");
-    let map = this.byConfig.get(key);
-    if (map === undefined) {
-      map = new WeakMap();
-      this.byConfig.set(key, map);
+    let made = this.byConfig.get(key);
+    if (made === undefined) {
+      made = [];
+      this.byConfig.set(key, made);
     }
-    return map;
+    return made;
   }
 }
 
@@ -142,27 +158,24 @@ export function compactWith(messages: readonly unknown[], d: Dialect, cfg: Confi
   };
   const files = cfg.appendFileLists ? new FileTracker() : null;
   const summarizing: PartContext = files === null ? ctx : { ...ctx, onCall: (name, args) => files.addCall(name, args) };
-  const cache = options.partsCache?.forConfig(cfg, options) ?? null;
+  const cache = options.partsCache?.forConfig(messages, headLen, cfg, options) ?? null;
   const parts: string[] = [];
   for (let i = 0; i < keptFrom; i++) {
     const m = body[i];
     // The lists an old summary carried come forward; everything else it said is dropped.
     if (files !== null && d.isSummary(m)) files.addText(summaryMessageText(m));
-    let made = cache !== null && m !== null && typeof m === "object" ? cache.get(m) : undefined;
+    let made = cache === null ? undefined : cache[i];
     if (made === undefined) {
       made = d.summarize(m, summarizing);
-      if (cache !== null && m !== null && typeof m === "object") cache.set(m, made);
+      if (cache !== null) cache[i] = made;
     }
-    for (const p of made) parts.push(p);
+    for (let j = 0; j < made.length; j++) parts.push(made[j]);
   }
   const filesText = files === null ? "" : formatFileLists(files.capped(cfg.filesMaxPaths, cfg.filesMaxChars));
-  const summaryText = renderSummary(parts) + filesText;
-  const summary = d.summaryMessage(summaryText);
-  const out: unknown[] = messages.slice(0, headLen);
-  out.push(summary);
-  for (let i = keptFrom; i < body.length; i++) out.push(body[i]);
-  if (out.length > messages.length) return null;
-  if (out.length === messages.length && options.hostJudgesGain !== true) {
+  const result = resultOf(messages, d, headLen, headLen + keptFrom, parts, filesText);
+  const outLength = headLen + 1 + body.length - keptFrom;
+  if (outLength > messages.length) return null;
+  if (outLength === messages.length && options.hostJudgesGain !== true) {
     // Same count: worth it only when the span was not just old summaries and the new text is smaller.
     let onlySummaries = true;
     let replaced = 0;
@@ -170,7 +183,38 @@ export function compactWith(messages: readonly unknown[], d: Dialect, cfg: Confi
       if (!d.isSummary(body[i])) onlySummaries = false;
       replaced += pythonJsonLength(body[i]);
     }
-    if (onlySummaries || pythonJsonLength(summary) >= replaced) return null;
+    if (onlySummaries || pythonJsonLength(result.summary) >= replaced) return null;
   }
-  return { messages: out, headLen, cut: headLen + keptFrom, summary, summaryText, parts, filesText };
+  return result;
+}
+
+/**
+ * The result of cutting `source` at [headLen, cut) and putting a summary of `parts` there. The
+ * summary text, message and message list are built when first read: the ladder's probes and the
+ * plugin size candidates from the parts alone, so a rejected candidate costs no rendering.
+ */
+export function resultOf(source: readonly unknown[], d: Dialect, headLen: number, cut: number, parts: string[], filesText: string): CompactResult {
+  const built: { text?: string; summary?: unknown; messages?: unknown[] } = {};
+  return {
+    headLen,
+    cut,
+    parts,
+    filesText,
+    get summaryText(): string {
+      return (built.text ??= renderSummary(parts) + filesText);
+    },
+    get summary(): unknown {
+      if (!("summary" in built)) built.summary = d.summaryMessage(this.summaryText);
+      return built.summary;
+    },
+    get messages(): unknown[] {
+      if (built.messages === undefined) {
+        const out = source.slice(0, headLen);
+        out.push(this.summary);
+        for (let i = cut; i < source.length; i++) out.push(source[i]);
+        built.messages = out;
+      }
+      return built.messages;
+    },
+  };
 }

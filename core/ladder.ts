@@ -8,11 +8,11 @@
  * budget (with a measure of the host's own rendering) and returns the plan the host renders from.
  */
 import { toConfig, type Config } from "./config.js";
-import { compactWith, headOf, PartsCache, type CompactOptions, type CompactResult } from "./compact.js";
+import { compactWith, headOf, PartsCache, resultOf, type CompactOptions, type CompactResult } from "./compact.js";
 import { getDialect } from "./dialects/registry.js";
 import type { Dialect, DialectName } from "./dialects/types.js";
 import { estimateTokens } from "./estimate.js";
-import { fitSummary, renderSummary, SUMMARY_HEADER } from "./summary.js";
+import { fitSummary, SUMMARY_HEADER } from "./summary.js";
 
 export type Rung = 0 | 1 | 2 | 3;
 
@@ -93,34 +93,6 @@ export type LadderResult = CliffPlan;
 /** @deprecated the earlier name of PlanOptions. */
 export type LadderOptions = PlanOptions;
 
-/**
- * The same result with its summary cut down to `parts`. The summary text and message are built
- * only when read: the ladder's probes need only the parts, so a probe costs no rendering.
- */
-function withParts(result: CompactResult, d: Dialect, parts: string[]): CompactResult {
-  const built: { text?: string; summary?: unknown; messages?: unknown[] } = {};
-  return {
-    headLen: result.headLen,
-    cut: result.cut,
-    parts,
-    filesText: result.filesText,
-    get summaryText(): string {
-      return (built.text ??= renderSummary(parts) + (result.filesText ?? ""));
-    },
-    get summary(): unknown {
-      if (!("summary" in built)) built.summary = d.summaryMessage(this.summaryText);
-      return built.summary;
-    },
-    get messages(): unknown[] {
-      if (built.messages === undefined) {
-        built.messages = result.messages.slice();
-        built.messages[result.headLen] = this.summary;
-      }
-      return built.messages;
-    },
-  };
-}
-
 interface Candidate {
   result: CompactResult;
   rung: Rung;
@@ -132,8 +104,8 @@ function truncatedRung(list: readonly unknown[], d: Dialect, base: Config, budge
   const cfg = { ...rungConfig(base, 2), keepRecent: options.finalKeepRecent ?? rungConfig(base, 2).keepRecent };
   const full = compactWith(list, d, cfg, options);
   if (full === null) return null;
-  const newest = (kept: number): CompactResult => withParts(full, d, full.parts.slice(full.parts.length - kept));
-  const fitted = fitSummary(SUMMARY_HEADER, full.parts, (_text, kept) => measure(newest(kept)) <= budget);
+  const newest = (kept: number): CompactResult => resultOf(list, d, full.headLen, full.cut, full.parts.slice(full.parts.length - kept), full.filesText ?? "");
+  const fitted = fitSummary(SUMMARY_HEADER, full.parts, (kept) => measure(newest(kept)) <= budget);
   return { result: newest(fitted.kept), rung: 3, config: cfg };
 }
 

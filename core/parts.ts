@@ -127,6 +127,10 @@ function flatCanonical(args: unknown, cap: number): string | undefined {
     if (typeof v === "string") size += v.length;
     if (k === "__proto__" || typeof v === "bigint" || size > 4 * cap + 64) return undefined;
   }
+  let sorted = true;
+  for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1] < keys[i];
+  // Keys already in order (one key, most often): the engine's serialiser writes the same text in one call.
+  if (sorted) return jsonStringify(args);
   keys.sort();
   let out = "{";
   for (const k of keys) {
@@ -139,28 +143,29 @@ function flatCanonical(args: unknown, cap: number): string | undefined {
 
 /** Collects the lines of one assistant part in the reference order: thinking, visible text, calls, inline results. */
 export class AssistantPart {
-  private readonly thinking: string[] = [];
-  private readonly visible: string[] = [];
-  private readonly lines: string[] = [];
+  // Made on first use: most messages fill one of the three, and a long history has many messages.
+  private thinking: string[] | null = null;
+  private visible: string[] | null = null;
+  private lines: string[] | null = null;
 
   constructor(private readonly ctx: PartContext) {}
 
   addThinking(text: unknown): void {
-    if (this.ctx.cfg.keepThinking && typeof text === "string" && !isBlank(text)) this.thinking.push(text);
+    if (this.ctx.cfg.keepThinking && typeof text === "string" && !isBlank(text)) (this.thinking ??= []).push(text);
   }
 
   addText(text: unknown): void {
-    if (typeof text === "string" && !isBlank(text)) this.visible.push(text);
+    if (typeof text === "string" && !isBlank(text)) (this.visible ??= []).push(text);
   }
 
   addCall(name: unknown, args: unknown): void {
     this.ctx.onCall?.(name, args);
-    this.lines.push(signatureLine(name, args, this.ctx));
+    (this.lines ??= []).push(signatureLine(name, args, this.ctx));
   }
 
   addResult(text: string): void {
     const part = resultPart(text, this.ctx);
-    if (part !== null) this.lines.push(part);
+    if (part !== null) (this.lines ??= []).push(part);
   }
 
   /** The part as a list: [] when the message had nothing to keep. */
@@ -170,12 +175,18 @@ export class AssistantPart {
 
   /** The part, or null when the message had nothing to keep. */
   build(): string | null {
-    const out: string[] = [];
     const cfg = this.ctx.cfg;
-    if (this.thinking.length > 0) out.push(THINKING_TAG + truncate(strip(this.thinking.join("\n")), cfg.thinkingMaxChars));
-    if (this.visible.length > 0) out.push(ASSISTANT_TAG + truncate(strip(this.visible.join("\n")), cfg.thoughtMaxChars));
-    for (const l of this.lines) out.push(l);
-    return out.length === 0 ? null : toWellFormed(out.join("\n"));
+    const thinking = this.thinking === null ? null : THINKING_TAG + truncate(strip(this.thinking.join("\n")), cfg.thinkingMaxChars);
+    const visible = this.visible === null ? null : ASSISTANT_TAG + truncate(strip(this.visible.join("\n")), cfg.thoughtMaxChars);
+    if (this.lines === null && (thinking === null || visible === null)) {
+      const only = thinking ?? visible;
+      return only === null ? null : toWellFormed(only);
+    }
+    const out: string[] = [];
+    if (thinking !== null) out.push(thinking);
+    if (visible !== null) out.push(visible);
+    if (this.lines !== null) for (const l of this.lines) out.push(l);
+    return toWellFormed(out.join("\n"));
   }
 }
 

@@ -34,13 +34,16 @@ export function summaryParts(text: string): string[] {
 /**
  * The longest newest-contiguous run of `parts` whose rendering still `fits`, appended to `prefix`
  * (glue `"\n\n"` after a header-only prefix, `"\n\n---\n\n"` after one that already holds parts).
- * `fits` must be monotone (fewer parts never fit worse); it is called O(log n) times.
- * Returns the text and how many parts were kept (0: the prefix alone, even when that does not fit).
+ * `fits` must be monotone (fewer parts never fit worse); it is called O(log n) times with the
+ * number of parts kept and a way to render that candidate, so a caller that sizes candidates by
+ * arithmetic never pays for a rendering it does not read.
+ * Returns how many parts were kept (0: the prefix alone, even when that does not fit) and their
+ * text, rendered when first read.
  */
 export function fitSummary(
   prefix: string,
   parts: readonly string[],
-  fits: (text: string, kept: number) => boolean,
+  fits: (kept: number, render: () => string) => boolean,
 ): { text: string; kept: number } {
   const glue = prefix === SUMMARY_HEADER ? HEADER_GLUE : PART_SEPARATOR;
   const render = (k: number): string => (k === 0 ? prefix : prefix + glue + parts.slice(parts.length - k).join(PART_SEPARATOR));
@@ -48,8 +51,14 @@ export function fitSummary(
   let hi = parts.length;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (fits(render(mid), mid)) lo = mid;
+    if (fits(mid, () => render(mid))) lo = mid;
     else hi = mid - 1;
   }
-  return { text: render(lo), kept: lo };
+  let text: string | undefined;
+  return {
+    kept: lo,
+    get text(): string {
+      return (text ??= render(lo));
+    },
+  };
 }

@@ -667,10 +667,16 @@ function fitSummary(prefix, parts, fits) {
   let hi = parts.length;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (fits(render(mid), mid)) lo = mid;
+    if (fits(mid, () => render(mid))) lo = mid;
     else hi = mid - 1;
   }
-  return { text: render(lo), kept: lo };
+  let text;
+  return {
+    kept: lo,
+    get text() {
+      return text ??= render(lo);
+    }
+  };
 }
 
 // core/parts.ts
@@ -742,6 +748,9 @@ function flatCanonical(args, cap) {
     if (typeof v === "string") size += v.length;
     if (k === "__proto__" || typeof v === "bigint" || size > 4 * cap + 64) return void 0;
   }
+  let sorted = true;
+  for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1] < keys[i];
+  if (sorted) return jsonStringify(args);
   keys.sort();
   let out = "{";
   for (const k of keys) {
@@ -754,23 +763,24 @@ function flatCanonical(args, cap) {
 var AssistantPart = class {
   constructor(ctx) {
     this.ctx = ctx;
-    this.thinking = [];
-    this.visible = [];
-    this.lines = [];
+    // Made on first use: most messages fill one of the three, and a long history has many messages.
+    this.thinking = null;
+    this.visible = null;
+    this.lines = null;
   }
   addThinking(text) {
-    if (this.ctx.cfg.keepThinking && typeof text === "string" && !isBlank(text)) this.thinking.push(text);
+    if (this.ctx.cfg.keepThinking && typeof text === "string" && !isBlank(text)) (this.thinking ??= []).push(text);
   }
   addText(text) {
-    if (typeof text === "string" && !isBlank(text)) this.visible.push(text);
+    if (typeof text === "string" && !isBlank(text)) (this.visible ??= []).push(text);
   }
   addCall(name, args) {
     this.ctx.onCall?.(name, args);
-    this.lines.push(signatureLine(name, args, this.ctx));
+    (this.lines ??= []).push(signatureLine(name, args, this.ctx));
   }
   addResult(text) {
     const part = resultPart(text, this.ctx);
-    if (part !== null) this.lines.push(part);
+    if (part !== null) (this.lines ??= []).push(part);
   }
   /** The part as a list: [] when the message had nothing to keep. */
   parts() {
@@ -778,12 +788,18 @@ var AssistantPart = class {
   }
   /** The part, or null when the message had nothing to keep. */
   build() {
-    const out = [];
     const cfg = this.ctx.cfg;
-    if (this.thinking.length > 0) out.push(THINKING_TAG + truncate(strip(this.thinking.join("\n")), cfg.thinkingMaxChars));
-    if (this.visible.length > 0) out.push(ASSISTANT_TAG + truncate(strip(this.visible.join("\n")), cfg.thoughtMaxChars));
-    for (const l of this.lines) out.push(l);
-    return out.length === 0 ? null : toWellFormed(out.join("\n"));
+    const thinking = this.thinking === null ? null : THINKING_TAG + truncate(strip(this.thinking.join("\n")), cfg.thinkingMaxChars);
+    const visible = this.visible === null ? null : ASSISTANT_TAG + truncate(strip(this.visible.join("\n")), cfg.thoughtMaxChars);
+    if (this.lines === null && (thinking === null || visible === null)) {
+      const only = thinking ?? visible;
+      return only === null ? null : toWellFormed(only);
+    }
+    const out = [];
+    if (thinking !== null) out.push(thinking);
+    if (visible !== null) out.push(visible);
+    if (this.lines !== null) for (const l of this.lines) out.push(l);
+    return toWellFormed(out.join("\n"));
   }
 };
 function one(part) {
@@ -796,23 +812,34 @@ var PartsCache = class {
     this.byConfig = /* @__PURE__ */ new Map();
     /** Content strings decoded as JSON by the plain dialect, for every pass of one plan. */
     this.decoded = new DecodedJson();
+    this.list = null;
+    this.headLen = -1;
+    this.starts = null;
+  }
+  /** Forgets what was made for another list or head. */
+  use(list, headLen) {
+    if (this.list === list && this.headLen === headLen) return;
+    this.list = list;
+    this.headLen = headLen;
+    this.byConfig.clear();
     this.starts = null;
   }
   /** Where the body's turns start: the same for every rung of one plan. */
   turnStarts(list, headLen, body, d) {
-    if (this.starts === null || this.starts.list !== list || this.starts.headLen !== headLen) this.starts = { list, headLen, starts: turnStarts(body, d) };
-    return this.starts.starts;
+    this.use(list, headLen);
+    return this.starts ??= turnStarts(body, d);
   }
-  /** The parts of each message for this config, or null when they cannot be reused. */
-  forConfig(cfg, options) {
+  /** The parts made so far for each body message (by index) under this config, or null when they cannot be reused. */
+  forConfig(list, headLen, cfg, options) {
     if (options.focus !== void 0 || cfg.appendFileLists) return null;
+    this.use(list, headLen);
     const key = [cfg.thoughtMaxChars, cfg.cmdMaxChars, cfg.resultMaxChars, cfg.humanMaxChars, cfg.keepThinking, cfg.thinkingMaxChars].join(",");
-    let map = this.byConfig.get(key);
-    if (map === void 0) {
-      map = /* @__PURE__ */ new WeakMap();
-      this.byConfig.set(key, map);
+    let made = this.byConfig.get(key);
+    if (made === void 0) {
+      made = [];
+      this.byConfig.set(key, made);
     }
-    return map;
+    return made;
   }
 };
 function firstTurn(messages, dialect) {
@@ -860,35 +887,57 @@ function compactWith(messages, d, cfg, options = {}) {
   };
   const files = cfg.appendFileLists ? new FileTracker() : null;
   const summarizing = files === null ? ctx : { ...ctx, onCall: (name, args) => files.addCall(name, args) };
-  const cache = options.partsCache?.forConfig(cfg, options) ?? null;
+  const cache = options.partsCache?.forConfig(messages, headLen, cfg, options) ?? null;
   const parts = [];
   for (let i = 0; i < keptFrom; i++) {
     const m = body[i];
     if (files !== null && d.isSummary(m)) files.addText(summaryMessageText(m));
-    let made = cache !== null && m !== null && typeof m === "object" ? cache.get(m) : void 0;
+    let made = cache === null ? void 0 : cache[i];
     if (made === void 0) {
       made = d.summarize(m, summarizing);
-      if (cache !== null && m !== null && typeof m === "object") cache.set(m, made);
+      if (cache !== null) cache[i] = made;
     }
-    for (const p of made) parts.push(p);
+    for (let j = 0; j < made.length; j++) parts.push(made[j]);
   }
   const filesText = files === null ? "" : formatFileLists(files.capped(cfg.filesMaxPaths, cfg.filesMaxChars));
-  const summaryText = renderSummary(parts) + filesText;
-  const summary = d.summaryMessage(summaryText);
-  const out = messages.slice(0, headLen);
-  out.push(summary);
-  for (let i = keptFrom; i < body.length; i++) out.push(body[i]);
-  if (out.length > messages.length) return null;
-  if (out.length === messages.length && options.hostJudgesGain !== true) {
+  const result = resultOf(messages, d, headLen, headLen + keptFrom, parts, filesText);
+  const outLength = headLen + 1 + body.length - keptFrom;
+  if (outLength > messages.length) return null;
+  if (outLength === messages.length && options.hostJudgesGain !== true) {
     let onlySummaries = true;
     let replaced = 0;
     for (let i = 0; i < keptFrom; i++) {
       if (!d.isSummary(body[i])) onlySummaries = false;
       replaced += pythonJsonLength(body[i]);
     }
-    if (onlySummaries || pythonJsonLength(summary) >= replaced) return null;
+    if (onlySummaries || pythonJsonLength(result.summary) >= replaced) return null;
   }
-  return { messages: out, headLen, cut: headLen + keptFrom, summary, summaryText, parts, filesText };
+  return result;
+}
+function resultOf(source, d, headLen, cut, parts, filesText) {
+  const built = {};
+  return {
+    headLen,
+    cut,
+    parts,
+    filesText,
+    get summaryText() {
+      return built.text ??= renderSummary(parts) + filesText;
+    },
+    get summary() {
+      if (!("summary" in built)) built.summary = d.summaryMessage(this.summaryText);
+      return built.summary;
+    },
+    get messages() {
+      if (built.messages === void 0) {
+        const out = source.slice(0, headLen);
+        out.push(this.summary);
+        for (let i = cut; i < source.length; i++) out.push(source[i]);
+        built.messages = out;
+      }
+      return built.messages;
+    }
+  };
 }
 
 // core/images.ts
@@ -1067,35 +1116,12 @@ function climb(from, top, step, done) {
   }
   return reached;
 }
-function withParts(result, d, parts) {
-  const built = {};
-  return {
-    headLen: result.headLen,
-    cut: result.cut,
-    parts,
-    filesText: result.filesText,
-    get summaryText() {
-      return built.text ??= renderSummary(parts) + (result.filesText ?? "");
-    },
-    get summary() {
-      if (!("summary" in built)) built.summary = d.summaryMessage(this.summaryText);
-      return built.summary;
-    },
-    get messages() {
-      if (built.messages === void 0) {
-        built.messages = result.messages.slice();
-        built.messages[result.headLen] = this.summary;
-      }
-      return built.messages;
-    }
-  };
-}
 function truncatedRung(list, d, base, budget, options, measure) {
   const cfg = { ...rungConfig(base, 2), keepRecent: options.finalKeepRecent ?? rungConfig(base, 2).keepRecent };
   const full = compactWith(list, d, cfg, options);
   if (full === null) return null;
-  const newest = (kept) => withParts(full, d, full.parts.slice(full.parts.length - kept));
-  const fitted = fitSummary(SUMMARY_HEADER, full.parts, (_text, kept) => measure(newest(kept)) <= budget);
+  const newest = (kept) => resultOf(list, d, full.headLen, full.cut, full.parts.slice(full.parts.length - kept), full.filesText ?? "");
+  const fitted = fitSummary(SUMMARY_HEADER, full.parts, (kept) => measure(newest(kept)) <= budget);
   return { result: newest(fitted.kept), rung: 3, config: cfg };
 }
 function planCliff(messages, dialect, config, budgetTokens, options = {}) {
@@ -1192,7 +1218,10 @@ function toolResultText(block) {
 }
 function anthropicAssistantParts(content, ctx) {
   const part = new AssistantPart(ctx);
-  if (typeof content === "string") part.addText(content);
+  if (typeof content === "string") {
+    part.addText(content);
+    return part.parts();
+  }
   for (const b of arr(content)) {
     const block = obj(b);
     const type = str(block.type);
@@ -1617,18 +1646,16 @@ function worthDecoding(content) {
   if (content.charCodeAt(0) === 91 ? !/^\[\s*\{/.test(content) : content.indexOf('"tool_calls"') < 0) return false;
   return shallow(content);
 }
+var STRING_LITERAL = /"[^"\\]*(?:\\[\s\S][^"\\]*)*"/g;
+var NOT_BRACKETS = /[^[\]{}]+/g;
 function shallow(content) {
+  const brackets = content.replace(STRING_LITERAL, "").replace(NOT_BRACKETS, "");
   let depth = 0;
-  let inString = false;
-  for (let i = 0; i < content.length; i++) {
-    const c = content.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++;
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 || c === 123) {
+  for (let i = 0; i < brackets.length; i++) {
+    const c = brackets.charCodeAt(i);
+    if (c === 91 || c === 123) {
       if (++depth > MAX_EMBEDDED_DEPTH) return false;
-    } else if (c === 93 || c === 125) depth--;
+    } else depth--;
   }
   return true;
 }

@@ -32,7 +32,10 @@ export function toolResultText(block: Record<string, unknown>): string {
 
 export function anthropicAssistantParts(content: unknown, ctx: PartContext): string[] {
   const part = new AssistantPart(ctx);
-  if (typeof content === "string") part.addText(content);
+  if (typeof content === "string") {
+    part.addText(content);
+    return part.parts();
+  }
   for (const b of arr(content)) {
     const block = obj(b);
     const type = str(block.type);

@@ -38,19 +38,23 @@ function worthDecoding(content: string): boolean {
   return shallow(content);
 }
 
-/** JSON text nested at most MAX_EMBEDDED_DEPTH deep (one pass over it, no recursion). */
+// A JSON string literal (escapes included), and a run of anything but brackets.
+const STRING_LITERAL = /"[^"\\]*(?:\\[\s\S][^"\\]*)*"/g;
+const NOT_BRACKETS = /[^[\]{}]+/g;
+
+/**
+ * JSON text nested at most MAX_EMBEDDED_DEPTH deep, without recursion. String literals and then
+ * everything but brackets are removed by the regex engine (native code, and in QuickJS several
+ * times faster than a loop over every character); only the brackets left are walked.
+ */
 function shallow(content: string): boolean {
+  const brackets = content.replace(STRING_LITERAL, "").replace(NOT_BRACKETS, "");
   let depth = 0;
-  let inString = false;
-  for (let i = 0; i < content.length; i++) {
-    const c = content.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped unit
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
+  for (let i = 0; i < brackets.length; i++) {
+    const c = brackets.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) {
       if (++depth > MAX_EMBEDDED_DEPTH) return false;
-    } else if (c === 0x5d || c === 0x7d) depth--;
+    } else depth--;
   }
   return true;
 }

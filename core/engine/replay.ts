@@ -112,8 +112,8 @@ export function truncateSummary(ctx: RequestState): boolean {
   if (!text.startsWith(SUMMARY_HEADER)) return false;
   const others = ctx.substituted.filter((_, i) => i !== ctx.baseHead);
   const fixed = outgoingChars(ctx, others) + (others.length > 0 ? 2 : 0);
-  const fitted = fitSummary(SUMMARY_HEADER, summaryParts(text), (candidate) =>
-    tokensOfChars(fixed + billableChars(d.summaryMessage(candidate))) <= ctx.threshold,
+  const fitted = fitSummary(SUMMARY_HEADER, summaryParts(text), (_kept, candidate) =>
+    tokensOfChars(fixed + billableChars(d.summaryMessage(candidate()))) <= ctx.threshold,
   );
   if (fitted.text.length >= text.length) return false;
   ctx.substituted = ctx.substituted.slice();

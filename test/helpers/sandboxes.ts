@@ -11,6 +11,8 @@ export interface Sandbox {
   summarize(context: unknown): string;
   /** Calls summarize with the object itself (node:vm only; QuickJS always goes through JSON). */
   summarizeObject?(context: unknown): string;
+  /** node:vm only: JSON parsed by the sandbox's own JSON, so the objects are the sandbox's (as a platform hands them). */
+  parseInside?(json: string): unknown;
   /** Evaluates an expression in the sandbox and returns its JSON. */
   evalJson(expr: string): unknown;
 }
@@ -28,6 +30,7 @@ export function vmSandbox(prelude = "", bundle: URL | string = BUNDLE_PATH): San
     name: "node:vm",
     summarize: (c) => call(c === undefined ? undefined : JSON.stringify(c)),
     summarizeObject: vm.runInContext("(c) => globalThis.compaction.summarize(c)", context),
+    parseInside: vm.runInContext("(json) => JSON.parse(json)", context),
     evalJson: (expr) => JSON.parse(vm.runInContext(`JSON.stringify(${expr})`, context)),
   };
 }
