@@ -6,7 +6,10 @@ import type { Focus } from "./focus.js";
 import { pythonJsonLength } from "./json.js";
 import type { PartContext } from "./parts.js";
 import { FileTracker, formatFileLists } from "./files.js";
-import { DecodedJson, summaryMessageText } from "./parts.js";
+import { summaryMessageText } from "./parts.js";
+import { PartsCache } from "./parts-cache.js";
+
+export { PartsCache };
 import { renderSummary } from "./summary.js";
 
 export interface CompactResult {
@@ -46,48 +49,6 @@ export interface CompactOptions {
    * share most of them). Not used with a focus, whose excerpt budget runs across messages.
    */
   partsCache?: PartsCache;
-}
-
-/**
- * Parts per message, per part config, for the passes of one plan over one list: one summarising
- * pass serves every rung that agrees on it. Kept by position (the rungs walk the same list with
- * the same head), so a lookup is an array read rather than a hash of the message object.
- */
-export class PartsCache {
-  private readonly byConfig = new Map<string, (string[] | undefined)[]>();
-  /** Content strings decoded as JSON by the plain dialect, for every pass of one plan. */
-  readonly decoded = new DecodedJson();
-  private list: readonly unknown[] | null = null;
-  private headLen = -1;
-  private starts: number[] | null = null;
-
-  /** Forgets what was made for another list or head. */
-  private use(list: readonly unknown[], headLen: number): void {
-    if (this.list === list && this.headLen === headLen) return;
-    this.list = list;
-    this.headLen = headLen;
-    this.byConfig.clear();
-    this.starts = null;
-  }
-
-  /** Where the body's turns start: the same for every rung of one plan. */
-  turnStarts(list: readonly unknown[], headLen: number, body: readonly unknown[], d: Dialect): number[] {
-    this.use(list, headLen);
-    return (this.starts ??= turnStarts(body, d));
-  }
-
-  /** The parts made so far for each body message (by index) under this config, or null when they cannot be reused. */
-  forConfig(list: readonly unknown[], headLen: number, cfg: Config, options: CompactOptions): (string[] | undefined)[] | null {
-    if (options.focus !== undefined || cfg.appendFileLists) return null;
-    this.use(list, headLen);
-    const key = [cfg.thoughtMaxChars, cfg.cmdMaxChars, cfg.resultMaxChars, cfg.humanMaxChars, cfg.keepThinking, cfg.thinkingMaxChars].join(",");
-    let made = this.byConfig.get(key);
-    if (made === undefined) {
-      made = [];
-      this.byConfig.set(key, made);
-    }
-    return made;
-  }
 }
 
 /** Index of the first model turn, or -1. */
@@ -147,7 +108,7 @@ export function compactWith(messages: readonly unknown[], d: Dialect, cfg: Confi
   const headLen = headOf(messages, d, options);
   if (headLen === null) return null;
   const body = messages.slice(headLen);
-  const starts = options.partsCache?.turnStarts(messages, headLen, body, d) ?? turnStarts(body, d);
+  const starts = options.partsCache?.turnStarts(messages, headLen, () => turnStarts(body, d)) ?? turnStarts(body, d);
   const k = Math.max(0, cfg.keepRecent);
   if (starts.length <= k) return null;
   const keptFrom = k === 0 ? body.length : starts[starts.length - k];
@@ -158,17 +119,15 @@ export function compactWith(messages: readonly unknown[], d: Dialect, cfg: Confi
   };
   const files = cfg.appendFileLists ? new FileTracker() : null;
   const summarizing: PartContext = files === null ? ctx : { ...ctx, onCall: (name, args) => files.addCall(name, args) };
-  const cache = options.partsCache?.forConfig(messages, headLen, cfg, options) ?? null;
+  // A focus's excerpt budget runs across messages, and file lists listen to every call: neither reuses parts.
+  const reusable = options.partsCache !== undefined && options.focus === undefined && files === null;
+  const partsOf = reusable ? (options.partsCache as PartsCache).summarizer(messages, headLen, d, ctx) : (_i: number, m: unknown) => d.summarize(m, summarizing);
   const parts: string[] = [];
   for (let i = 0; i < keptFrom; i++) {
     const m = body[i];
     // The lists an old summary carried come forward; everything else it said is dropped.
     if (files !== null && d.isSummary(m)) files.addText(summaryMessageText(m));
-    let made = cache === null ? undefined : cache[i];
-    if (made === undefined) {
-      made = d.summarize(m, summarizing);
-      if (cache !== null) cache[i] = made;
-    }
+    const made = partsOf(i, m);
     for (let j = 0; j < made.length; j++) parts.push(made[j]);
   }
   const filesText = files === null ? "" : formatFileLists(files.capped(cfg.filesMaxPaths, cfg.filesMaxChars));

@@ -3,11 +3,12 @@
  * text, never a guess from a shell command), and the lists as every host carries them. One room
  * for file lists: extracting, merging, bounding, rendering and reading them back.
  */
-import { DEFAULT_CONFIG } from "./config.js";
+import { DEFAULT_CONFIG, type Config } from "./config.js";
 import { getDialect } from "./dialects/registry.js";
 import type { Dialect, DialectName } from "./dialects/types.js";
 import { arr, isObj, obj, str } from "./guards.js";
 import type { DecodedJson } from "./parts.js";
+import type { PartsCache } from "./parts-cache.js";
 
 /** Files read and modified, oldest first; a modified file is never also listed as read (Pi's rule). */
 export interface FileLists {
@@ -149,6 +150,17 @@ export function filesTouched(messages: readonly unknown[], dialect: DialectName 
   const ctx = { cfg: CALLS_ONLY, decoded, onCall: (name: unknown, args: unknown) => tracker.addCall(name, args) };
   // Model tool calls are in model turns, in every dialect: user and tool messages are never read.
   for (const m of messages) if (d.isAssistant(m)) d.summarize(m, ctx);
+  return tracker.lists();
+}
+
+/**
+ * filesTouched as the first pass of a plan: the model turns of the body of `list` (after `headLen`)
+ * are summarised under `cfg` into `cache` while their calls are collected, so the plan's first
+ * rung finds their parts made. The head holds no model turn, so the lists are filesTouched's.
+ */
+export function filesTouchedInPlan(list: readonly unknown[], headLen: number, d: Dialect, cfg: Config, cache: PartsCache, tracker = new FileTracker()): FileLists {
+  const partsOf = cache.summarizer(list, headLen, d, { cfg, decoded: cache.decoded, onCall: (name, args) => tracker.addCall(name, args) });
+  for (let i = headLen; i < list.length; i++) if (d.isAssistant(list[i])) partsOf(i - headLen, list[i]);
   return tracker.lists();
 }
 

@@ -54,11 +54,14 @@ function stringPrefixJson(s: string, room: number): string {
   return json.slice(0, json.length - 1);
 }
 
-/** Characters of a number as JSON: small integers counted, anything else formatted. */
+/**
+ * Characters of a number as JSON: whole numbers below 1e21 (which print as plain digits, however
+ * large: timestamps, token counts) counted against exact powers of ten, anything else formatted.
+ */
 function numberLength(v: number): number {
-  if (v >= 0 && v < 1e9 && v === Math.floor(v) && !(v === 0 && 1 / v < 0)) {
+  if (v >= 0 && v < 1e21 && v === Math.floor(v) && !(v === 0 && 1 / v < 0)) {
     let n = 1;
-    for (let x = v; x >= 10; x = Math.floor(x / 10)) n++;
+    for (let p = 10; v >= p; p *= 10) n++;
     return n;
   }
   return String(v).length;

@@ -238,9 +238,9 @@ function stringPrefixJson(s, room) {
   return json.slice(0, json.length - 1);
 }
 function numberLength(v) {
-  if (v >= 0 && v < 1e9 && v === Math.floor(v) && !(v === 0 && 1 / v < 0)) {
+  if (v >= 0 && v < 1e21 && v === Math.floor(v) && !(v === 0 && 1 / v < 0)) {
     let n = 1;
-    for (let x = v; x >= 10; x = Math.floor(x / 10)) n++;
+    for (let p = 10; v >= p; p *= 10) n++;
     return n;
   }
   return String(v).length;
@@ -806,42 +806,72 @@ function one(part) {
   return part === null ? [] : [part];
 }
 
-// core/compact.ts
+// core/parts-cache.ts
+var THOUGHT_KEYS = ["thoughtMaxChars", "keepThinking", "thinkingMaxChars"];
+function watched(cfg, seen) {
+  const out = { ...cfg };
+  for (const k of THOUGHT_KEYS) {
+    Object.defineProperty(out, k, {
+      enumerable: true,
+      get() {
+        seen.thought = true;
+        return cfg[k];
+      }
+    });
+  }
+  return out;
+}
+var keyOf = (cfg, keys) => keys.map((k) => String(cfg[k])).join(",");
+var PART_KEYS = ["cmdMaxChars", "resultMaxChars", "humanMaxChars"];
 var PartsCache = class {
   constructor() {
-    this.byConfig = /* @__PURE__ */ new Map();
+    this.slots = { own: /* @__PURE__ */ new Map(), shared: /* @__PURE__ */ new Map() };
     /** Content strings decoded as JSON by the plain dialect, for every pass of one plan. */
     this.decoded = new DecodedJson();
     this.list = null;
     this.headLen = -1;
     this.starts = null;
   }
-  /** Forgets what was made for another list or head. */
   use(list, headLen) {
     if (this.list === list && this.headLen === headLen) return;
     this.list = list;
     this.headLen = headLen;
-    this.byConfig.clear();
+    this.slots.own.clear();
+    this.slots.shared.clear();
     this.starts = null;
   }
-  /** Where the body's turns start: the same for every rung of one plan. */
-  turnStarts(list, headLen, body, d) {
+  /** Where the body's turns start (`compute` runs once per list and head). */
+  turnStarts(list, headLen, compute) {
     this.use(list, headLen);
-    return this.starts ??= turnStarts(body, d);
+    return this.starts ??= compute();
   }
-  /** The parts made so far for each body message (by index) under this config, or null when they cannot be reused. */
-  forConfig(list, headLen, cfg, options) {
-    if (options.focus !== void 0 || cfg.appendFileLists) return null;
+  /** A summariser of body messages under `cfg` that reuses and keeps parts. */
+  summarizer(list, headLen, d, ctx) {
     this.use(list, headLen);
-    const key = [cfg.thoughtMaxChars, cfg.cmdMaxChars, cfg.resultMaxChars, cfg.humanMaxChars, cfg.keepThinking, cfg.thinkingMaxChars].join(",");
-    let made = this.byConfig.get(key);
+    const slot = { own: this.slot("own", keyOf(ctx.cfg, [...PART_KEYS, ...THOUGHT_KEYS])), shared: this.slot("shared", keyOf(ctx.cfg, PART_KEYS)) };
+    const seen = { thought: false };
+    const watching = { ...ctx, cfg: watched(ctx.cfg, seen) };
+    return (i, m) => {
+      let made = slot.own[i] ?? slot.shared[i];
+      if (made === void 0) {
+        seen.thought = false;
+        made = d.summarize(m, watching);
+        (seen.thought ? slot.own : slot.shared)[i] = made;
+      }
+      return made;
+    };
+  }
+  slot(kind, key) {
+    let made = this.slots[kind].get(key);
     if (made === void 0) {
       made = [];
-      this.byConfig.set(key, made);
+      this.slots[kind].set(key, made);
     }
     return made;
   }
 };
+
+// core/compact.ts
 function firstTurn(messages, dialect) {
   for (let i = 0; i < messages.length; i++) if (dialect.isAssistant(messages[i])) return i;
   return -1;
@@ -876,7 +906,7 @@ function compactWith(messages, d, cfg, options = {}) {
   const headLen = headOf(messages, d, options);
   if (headLen === null) return null;
   const body = messages.slice(headLen);
-  const starts = options.partsCache?.turnStarts(messages, headLen, body, d) ?? turnStarts(body, d);
+  const starts = options.partsCache?.turnStarts(messages, headLen, () => turnStarts(body, d)) ?? turnStarts(body, d);
   const k = Math.max(0, cfg.keepRecent);
   if (starts.length <= k) return null;
   const keptFrom = k === 0 ? body.length : starts[starts.length - k];
@@ -887,16 +917,13 @@ function compactWith(messages, d, cfg, options = {}) {
   };
   const files = cfg.appendFileLists ? new FileTracker() : null;
   const summarizing = files === null ? ctx : { ...ctx, onCall: (name, args) => files.addCall(name, args) };
-  const cache = options.partsCache?.forConfig(messages, headLen, cfg, options) ?? null;
+  const reusable = options.partsCache !== void 0 && options.focus === void 0 && files === null;
+  const partsOf = reusable ? options.partsCache.summarizer(messages, headLen, d, ctx) : (_i, m) => d.summarize(m, summarizing);
   const parts = [];
   for (let i = 0; i < keptFrom; i++) {
     const m = body[i];
     if (files !== null && d.isSummary(m)) files.addText(summaryMessageText(m));
-    let made = cache === null ? void 0 : cache[i];
-    if (made === void 0) {
-      made = d.summarize(m, summarizing);
-      if (cache !== null) cache[i] = made;
-    }
+    const made = partsOf(i, m);
     for (let j = 0; j < made.length; j++) parts.push(made[j]);
   }
   const filesText = files === null ? "" : formatFileLists(files.capped(cfg.filesMaxPaths, cfg.filesMaxChars));

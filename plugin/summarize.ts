@@ -7,11 +7,11 @@
 // The plugin imports core modules, not the index, so its bundle carries only the dialect it uses.
 import { resolveConfig, type Config } from "../core/config.js";
 import { plain } from "../core/dialects/plain.js";
-import { filesTouched, FileTracker } from "../core/files.js";
+import { filesTouched, filesTouchedInPlan, FileTracker } from "../core/files.js";
 import { parseFocus } from "../core/focus.js";
 import { canonicalJson } from "../core/json.js";
 import { planCliff } from "../core/ladder.js";
-import { PartsCache } from "../core/compact.js";
+import { headOf, PartsCache } from "../core/compact.js";
 import { joinParts, SUMMARY_HEADER } from "../core/summary.js";
 import { contentChars, estimateString, platformTokens, thresholdOf, type ThresholdFields } from "./budget.js";
 import { envelopeRole, renderEnvelope, type EnvelopeMessage } from "./envelope.js";
@@ -135,14 +135,18 @@ function decide(ctx: SummarizeContext, config: Config, messages: EnvelopeMessage
   const focusText = typeof ctx.focus === "string" && ctx.focus.trim() !== "" ? ctx.focus : null;
   // One cache for every pass over these messages: the file lists and each rung decode them once.
   const partsCache = new PartsCache();
-  filesTouched(live, plain, previous.files, partsCache.decoded);
+  const focus = parseFocus(focusText);
+  const headLen = headOf(all, plain, { headLen: task === null ? undefined : task.length });
+  // Without a focus the file-list pass is also the first rung's: its parts are made once, there.
+  if (focus === undefined && headLen !== null) filesTouchedInPlan(all, headLen, plain, config, partsCache, previous.files);
+  else filesTouched(live, plain, previous.files, partsCache.decoded);
   const sizer = new EnvelopeSizer(all, previous.files.newest(config.filesMaxPaths, config.filesMaxChars), focusText, time);
   // What the platform replaces is every handed message, our previous envelope included: a candidate
   // fits when it is within the budget and smaller than that.
   const handed = contentChars(messages);
   const plan = planCliff(all, plain, config, Math.min(base.budgetTokens, platformTokens(handed) - 1), {
-    headLen: task === null ? undefined : task.length,
-    focus: parseFocus(focusText),
+    headLen: headLen ?? undefined,
+    focus,
     finalKeepRecent: 0,
     mustCompact: true,
     hostJudgesGain: true,

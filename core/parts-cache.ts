@@ -1,0 +1,92 @@
+/**
+ * Parts per message for the passes of one plan over one list (the ladder's rungs, and a host's
+ * file-list pass before them), so each message is summarised as few times as possible.
+ */
+import type { Config } from "./config.js";
+import type { Dialect } from "./dialects/types.js";
+import { DecodedJson, type PartContext } from "./parts.js";
+
+/** The settings only an assistant's thinking and visible text read (rung 2 changes these and nothing else). */
+const THOUGHT_KEYS = ["thoughtMaxChars", "keepThinking", "thinkingMaxChars"] as const;
+
+/** Parts already made, by body index: under this exact config, and under any config that differs only in its thought settings. */
+interface Slot {
+  own: (string[] | undefined)[];
+  shared: (string[] | undefined)[];
+}
+
+/**
+ * A copy of `cfg` whose thought settings record that they were read. A message whose parts never
+ * read them comes out the same under every rung that agrees on the rest, so its parts are shared.
+ * Watching the reads, not listing the places that make such parts, keeps the rule in one room.
+ */
+function watched(cfg: Config, seen: { thought: boolean }): Config {
+  const out = { ...cfg };
+  for (const k of THOUGHT_KEYS) {
+    Object.defineProperty(out, k, {
+      enumerable: true,
+      get() {
+        seen.thought = true;
+        return cfg[k];
+      },
+    });
+  }
+  return out;
+}
+
+const keyOf = (cfg: Config, keys: readonly (keyof Config)[]): string => keys.map((k) => String(cfg[k])).join(",");
+const PART_KEYS: readonly (keyof Config)[] = ["cmdMaxChars", "resultMaxChars", "humanMaxChars"];
+
+/**
+ * Kept by position: every pass walks the same list with the same head, so a lookup is an array
+ * read rather than a hash of the message object. A new list or head starts afresh.
+ */
+export class PartsCache {
+  private readonly slots = { own: new Map<string, (string[] | undefined)[]>(), shared: new Map<string, (string[] | undefined)[]>() };
+  /** Content strings decoded as JSON by the plain dialect, for every pass of one plan. */
+  readonly decoded = new DecodedJson();
+  private list: readonly unknown[] | null = null;
+  private headLen = -1;
+  private starts: number[] | null = null;
+
+  private use(list: readonly unknown[], headLen: number): void {
+    if (this.list === list && this.headLen === headLen) return;
+    this.list = list;
+    this.headLen = headLen;
+    this.slots.own.clear();
+    this.slots.shared.clear();
+    this.starts = null;
+  }
+
+  /** Where the body's turns start (`compute` runs once per list and head). */
+  turnStarts(list: readonly unknown[], headLen: number, compute: () => number[]): number[] {
+    this.use(list, headLen);
+    return (this.starts ??= compute());
+  }
+
+  /** A summariser of body messages under `cfg` that reuses and keeps parts. */
+  summarizer(list: readonly unknown[], headLen: number, d: Dialect, ctx: PartContext): (i: number, m: unknown) => string[] {
+    this.use(list, headLen);
+    const slot: Slot = { own: this.slot("own", keyOf(ctx.cfg, [...PART_KEYS, ...THOUGHT_KEYS])), shared: this.slot("shared", keyOf(ctx.cfg, PART_KEYS)) };
+    const seen = { thought: false };
+    const watching: PartContext = { ...ctx, cfg: watched(ctx.cfg, seen) };
+    return (i, m) => {
+      let made = slot.own[i] ?? slot.shared[i];
+      if (made === undefined) {
+        seen.thought = false;
+        made = d.summarize(m, watching);
+        (seen.thought ? slot.own : slot.shared)[i] = made;
+      }
+      return made;
+    };
+  }
+
+  private slot(kind: "own" | "shared", key: string): (string[] | undefined)[] {
+    let made = this.slots[kind].get(key);
+    if (made === undefined) {
+      made = [];
+      this.slots[kind].set(key, made);
+    }
+    return made;
+  }
+}

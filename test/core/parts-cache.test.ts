@@ -1,0 +1,68 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { compactWith, PartsCache } from "../../core/compact.js";
+import { resolveConfig } from "../../core/config.js";
+import { getDialect } from "../../core/index.js";
+import { rungConfig, planCliff, type Rung } from "../../core/ladder.js";
+import type { Dialect } from "../../core/dialects/types.js";
+import { DIALECT_SESSIONS } from "../helpers/arbitraries.js";
+
+/** The dialect with its summarize calls counted. */
+function counted(name: string): { d: Dialect; calls: () => number } {
+  const base = getDialect(name);
+  let n = 0;
+  const d: Dialect = { ...base, summarize: (m, ctx) => (n++, base.summarize(m, ctx)) };
+  return { d, calls: () => n };
+}
+
+describe("parts shared across the rungs of one plan", () => {
+  for (const [name, sessions] of DIALECT_SESSIONS) {
+    it(`${name}: every rung's parts equal a fresh compaction's, in any rung order`, () => {
+      fc.assert(
+        fc.property(sessions, fc.shuffledSubarray([0, 1, 2, 0, 2, 1] as Rung[], { minLength: 1 }), fc.integer({ min: 0, max: 3 }), (messages, rungs, keepRecent) => {
+          const d = getDialect(name);
+          const base = resolveConfig({ keepRecent, thoughtMaxChars: 40, thinkingMaxChars: 30 });
+          const cache = new PartsCache();
+          for (const rung of rungs) {
+            const cfg = rungConfig(base, rung);
+            const shared = compactWith(messages, d, cfg, { partsCache: cache });
+            const fresh = compactWith(messages, d, cfg);
+            expect(shared?.parts ?? null).toEqual(fresh?.parts ?? null);
+            expect(shared?.summaryText ?? null).toEqual(fresh?.summaryText ?? null);
+          }
+        }),
+        { numRuns: 300 },
+      );
+    });
+  }
+
+  it("a message whose parts never read the thought settings is summarised once for every rung", () => {
+    const messages: unknown[] = [{ role: "user", content: "task" }];
+    for (let i = 0; i < 20; i++) {
+      messages.push({ role: "assistant", content: [{ type: "tool_use", id: `t${i}`, name: "read", input: { path: `f${i}.ts` } }] });
+      messages.push({ role: "user", content: [{ type: "tool_result", tool_use_id: `t${i}`, content: "ok" }] });
+    }
+    const { d, calls } = counted("anthropic");
+    planCliff(messages, d, { keepRecent: 3, strict: true }, 1);
+    // Rungs 0–3 all run (the budget is 1 token); each of the 40 messages before the kept tail is made once.
+    expect(calls()).toBeLessThanOrEqual(messages.length - 1);
+  });
+
+  it("a message with thinking or visible text is made again under rung 2's thought settings", () => {
+    const messages: unknown[] = [{ role: "user", content: "task" }];
+    for (let i = 0; i < 10; i++) {
+      messages.push({ role: "assistant", content: [{ type: "thinking", thinking: "hmm ".repeat(100), signature: "s" }, { type: "text", text: "I will look. ".repeat(50) }] });
+      messages.push({ role: "user", content: "go on" });
+    }
+    const { d, calls } = counted("anthropic");
+    const cache = new PartsCache();
+    const base = resolveConfig({ keepRecent: 1 });
+    const r0 = compactWith(messages, d, rungConfig(base, 0), { partsCache: cache });
+    const afterFirst = calls();
+    const r2 = compactWith(messages, d, rungConfig(base, 2), { partsCache: cache });
+    // The 9 assistant messages before the tail are made again; the user messages are not.
+    expect(calls() - afterFirst).toBe(9);
+    expect(r2!.summaryText.length).toBeLessThan(r0!.summaryText.length);
+    expect(r2!.summaryText).not.toContain("thinking: ");
+  });
+});
