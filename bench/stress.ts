@@ -42,6 +42,18 @@ function assistantText(mb: number): Msg[] {
   return msgs;
 }
 
+/** Long tool results (dropped, so the focus reads them) and a focus of 10,000 terms, a few of which match. */
+function focusHeavy(mb: number): { messages: Msg[]; focus: string } {
+  const msgs: Msg[] = [{ role: "user", content: "task" }];
+  const lines: string[] = [];
+  for (let k = 0; k < 1000; k++) lines.push(`line ${k}: the parser reads token t${k * 37} and the lexer moves on`);
+  const result = lines.join("\n");
+  for (let i = 0; i * result.length < mb * 1e6; i++) msgs.push({ role: "assistant", content: `[bash] {"command":"run ${i}"}` }, { role: "tool", content: result });
+  const terms: string[] = [];
+  for (let k = 0; k < 10_000; k++) terms.push(k % 1000 === 0 ? `t${k * 37}` : `zq${k}`);
+  return { messages: msgs, focus: terms.join(" ") };
+}
+
 async function plugin(label: string, context: Record<string, unknown>): Promise<void> {
   const json = JSON.stringify(context);
   const mb = json.length / 1e6;
@@ -85,8 +97,10 @@ export async function benchStress(scale: "bench" | "stress"): Promise<void> {
   const mb = (n: number) => (big ? n : Math.min(n, 10));
   await plugin(`task alone over budget, ${mb(100)} MB task`, { messages: taskTooLarge(mb(100)), threshold: 50_000 });
   await plugin("many small parts", { messages: manySmallParts(mb(108)), threshold: 20_000 });
-  await plugin(`${big ? "1,000,000" : "100,000"} tiny messages`, { messages: tinyMessages(big ? 1_000_000 : 100_000), threshold: 2_000 });
+  await plugin(`${big ? "1,000,000" : "300,000"} tiny messages`, { messages: tinyMessages(big ? 1_000_000 : 300_000), threshold: 2_000 });
   await plugin("assistant text", { messages: assistantText(mb(200)), threshold: 100_000 });
   await plugin("focus that matches nothing", { messages: assistantText(mb(100)), focus: "zebra quokka", threshold: 100_000 });
+  const heavy = focusHeavy(mb(127));
+  await plugin("a focus of 10,000 terms", { ...heavy, threshold: 100_000 });
   memo(`memo: ${big ? 40_000 : 10_000} messages sharing the cheap key`, big ? 40_000 : 10_000);
 }

@@ -177,14 +177,12 @@ function loneSurrogates(s) {
   while (LONE_SURROGATE.exec(s) !== null) n++;
   return n;
 }
-var CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
-function looksWide(s) {
-  const step = Math.max(1, s.length >> 8);
-  for (let i = 0; i < s.length; i += step) if (s.charCodeAt(i) > 255) return true;
+function hasLongEscape(s) {
+  for (let i = 0; i < LONG_ESCAPES.length; i++) if (s.indexOf(LONG_ESCAPES[i]) >= 0) return true;
   return false;
 }
 function longEscapedLength(s) {
-  if (looksWide(s) ? CONTROL.test(s) : LONG_ESCAPES.some((c) => s.indexOf(c) >= 0)) return escapedLengthSlow(s);
+  if (hasLongEscape(s)) return escapedLengthSlow(s);
   const short = occurrences(s, "\n") + occurrences(s, '"') + occurrences(s, "\\") + occurrences(s, "	") + occurrences(s, "\r");
   return s.length + 2 + short + 5 * loneSurrogates(s);
 }
