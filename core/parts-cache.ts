@@ -2,8 +2,9 @@
  * Parts per message for the passes of one plan over one list (the ladder's rungs, and a host's
  * file-list pass before them), so each message is summarised as few times as possible.
  */
-import type { Config } from "./config.js";
+import { CONFIG_KEYS, type Config } from "./config.js";
 import type { Dialect } from "./dialects/types.js";
+import { jsonStringify } from "./guards.js";
 import { DecodedJson, type PartContext } from "./parts.js";
 
 /** The settings only an assistant's thinking and visible text read (rung 2 changes these and nothing else). */
@@ -34,8 +35,10 @@ function watched(cfg: Config, seen: { thought: boolean }): Config {
   return out;
 }
 
-const keyOf = (cfg: Config, keys: readonly (keyof Config)[]): string => keys.map((k) => String(cfg[k])).join(",");
-const PART_KEYS: readonly (keyof Config)[] = ["cmdMaxChars", "resultMaxChars", "humanMaxChars"];
+const keyOf = (cfg: Config, keys: readonly (keyof Config)[]): string => keys.map((k) => jsonStringify(cfg[k])).join(",");
+/** Every setting but the one that only picks which messages are summarised: any other may change a part. */
+const PART_KEYS = CONFIG_KEYS.filter((k) => k !== "keepRecent");
+const SHARED_KEYS = PART_KEYS.filter((k) => (THOUGHT_KEYS as readonly string[]).indexOf(k) < 0);
 
 /**
  * Kept by position: every pass walks the same list with the same head, so a lookup is an array
@@ -67,7 +70,7 @@ export class PartsCache {
   /** A summariser of body messages under `cfg` that reuses and keeps parts. */
   summarizer(list: readonly unknown[], headLen: number, d: Dialect, ctx: PartContext): (i: number, m: unknown) => string[] {
     this.use(list, headLen);
-    const slot: Slot = { own: this.slot("own", keyOf(ctx.cfg, [...PART_KEYS, ...THOUGHT_KEYS])), shared: this.slot("shared", keyOf(ctx.cfg, PART_KEYS)) };
+    const slot: Slot = { own: this.slot("own", keyOf(ctx.cfg, PART_KEYS)), shared: this.slot("shared", keyOf(ctx.cfg, SHARED_KEYS)) };
     const seen = { thought: false };
     const watching: PartContext = { ...ctx, cfg: watched(ctx.cfg, seen) };
     return (i, m) => {

@@ -819,8 +819,9 @@ function watched(cfg, seen) {
   }
   return out;
 }
-var keyOf = (cfg, keys) => keys.map((k) => String(cfg[k])).join(",");
-var PART_KEYS = ["cmdMaxChars", "resultMaxChars", "humanMaxChars"];
+var keyOf = (cfg, keys) => keys.map((k) => jsonStringify(cfg[k])).join(",");
+var PART_KEYS = CONFIG_KEYS.filter((k) => k !== "keepRecent");
+var SHARED_KEYS = PART_KEYS.filter((k) => THOUGHT_KEYS.indexOf(k) < 0);
 var PartsCache = class {
   constructor() {
     this.slots = { own: /* @__PURE__ */ new Map(), shared: /* @__PURE__ */ new Map() };
@@ -846,7 +847,7 @@ var PartsCache = class {
   /** A summariser of body messages under `cfg` that reuses and keeps parts. */
   summarizer(list, headLen, d, ctx) {
     this.use(list, headLen);
-    const slot = { own: this.slot("own", keyOf(ctx.cfg, [...PART_KEYS, ...THOUGHT_KEYS])), shared: this.slot("shared", keyOf(ctx.cfg, PART_KEYS)) };
+    const slot = { own: this.slot("own", keyOf(ctx.cfg, PART_KEYS)), shared: this.slot("shared", keyOf(ctx.cfg, SHARED_KEYS)) };
     const seen = { thought: false };
     const watching = { ...ctx, cfg: watched(ctx.cfg, seen) };
     return (i, m) => {
