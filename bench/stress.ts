@@ -8,7 +8,7 @@ import { performance } from "node:perf_hooks";
 import { getQuickJS } from "quickjs-emscripten";
 import { Engine } from "../core/index.js";
 import { bundleSource, vmSandbox } from "../test/helpers/sandboxes.js";
-import { fmt } from "./util.js";
+import { fmt, gc } from "./util.js";
 
 type Msg = { role: string; content: string };
 
@@ -57,6 +57,7 @@ function focusHeavy(mb: number): { messages: Msg[]; focus: string } {
 async function plugin(label: string, context: Record<string, unknown>): Promise<void> {
   const json = JSON.stringify(context);
   const mb = json.length / 1e6;
+  gc(); // each row starts from a collected heap, whatever the rows before it left
   // The platform's sandbox holds its own objects: the context is parsed inside each sandbox, untimed.
   const vm = vmSandbox();
   const inside = vm.parseInside!(json);
