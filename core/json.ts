@@ -162,6 +162,23 @@ export function pythonJson(value: unknown): string {
  */
 export type NodeAdjuster = (node: Record<string, unknown>) => number | undefined;
 
+/**
+ * Serialised lengths of object keys seen before. Keys repeat across every message of a history
+ * ("role", "content", "type"…) and the engine finds them in its table faster than reading them;
+ * only short keys are kept, and at most KEY_CACHE_MAX, so no input can make the table grow.
+ */
+const keyLengths = new Map<string, number>();
+const KEY_CACHE_MAX = 4096;
+const KEY_CACHED_CHARS = 64;
+
+function keyLength(key: string): number {
+  const known = keyLengths.get(key);
+  if (known !== undefined) return known;
+  const n = stringJsonLength(key);
+  if (key.length <= KEY_CACHED_CHARS && keyLengths.size < KEY_CACHE_MAX) keyLengths.set(key, n);
+  return n;
+}
+
 /** Nesting past which a value is checked once for a cycle (a cycle nests without end). */
 const CYCLE_CHECK_DEPTH = 10_000;
 
@@ -232,7 +249,7 @@ export function measureJson(value: unknown, style: JsonStyle = PYTHON_DEFAULT, a
         const child = o[keys[i]];
         if (isSkipped(child)) continue;
         written++;
-        total += stringJsonLength(keys[i]) + keySep;
+        total += keyLength(keys[i]) + keySep;
         if (child !== null && typeof child === "object") {
           stack.push(child);
           depths.push(depth + 1);
