@@ -46,7 +46,7 @@ function scalarJson(v: unknown): string {
  * The start of a long string's JSON, enough to pass `room` more units, without escaping the rest.
  * The closing quote is left off: the caller stops right after, so it is never part of the prefix used.
  */
-function stringPrefixJson(s: string, room: number): string {
+export function stringPrefixJson(s: string, room: number): string {
   let end = Math.max(0, room) + 2;
   const last = s.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end--; // keep a pair whole, as the full serialisation does

@@ -3,7 +3,7 @@
  * into summary parts. Each part is a fixed tag plus a verbatim (possibly truncated) excerpt.
  */
 import type { Config } from "./config.js";
-import { canonicalJson } from "./json.js";
+import { canonicalJson, stringPrefixJson } from "./json.js";
 import { focusExcerpt, FOCUS_EXCERPT_TAG, type FocusBudget } from "./focus.js";
 import { SUMMARY_HEADER } from "./summary.js";
 import { isBlank, strip, stripTaskNotifications, toWellFormed, truncate } from "./text.js";
@@ -113,8 +113,9 @@ export function signatureLine(name: unknown, args: unknown, ctx: PartContext): s
 }
 
 /**
- * Canonical JSON of a small flat object (string, number, boolean or null values: most tool
- * arguments) by the engine's own serialiser, keys sorted; undefined when the object is not one.
+ * Canonical JSON of a flat object (string, number, boolean or null values: most tool arguments),
+ * keys sorted, or undefined when the object is not one. Only what a signature line can show is
+ * written: past `cap` units the text is a prefix of the full one, which `truncate` cuts the same way.
  */
 function flatCanonical(args: unknown, cap: number): string | undefined {
   if (args === null || typeof args !== "object" || isArray(args) || getPrototypeOf(args) !== OBJECT_PROTOTYPE) return undefined;
@@ -125,18 +126,22 @@ function flatCanonical(args: unknown, cap: number): string | undefined {
     const v = (args as Record<string, unknown>)[k];
     if (v !== null && typeof v === "object") return undefined;
     if (typeof v === "string") size += v.length;
-    if (k === "__proto__" || typeof v === "bigint" || size > 4 * cap + 64) return undefined;
+    if (k === "__proto__" || typeof v === "bigint") return undefined;
   }
   let sorted = true;
   for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1] < keys[i];
-  // Keys already in order (one key, most often): the engine's serialiser writes the same text in one call.
-  if (sorted) return jsonStringify(args);
-  keys.sort();
+  // No cap (0) shows the whole text; short and already in order (one key, most often): the engine's serialiser writes it in one call.
+  const limit = cap > 0 ? cap : Infinity;
+  if (sorted && size <= limit) return jsonStringify(args);
+  if (!sorted) keys.sort();
   let out = "{";
   for (const k of keys) {
     const v = (args as Record<string, unknown>)[k];
     if (v === undefined || typeof v === "function" || typeof v === "symbol") continue;
-    out += (out.length > 1 ? "," : "") + jsonStringify(k) + ":" + (typeof v === "number" && !isFinite(v) ? "null" : jsonStringify(v));
+    out += (out.length > 1 ? "," : "") + jsonStringify(k) + ":";
+    if (typeof v === "string" && v.length > limit - out.length + 2) return out + stringPrefixJson(v, limit - out.length);
+    out += typeof v === "number" && !isFinite(v) ? "null" : jsonStringify(v);
+    if (out.length > limit) return out;
   }
   return out + "}";
 }

@@ -310,6 +310,16 @@ function serializeJson(value, style, limit = 0) {
 function canonicalJson(value, limit = 0) {
   return serializeJson(value, CANONICAL, limit);
 }
+var keyLengths = /* @__PURE__ */ new Map();
+var KEY_CACHE_MAX = 4096;
+var KEY_CACHED_CHARS = 64;
+function keyLength(key) {
+  const known = keyLengths.get(key);
+  if (known !== void 0) return known;
+  const n = stringJsonLength(key);
+  if (key.length <= KEY_CACHED_CHARS && keyLengths.size < KEY_CACHE_MAX) keyLengths.set(key, n);
+  return n;
+}
 var CYCLE_CHECK_DEPTH = 1e4;
 function assertAcyclic(value) {
   const EXIT = {};
@@ -371,7 +381,7 @@ function measureJson(value, style = PYTHON_DEFAULT, adjust) {
         const child = o[keys[i]];
         if (isSkipped(child)) continue;
         written++;
-        total += stringJsonLength(keys[i]) + keySep;
+        total += keyLength(keys[i]) + keySep;
         if (child !== null && typeof child === "object") {
           stack.push(child);
           depths.push(depth + 1);
@@ -744,17 +754,21 @@ function flatCanonical(args, cap) {
     const v = args[k];
     if (v !== null && typeof v === "object") return void 0;
     if (typeof v === "string") size += v.length;
-    if (k === "__proto__" || typeof v === "bigint" || size > 4 * cap + 64) return void 0;
+    if (k === "__proto__" || typeof v === "bigint") return void 0;
   }
   let sorted = true;
   for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1] < keys[i];
-  if (sorted) return jsonStringify(args);
-  keys.sort();
+  const limit = cap > 0 ? cap : Infinity;
+  if (sorted && size <= limit) return jsonStringify(args);
+  if (!sorted) keys.sort();
   let out = "{";
   for (const k of keys) {
     const v = args[k];
     if (v === void 0 || typeof v === "function" || typeof v === "symbol") continue;
-    out += (out.length > 1 ? "," : "") + jsonStringify(k) + ":" + (typeof v === "number" && !isFinite(v) ? "null" : jsonStringify(v));
+    out += (out.length > 1 ? "," : "") + jsonStringify(k) + ":";
+    if (typeof v === "string" && v.length > limit - out.length + 2) return out + stringPrefixJson(v, limit - out.length);
+    out += typeof v === "number" && !isFinite(v) ? "null" : jsonStringify(v);
+    if (out.length > limit) return out;
   }
   return out + "}";
 }
