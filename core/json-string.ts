@@ -3,14 +3,14 @@
  * string search: the estimate's hot path. Escapes follow JSON.stringify (and the Python default
  * with ensure_ascii=False): quotes, backslashes and control characters, lone surrogates as \\uXXXX.
  */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 // Control characters escaped as \u00XX (the line break, tab and carriage return have short forms).
 const LONG_ESCAPES: string[] = [];
 for (let c = 0; c < 0x20; c++) if (c !== 0x09 && c !== 0x0a && c !== 0x0d) LONG_ESCAPES.push(String.fromCharCode(c));
-/** Below this length a string is read unit by unit; above it, by native searches, one per character class. */
-const LONG_STRING = 512;
+/** Below this length a string is read unit by unit; from it on, by native searches. */
 const SHORT_STRING = 48;
+/** From this length on, rare control characters are looked for one character at a time rather than by a regex pass. */
+const LONG_STRING = 512;
 
 /** How often `ch` occurs in `s`: native string search, no per-character loop in JavaScript. */
 function occurrences(s: string, ch: string): number {
@@ -36,13 +36,16 @@ function hasLongEscape(s: string): boolean {
   return false;
 }
 
+/** Control characters other than the line break, tab and carriage return. */
+const RARE_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+
 /**
- * A long string's escaped length by native searches: every character that needs escaping but the
- * rare control characters is counted by indexOf; a string that holds one of those rare ones is
- * read unit by unit instead.
+ * A string's escaped length by native searches: every character that needs escaping but the rare
+ * control characters is counted by indexOf; a string that holds one of those rare ones (looked for
+ * by one regex pass below LONG_STRING units, by a search per character above) is read unit by unit.
  */
-function longEscapedLength(s: string): number {
-  if (hasLongEscape(s)) return escapedLengthSlow(s);
+function searchedLength(s: string): number {
+  if (s.length >= LONG_STRING ? hasLongEscape(s) : RARE_CONTROL.test(s)) return escapedLengthSlow(s);
   const short = occurrences(s, "\n") + occurrences(s, '"') + occurrences(s, "\\") + occurrences(s, "\t") + occurrences(s, "\r");
   return s.length + 2 + short + 5 * loneSurrogates(s);
 }
@@ -68,8 +71,6 @@ function escapedLengthSlow(s: string): number {
  * Serialised length of a string, quotes included, counted in UTF-16 units.
  */
 export function stringJsonLength(s: string): number {
-  if (s.length >= LONG_STRING) return longEscapedLength(s);
-  // A short string is read directly: a regex call costs more than reading a few dozen units.
-  if (s.length < SHORT_STRING) return escapedLengthSlow(s);
-  return NEEDS_ESCAPE.test(s) ? escapedLengthSlow(s) : s.length + 2;
+  // A short string is read directly: a native call costs more than reading a few dozen units.
+  return s.length < SHORT_STRING ? escapedLengthSlow(s) : searchedLength(s);
 }
