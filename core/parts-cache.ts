@@ -87,7 +87,8 @@ export class PartsCache {
   private slot(kind: "own" | "shared", key: string): (string[] | undefined)[] {
     let made = this.slots[kind].get(key);
     if (made === undefined) {
-      made = [];
+      // Filled up front: an array written at scattered indices would become a slow sparse one.
+      made = new Array<string[] | undefined>(Math.max(0, (this.list?.length ?? 0) - this.headLen)).fill(undefined);
       this.slots[kind].set(key, made);
     }
     return made;

@@ -158,12 +158,11 @@ function str(v) {
 }
 
 // core/json-string.ts
-var NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 var LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 var LONG_ESCAPES = [];
 for (let c = 0; c < 32; c++) if (c !== 9 && c !== 10 && c !== 13) LONG_ESCAPES.push(String.fromCharCode(c));
-var LONG_STRING = 512;
 var SHORT_STRING = 48;
+var LONG_STRING = 512;
 function occurrences(s, ch) {
   let n = 0;
   for (let i = s.indexOf(ch); i >= 0; i = s.indexOf(ch, i + 1)) n++;
@@ -181,8 +180,9 @@ function hasLongEscape(s) {
   for (let i = 0; i < LONG_ESCAPES.length; i++) if (s.indexOf(LONG_ESCAPES[i]) >= 0) return true;
   return false;
 }
-function longEscapedLength(s) {
-  if (hasLongEscape(s)) return escapedLengthSlow(s);
+var RARE_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+function searchedLength(s) {
+  if (s.length >= LONG_STRING ? hasLongEscape(s) : RARE_CONTROL.test(s)) return escapedLengthSlow(s);
   const short = occurrences(s, "\n") + occurrences(s, '"') + occurrences(s, "\\") + occurrences(s, "	") + occurrences(s, "\r");
   return s.length + 2 + short + 5 * loneSurrogates(s);
 }
@@ -202,9 +202,7 @@ function escapedLengthSlow(s) {
   return n;
 }
 function stringJsonLength(s) {
-  if (s.length >= LONG_STRING) return longEscapedLength(s);
-  if (s.length < SHORT_STRING) return escapedLengthSlow(s);
-  return NEEDS_ESCAPE.test(s) ? escapedLengthSlow(s) : s.length + 2;
+  return s.length < SHORT_STRING ? escapedLengthSlow(s) : searchedLength(s);
 }
 
 // core/json.ts
@@ -877,7 +875,7 @@ var PartsCache = class {
   slot(kind, key) {
     let made = this.slots[kind].get(key);
     if (made === void 0) {
-      made = [];
+      made = new Array(Math.max(0, (this.list?.length ?? 0) - this.headLen)).fill(void 0);
       this.slots[kind].set(key, made);
     }
     return made;
