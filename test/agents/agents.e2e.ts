@@ -43,6 +43,7 @@ async function throughTheProxy(name: string, agent: string[]): Promise<void> {
   const posts = model.seen.filter((s) => s.body.length > 0);
   const compacted = posts.filter((s) => s.body.includes(SUMMARY_HEADER));
   console.log(`${name}: exit ${r.code}, ${posts.length} model requests, ${compacted.length} compacted; agent said ${JSON.stringify(r.out.trim().slice(-40))}\n${r.err.split("\n").filter((l) => l.startsWith("cliffcompaction")).join("\n")}`);
+  expect(r.timedOut, `${name} did not finish within 120 s; its last output:\n${r.err.slice(-2000)}`).toBe(false);
   expect(r.code, r.err.slice(-2000)).toBe(0);
   expect(r.out).toContain("ALL DONE");
   expect(compacted.length).toBeGreaterThan(0);
