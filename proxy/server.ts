@@ -2,7 +2,7 @@
  * The proxy host: an HTTP server on loopback (by default) in front of the Anthropic and OpenAI
  * APIs, with one Engine (one bounded store and memo) for every client and session it serves.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import http, { type IncomingMessage } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { Engine } from "../core/index.js";
@@ -13,7 +13,8 @@ import { Stats } from "./stats.js";
 import { endToEnd, newAgents, send, type Agents } from "./upstream.js";
 
 /** node:crypto's SHA-256, for the engine: the same digests as the core's own, natively. */
-export const nodeSha256 = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex");
+// The one-shot form: no Hash object per message (a history hashes hundreds of short texts).
+export const nodeSha256 = (text: string): string => hash("sha256", text, "hex");
 
 export interface RunningProxy {
   /** http://host:port */
