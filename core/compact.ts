@@ -8,10 +8,11 @@ import type { PartContext } from "./parts.js";
 import { FileTracker, formatFileLists } from "./files.js";
 import { summaryMessageText } from "./parts.js";
 import { PartsCache } from "./parts-cache.js";
-
-export { PartsCache };
 import { renderSummary } from "./summary.js";
 
+export { PartsCache };
+
+/** A compaction. `messages`, `summary` and `summaryText` are built when first read. */
 export interface CompactResult {
   /** head + [summary] + kept tail; head and tail are the input's own objects. */
   messages: unknown[];
@@ -100,7 +101,8 @@ export function compact(
   options: CompactOptions = {},
 ): CompactResult | null {
   if (!Array.isArray(messages)) return null;
-  return compactWith(messages, getDialect(dialect), toConfig(config), options);
+  // The result builds its list when first read: it reads a copy, so a caller may change its own list meanwhile.
+  return compactWith(messages.slice(), getDialect(dialect), toConfig(config), options);
 }
 
 /** compact() with a resolved dialect and config (hosts and the ladder call this in loops). */

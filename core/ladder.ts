@@ -112,6 +112,7 @@ function truncatedRung(list: readonly unknown[], d: Dialect, base: Config, budge
 /**
  * Compacts `messages` to fit `budgetTokens`, walking the rungs while the result is missing or over
  * budget, and returns the plan. Never throws for bad messages (non-arrays give a null result).
+ * The plan's result reads `messages` when it renders: keep the list unchanged until then.
  */
 export function planCliff(messages: unknown, dialect: DialectName | Dialect | string, config: Partial<Config> | undefined, budgetTokens: number, options: PlanOptions = {}): CliffPlan {
   const d = getDialect(dialect);
