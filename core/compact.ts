@@ -121,9 +121,8 @@ export function compactWith(messages: readonly unknown[], d: Dialect, cfg: Confi
   };
   const files = cfg.appendFileLists ? new FileTracker() : null;
   const summarizing: PartContext = files === null ? ctx : { ...ctx, onCall: (name, args) => files.addCall(name, args) };
-  // A focus's excerpt budget runs across messages, and file lists listen to every call: neither reuses parts.
-  const reusable = options.partsCache !== undefined && options.focus === undefined && files === null;
-  const partsOf = reusable ? (options.partsCache as PartsCache).summarizer(messages, headLen, d, ctx) : (_i: number, m: unknown) => d.summarize(m, summarizing);
+  const cache = options.partsCache !== undefined && PartsCache.reusable(cfg, options.focus) ? options.partsCache : null;
+  const partsOf = cache !== null ? cache.summarizer(messages, headLen, d, ctx) : (_i: number, m: unknown) => d.summarize(m, summarizing);
   const parts: string[] = [];
   for (let i = 0; i < keptFrom; i++) {
     const m = body[i];

@@ -157,6 +157,8 @@ export function filesTouched(messages: readonly unknown[], dialect: DialectName 
  * filesTouched as the first pass of a plan: the model turns of the body of `list` (after `headLen`)
  * are summarised under `cfg` into `cache` while their calls are collected, so the plan's first
  * rung finds their parts made. The head holds no model turn, so the lists are filesTouched's.
+ * Call it on a cache that has made nothing for this list yet (a part found made reports no call),
+ * and only where `PartsCache.reusable` holds for the plan.
  */
 export function filesTouchedInPlan(list: readonly unknown[], headLen: number, d: Dialect, cfg: Config, cache: PartsCache, tracker = new FileTracker()): FileLists {
   const partsOf = cache.summarizer(list, headLen, d, { cfg, decoded: cache.decoded, onCall: (name, args) => tracker.addCall(name, args) });

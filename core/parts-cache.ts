@@ -45,6 +45,14 @@ const SHARED_KEYS = PART_KEYS.filter((k) => (THOUGHT_KEYS as readonly string[]).
  * read rather than a hash of the message object. A new list or head starts afresh.
  */
 export class PartsCache {
+  /**
+   * Whether a pass under `cfg` may reuse parts: a focus's excerpt budget runs across messages, and
+   * file lists appended to the summary listen to every call, so neither pass can skip a message.
+   */
+  static reusable(cfg: Config, focus: unknown): boolean {
+    return focus === undefined && !cfg.appendFileLists;
+  }
+
   private readonly slots = { own: new Map<string, (string[] | undefined)[]>(), shared: new Map<string, (string[] | undefined)[]>() };
   /** Content strings decoded as JSON by the plain dialect, for every pass of one plan. */
   readonly decoded = new DecodedJson();

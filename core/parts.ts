@@ -183,6 +183,7 @@ export class AssistantPart {
     const cfg = this.ctx.cfg;
     const thinking = this.thinking === null ? null : THINKING_TAG + truncate(strip(this.thinking.join("\n")), cfg.thinkingMaxChars);
     const visible = this.visible === null ? null : ASSISTANT_TAG + truncate(strip(this.visible.join("\n")), cfg.thoughtMaxChars);
+    // One line (most messages): no list to build and join, which costs a fifth of a history of short messages.
     if (this.lines === null && (thinking === null || visible === null)) {
       const only = thinking ?? visible;
       return only === null ? null : toWellFormed(only);

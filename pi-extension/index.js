@@ -843,6 +843,13 @@ var PartsCache = class {
     this.headLen = -1;
     this.starts = null;
   }
+  /**
+   * Whether a pass under `cfg` may reuse parts: a focus's excerpt budget runs across messages, and
+   * file lists appended to the summary listen to every call, so neither pass can skip a message.
+   */
+  static reusable(cfg, focus) {
+    return focus === void 0 && !cfg.appendFileLists;
+  }
   use(list, headLen) {
     if (this.list === list && this.headLen === headLen) return;
     this.list = list;
@@ -928,8 +935,8 @@ function compactWith(messages, d, cfg, options = {}) {
   };
   const files = cfg.appendFileLists ? new FileTracker() : null;
   const summarizing = files === null ? ctx : { ...ctx, onCall: (name, args) => files.addCall(name, args) };
-  const reusable = options.partsCache !== void 0 && options.focus === void 0 && files === null;
-  const partsOf = reusable ? options.partsCache.summarizer(messages, headLen, d, ctx) : (_i, m) => d.summarize(m, summarizing);
+  const cache = options.partsCache !== void 0 && PartsCache.reusable(cfg, options.focus) ? options.partsCache : null;
+  const partsOf = cache !== null ? cache.summarizer(messages, headLen, d, ctx) : (_i, m) => d.summarize(m, summarizing);
   const parts = [];
   for (let i = 0; i < keptFrom; i++) {
     const m = body[i];

@@ -137,8 +137,8 @@ function decide(ctx: SummarizeContext, config: Config, messages: EnvelopeMessage
   const partsCache = new PartsCache();
   const focus = parseFocus(focusText);
   const headLen = headOf(all, plain, { headLen: task === null ? undefined : task.length });
-  // Without a focus the file-list pass is also the first rung's: its parts are made once, there.
-  if (focus === undefined && headLen !== null) filesTouchedInPlan(all, headLen, plain, config, partsCache, previous.files);
+  // Where the rungs reuse parts, the file-list pass is also the first rung's: its parts are made once, there.
+  if (PartsCache.reusable(config, focus) && headLen !== null) filesTouchedInPlan(all, headLen, plain, config, partsCache, previous.files);
   else filesTouched(live, plain, previous.files, partsCache.decoded);
   const sizer = new EnvelopeSizer(all, previous.files.newest(config.filesMaxPaths, config.filesMaxChars), focusText, time);
   // What the platform replaces is every handed message, our previous envelope included: a candidate
