@@ -7,6 +7,7 @@
  * reason a request failed.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { pipeline } from "node:stream";
 import { isObj, type Engine, type PrepareContext } from "../core/index.js";
 import { logLine, type RequestRecord } from "./log.js";
 import type { Resolved } from "./options.js";
@@ -23,15 +24,18 @@ export interface Context {
   statusExtra: () => Record<string, unknown>;
 }
 
-/** The upstream's answer, as it arrives; the upstream request is dropped if the client goes away. */
+/**
+ * The upstream's answer, as it arrives. Either side going away ends the other: a client that
+ * leaves drops the upstream request, an upstream that breaks off mid-answer breaks the client's
+ * answer off too (as a direct connection would) instead of leaving it waiting.
+ */
 function relay(upstream: IncomingMessage, res: ServerResponse, head: Buffer[] = []): void {
   const headers = endToEnd(upstream.headers) as Record<string, string | string[]>;
   // The body goes on byte for byte, so its stated length still holds.
   if (upstream.headers["content-length"] !== undefined) headers["content-length"] = upstream.headers["content-length"];
   res.writeHead(upstream.statusCode ?? 502, upstream.statusMessage, headers);
   for (const c of head) res.write(c);
-  upstream.pipe(res);
-  res.on("close", () => upstream.destroy());
+  pipeline(upstream, res, () => undefined);
 }
 
 function badGateway(res: ServerResponse, ctx: Context, url: URL, e: unknown): void {

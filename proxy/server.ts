@@ -5,6 +5,7 @@
 import { hash } from "node:crypto";
 import http, { type IncomingMessage } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { pipeline } from "node:stream";
 import { Engine } from "../core/index.js";
 import { handle, type Context } from "./handler.js";
 import { resolveOptions, type ProxyOptions, type Resolved } from "./options.js";
@@ -28,15 +29,19 @@ export interface RunningProxy {
 
 /** A WebSocket upgrade is not something the proxy speaks: the request goes on as plain HTTP and the upstream's own answer comes back. */
 async function refuseUpgrade(req: IncomingMessage, socket: Socket, options: Resolved, agents: Agents): Promise<void> {
+  // Once a request asks to upgrade, its socket is ours alone: the HTTP server no longer handles
+  // its errors, and a client that resets it (an agent giving up on its WebSocket) must not end the process.
+  socket.on("error", () => socket.destroy());
   const route = routeOf(req.method ?? "GET", req.url ?? "/", req.headers);
   try {
     const upstream = await send({ agents, url: targetUrl(options.upstreams[route.upstream], req.url ?? "/"), method: req.method ?? "GET", headers: req.headers, body: Buffer.alloc(0) });
+    if (socket.destroyed) return void upstream.destroy();
     const headers = endToEnd(upstream.headers);
     const lines = [`HTTP/1.1 ${upstream.statusCode} ${upstream.statusMessage ?? ""}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${String(v)}`), "connection: close", "", ""];
     socket.write(lines.join("\r\n"));
-    upstream.pipe(socket);
+    pipeline(upstream, socket, () => undefined);
   } catch {
-    socket.end("HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
+    if (!socket.destroyed) socket.end("HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
   }
 }
 
