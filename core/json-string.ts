@@ -1,14 +1,20 @@
 /**
- * The serialised length of a string, counted without building it, at the speed of the engine's own
- * string search: the estimate's hot path. Escapes follow JSON.stringify (and the Python default
- * with ensure_ascii=False): quotes, backslashes and control characters, lone surrogates as \\uXXXX.
+ * The serialised length of a string, counted without building it: the estimate's hot path.
+ * Escapes follow JSON.stringify (and the Python default with ensure_ascii=False): quotes,
+ * backslashes and control characters, lone surrogates as \\uXXXX. Where the platform allows, a
+ * SIMD scan of the string's UTF-8 counts them (escape-scan.ts); elsewhere the engine's own string
+ * search does, one kind of character at a time.
  */
+import { escapeScanner, MAYBE_LONE_SURROGATE, RARE_CONTROL } from "./escape-scan.js";
+
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 // Control characters escaped as \u00XX (the line break, tab and carriage return have short forms).
 const LONG_ESCAPES: string[] = [];
 for (let c = 0; c < 0x20; c++) if (c !== 0x09 && c !== 0x0a && c !== 0x0d) LONG_ESCAPES.push(String.fromCharCode(c));
 /** Below this length a string is read unit by unit; from it on, by native searches. */
 const SHORT_STRING = 48;
+/** Below this length a string is read unit by unit where the SIMD scan is there: a scan costs about 24 unit reads. */
+const SHORT_FOR_SCAN = 24;
 /** From this length on, rare control characters are looked for one character at a time rather than by a regex pass. */
 const LONG_STRING = 512;
 
@@ -37,21 +43,29 @@ function hasLongEscape(s: string): boolean {
 }
 
 /** Control characters other than the line break, tab and carriage return. */
-const RARE_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+const RARE_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
 
 /**
  * A string's escaped length by native searches: every character that needs escaping but the rare
  * control characters is counted by indexOf; a string that holds one of those rare ones (looked for
  * by one regex pass below LONG_STRING units, by a search per character above) is read unit by unit.
  */
-function searchedLength(s: string): number {
-  if (s.length >= LONG_STRING ? hasLongEscape(s) : RARE_CONTROL.test(s)) return escapedLengthSlow(s);
+export function searchedLength(s: string): number {
+  if (s.length >= LONG_STRING ? hasLongEscape(s) : RARE_CONTROLS.test(s)) return escapedLengthSlow(s);
   const short = occurrences(s, "\n") + occurrences(s, '"') + occurrences(s, "\\") + occurrences(s, "\t") + occurrences(s, "\r");
   return s.length + 2 + short + 5 * loneSurrogates(s);
 }
 
+/** A string's escaped length by the SIMD scan, which flags what its bytes cannot settle. */
+export function scannedLength(s: string, scan: (s: string) => number): number {
+  const r = scan(s);
+  const flags = r % 4;
+  if (flags & RARE_CONTROL) return escapedLengthSlow(s);
+  return s.length + 2 + (r - flags) / 4 + (flags & MAYBE_LONE_SURROGATE ? 5 * loneSurrogates(s) : 0);
+}
+
 /** The exact count for strings with uncommon escapes or surrogates: one unit at a time. */
-function escapedLengthSlow(s: string): number {
+export function escapedLengthSlow(s: string): number {
   let n = s.length + 2;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -72,5 +86,6 @@ function escapedLengthSlow(s: string): number {
  */
 export function stringJsonLength(s: string): number {
   // A short string is read directly: a native call costs more than reading a few dozen units.
+  if (escapeScanner !== undefined) return s.length < SHORT_FOR_SCAN ? escapedLengthSlow(s) : scannedLength(s, escapeScanner);
   return s.length < SHORT_STRING ? escapedLengthSlow(s) : searchedLength(s);
 }

@@ -157,11 +157,66 @@ function str(v) {
   return typeof v === "string" ? v : "";
 }
 
+// core/escape-scan-module.ts
+var ESCAPE_SCAN_WASM_HEX = "0061736d0100000001060160017f017f030201000503010004071102066d656d6f72790200047363616e00000ac70101c40102027f0b7b4120fd0f21074122fd0f210841dc00fd0f21094109fd0f210a410afd0f210b410dfd0f210c41ef01fd0f210d20002007fd0b040002400340200120004f0d012001fd000400210320032007fd2621042002200420032008fd2320032009fd23fd50fd50fd64696a2102200520042003200bfd232003200afd232003200cfd23fd50fd50fd4ffd50210520062003200dfd23fd502106200141106a21010c000b0b200241808080800141002005fd531b41808080800241002006fd531b72720b";
+
+// core/escape-scan.ts
+var WASM_RARE = 268435456;
+var WASM_LEAD_EF = 536870912;
+var WASM_COUNT = 268435455;
+var RARE_CONTROL = 1;
+var MAYBE_LONE_SURROGATE = 2;
+function fromWasm(r) {
+  return (r & WASM_COUNT) * 4 + (r & WASM_RARE ? RARE_CONTROL : 0) + (r & WASM_LEAD_EF ? MAYBE_LONE_SURROGATE : 0);
+}
+function bytesOf(hex) {
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.substr(2 * i, 2), 16);
+  return out;
+}
+function scannerFrom(platform) {
+  const wasm = platform.WebAssembly;
+  const Encoder = platform.TextEncoder;
+  if (typeof wasm !== "object" || wasm === null || typeof Encoder !== "function") return void 0;
+  const { exports } = new wasm.Instance(new wasm.Module(bytesOf(ESCAPE_SCAN_WASM_HEX)));
+  const scan = exports.scan;
+  const memory = new Uint8Array(exports.memory.buffer);
+  const window = memory.subarray(0, memory.length - 16);
+  const chunkUnits = Math.floor(window.length / 3);
+  const encoder = new Encoder();
+  return (s) => {
+    if (s.length <= chunkUnits) return fromWasm(scan(encoder.encodeInto(s, window).written));
+    let count = 0;
+    let flags = 0;
+    for (let at = 0; at < s.length; ) {
+      const step = encoder.encodeInto(at === 0 ? s : s.slice(at), window);
+      const r = fromWasm(scan(step.written));
+      count += r >>> 2;
+      flags |= r & 3;
+      at += step.read;
+    }
+    return count * 4 + flags;
+  };
+}
+function behaves(scanner) {
+  return scanner('a"b\\c\nd	e\rf') === 5 * 4 && scanner("") === 1 * 4 + RARE_CONTROL && scanner("\uD800") === MAYBE_LONE_SURROGATE && scanner("\xE9\u{1F600}\u65E5\u672C plain") === 0;
+}
+function loadEscapeScanner(platform) {
+  try {
+    const scanner = scannerFrom(platform);
+    return scanner !== void 0 && behaves(scanner) ? scanner : void 0;
+  } catch {
+    return void 0;
+  }
+}
+var escapeScanner = typeof __CLIFF_ES2020_ONLY__ !== "undefined" && __CLIFF_ES2020_ONLY__ ? void 0 : loadEscapeScanner(globalThis);
+
 // core/json-string.ts
 var LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 var LONG_ESCAPES = [];
 for (let c = 0; c < 32; c++) if (c !== 9 && c !== 10 && c !== 13) LONG_ESCAPES.push(String.fromCharCode(c));
 var SHORT_STRING = 48;
+var SHORT_FOR_SCAN = 24;
 var LONG_STRING = 512;
 function occurrences(s, ch) {
   let n = 0;
@@ -180,11 +235,17 @@ function hasLongEscape(s) {
   for (let i = 0; i < LONG_ESCAPES.length; i++) if (s.indexOf(LONG_ESCAPES[i]) >= 0) return true;
   return false;
 }
-var RARE_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+var RARE_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
 function searchedLength(s) {
-  if (s.length >= LONG_STRING ? hasLongEscape(s) : RARE_CONTROL.test(s)) return escapedLengthSlow(s);
+  if (s.length >= LONG_STRING ? hasLongEscape(s) : RARE_CONTROLS.test(s)) return escapedLengthSlow(s);
   const short = occurrences(s, "\n") + occurrences(s, '"') + occurrences(s, "\\") + occurrences(s, "	") + occurrences(s, "\r");
   return s.length + 2 + short + 5 * loneSurrogates(s);
+}
+function scannedLength(s, scan) {
+  const r = scan(s);
+  const flags = r % 4;
+  if (flags & RARE_CONTROL) return escapedLengthSlow(s);
+  return s.length + 2 + (r - flags) / 4 + (flags & MAYBE_LONE_SURROGATE ? 5 * loneSurrogates(s) : 0);
 }
 function escapedLengthSlow(s) {
   let n = s.length + 2;
@@ -202,6 +263,7 @@ function escapedLengthSlow(s) {
   return n;
 }
 function stringJsonLength(s) {
+  if (escapeScanner !== void 0) return s.length < SHORT_FOR_SCAN ? escapedLengthSlow(s) : scannedLength(s, escapeScanner);
   return s.length < SHORT_STRING ? escapedLengthSlow(s) : searchedLength(s);
 }
 

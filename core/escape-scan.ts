@@ -1,0 +1,109 @@
+/**
+ * Counting a string's escapes at memory speed where the platform offers the means: its own UTF-8
+ * encoder (TextEncoder.encodeInto) writes the string into WebAssembly memory, and a SIMD pass
+ * (escape-scan.wat) counts the bytes that need escaping, sixteen at a time. Hit-dense text (code,
+ * JSON in tool results) costs the same as plain prose, where a search per character pays for every
+ * hit. Where either is missing (QuickJS, a bare V8 context, a page whose policy forbids
+ * WebAssembly) `escapeScanner` is undefined and the caller counts by native searches instead.
+ */
+import { ESCAPE_SCAN_WASM_HEX } from "./escape-scan-module.js";
+
+// The module's flags, above any count one scan can reach (its memory is 256 KiB).
+const WASM_RARE = 0x10000000;
+const WASM_LEAD_EF = 0x20000000;
+const WASM_COUNT = 0x0fffffff;
+
+/** In a scanner's result: a control other than \t \n \r occurs, so the count alone is not the length. */
+export const RARE_CONTROL = 1;
+/** In a scanner's result: a 0xEF byte occurs, so the string may hold lone surrogates (written as U+FFFD). */
+export const MAYBE_LONE_SURROGATE = 2;
+
+interface EncodeResult {
+  read?: number;
+  written?: number;
+}
+interface Encoder {
+  encodeInto(source: string, destination: Uint8Array): EncodeResult;
+}
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object) => { exports: Record<string, unknown> };
+}
+/** What the scanner needs of the platform (globalThis, or a stand-in in tests). */
+export interface ScanPlatform {
+  WebAssembly?: WasmApi;
+  TextEncoder?: new () => Encoder;
+}
+
+/**
+ * Counts one string: `4 × n + flags`, where n is how many of its units are `"`, `\` or controls
+ * and flags holds RARE_CONTROL and MAYBE_LONE_SURROGATE (a plain number: n has no bound an int could hold).
+ */
+export type EscapeScanner = (s: string) => number;
+
+function fromWasm(r: number): number {
+  return (r & WASM_COUNT) * 4 + (r & WASM_RARE ? RARE_CONTROL : 0) + (r & WASM_LEAD_EF ? MAYBE_LONE_SURROGATE : 0);
+}
+
+function bytesOf(hex: string): Uint8Array {
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.substr(2 * i, 2), 16);
+  return out;
+}
+
+function scannerFrom(platform: ScanPlatform): EscapeScanner | undefined {
+  const wasm = platform.WebAssembly;
+  const Encoder = platform.TextEncoder;
+  if (typeof wasm !== "object" || wasm === null || typeof Encoder !== "function") return undefined;
+  const { exports } = new wasm.Instance(new wasm.Module(bytesOf(ESCAPE_SCAN_WASM_HEX)));
+  const scan = exports.scan as (length: number) => number;
+  const memory = new Uint8Array((exports.memory as { buffer: ArrayBuffer }).buffer);
+  // Each unit takes at most three bytes, and the scan pads its last vector past the end.
+  const window = memory.subarray(0, memory.length - 16);
+  const chunkUnits = Math.floor(window.length / 3);
+  const encoder = new Encoder();
+  return (s) => {
+    if (s.length <= chunkUnits) return fromWasm(scan(encoder.encodeInto(s, window).written as number));
+    // A longer string goes through in pieces; the encoder stops between characters, never inside a pair.
+    let count = 0;
+    let flags = 0;
+    for (let at = 0; at < s.length; ) {
+      const step = encoder.encodeInto(at === 0 ? s : s.slice(at), window);
+      const r = fromWasm(scan(step.written as number));
+      count += r >>> 2;
+      flags |= r & 3;
+      at += step.read as number;
+    }
+    return count * 4 + flags;
+  };
+}
+
+/** Whether `scanner` gives what the rules say on strings whose answers are known (a platform's encoder could differ). */
+function behaves(scanner: EscapeScanner): boolean {
+  return (
+    scanner('a"b\\c\nd\te\rf') === 5 * 4 &&
+    scanner("\u0001") === 1 * 4 + RARE_CONTROL &&
+    scanner("\ud800") === MAYBE_LONE_SURROGATE &&
+    scanner("é😀日本 plain") === 0
+  );
+}
+
+/** A scanner on `platform`, or undefined where it cannot run or does not give the right answers. */
+export function loadEscapeScanner(platform: ScanPlatform): EscapeScanner | undefined {
+  try {
+    const scanner = scannerFrom(platform);
+    return scanner !== undefined && behaves(scanner) ? scanner : undefined;
+  } catch {
+    return undefined; // no SIMD, or WebAssembly forbidden here: the caller counts another way
+  }
+}
+
+/**
+ * Defined (true) by the sandbox build: the AgentParley sandbox promises ES2020 alone, no TextEncoder,
+ * so that bundle leaves the scanner and its module out.
+ */
+declare const __CLIFF_ES2020_ONLY__: boolean | undefined;
+
+/** The scanner on this platform, or undefined where it cannot run. */
+export const escapeScanner: EscapeScanner | undefined =
+  typeof __CLIFF_ES2020_ONLY__ !== "undefined" && __CLIFF_ES2020_ONLY__ ? undefined : loadEscapeScanner(globalThis as unknown as ScanPlatform);
