@@ -35,23 +35,61 @@ function row(label: string, messages: unknown[], dialect: string, target: number
   );
 }
 
-function corpus(): [string, unknown[], string][] {
+/** The corpus sessions that are present, each read when its row runs. */
+function corpus(): [string, () => [unknown[], string]][] {
   const dir = new URL("../../shared/corpus/", import.meta.url);
-  const out: [string, unknown[], string][] = [];
+  const out: [string, () => [unknown[], string]][] = [];
   const pi = new URL("pi-large-session.jsonl", dir);
   if (existsSync(pi)) {
-    const msgs = readFileSync(pi, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.type === "message").map((e) => e.message);
-    out.push(["corpus pi-large-session.jsonl", msgs, "pi"]);
+    out.push(["corpus pi-large-session.jsonl", () => [readFileSync(pi, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.type === "message").map((e) => e.message), "pi"]]);
   }
   const traj = new URL("minisweagent-marshmallow-1343.traj.json", dir);
   if (existsSync(traj)) {
-    const msgs = (JSON.parse(readFileSync(traj, "utf8")).messages as Record<string, unknown>[]).map(({ extra: _extra, ...m }) => m);
-    out.push([`corpus minisweagent traj (${detectDialect(msgs)})`, msgs, detectDialect(msgs)]);
+    out.push(["corpus minisweagent traj (openai-chat)", () => {
+      const msgs = (JSON.parse(readFileSync(traj, "utf8")).messages as Record<string, unknown>[]).map(({ extra: _extra, ...m }) => m);
+      return [msgs, detectDialect(msgs)];
+    }]);
   }
   return out;
 }
 
-export function benchCore(): void {
+/** One row of the core table: a history made in the row's own process, its dialect and target ratio. */
+interface CoreRow {
+  label: string;
+  make: () => [unknown[], string];
+  target: number;
+}
+
+function coreRows(): CoreRow[] {
+  const rows: CoreRow[] = [
+    { label: "plain English, anthropic 10 MB", make: () => [asciiSession(1e7), "anthropic"], target: 0.5 },
+    { label: "mixed text, anthropic 10 MB", make: () => [anthropicSession(1e7), "anthropic"], target: 0.7 },
+  ];
+  for (const [label, make] of corpus()) rows.push({ label, make, target: 0.8 });
+  for (const dialect of ["anthropic", "openai-chat", "openai-responses", "pi", "plain"]) {
+    rows.push({ label: `plain English, ${dialect} 1 MB`, make: () => [inDialect(asciiSession(1e6, 5), dialect), dialect], target: 0.8 });
+    rows.push({ label: `plain English, ${dialect} 100 KB`, make: () => [inDialect(asciiSession(1e5, 6), dialect), dialect], target: 1.0 });
+  }
+  for (const mb of [1, 10, 50]) rows.push({ label: `growth: mixed anthropic ${mb} MB`, make: () => [anthropicSession(mb * 1e6), "anthropic"], target: 1.0 });
+  return rows;
+}
+
+/** How many processes `benchCore` needs: the micro scenario, then one per row. */
+export function coreParts(): number {
+  return 1 + coreRows().length;
+}
+
+/**
+ * Part 0 is the reference micro scenario; part k is row k − 1. Each part runs in a process of its
+ * own (bench/run.ts), so no row runs on code the engine tuned for another dialect or history.
+ */
+export function benchCore(part: number): void {
+  if (part > 0) {
+    const r = coreRows()[part - 1];
+    const [messages, dialect] = r.make();
+    row(r.label, messages, dialect, r.target);
+    return;
+  }
   const body = aBody(aSession(80));
   const msgs = body.messages as unknown[];
   const r = compact(msgs, "anthropic", { keepRecent: 1, thresholdTokens: 2000 })!;
@@ -63,13 +101,5 @@ export function benchCore(): void {
       `billableChars ${fmt(time(() => billableChars(body), reps, 100))}  dumpsLen ${fmt(time(() => pythonJsonLength(body), reps, 100))}  ` +
       `canonicalOne ${fmt(time(() => canonicalJson(msgs[1]), reps, 100))}`,
   );
-  console.log("core: compact + estimateTokens, ratio = time / one JSON.stringify of the same messages");
-  row("plain English, anthropic 10 MB", asciiSession(1e7), "anthropic", 0.5);
-  row("mixed text, anthropic 10 MB", anthropicSession(1e7), "anthropic", 0.7);
-  for (const [label, m, d] of corpus()) row(label, m, d, 0.8);
-  for (const dialect of ["anthropic", "openai-chat", "openai-responses", "pi", "plain"]) {
-    row(`plain English, ${dialect} 1 MB`, inDialect(asciiSession(1e6, 5), dialect), dialect, 0.8);
-    row(`plain English, ${dialect} 100 KB`, inDialect(asciiSession(1e5, 6), dialect), dialect, 1.0);
-  }
-  for (const mb of [1, 10, 50]) row(`growth: mixed anthropic ${mb} MB`, anthropicSession(mb * 1e6), "anthropic", 1.0);
+  console.log("core: compact + estimateTokens, ratio = time / one JSON.stringify of the same messages (each row in its own process)");
 }

@@ -7,7 +7,7 @@ import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
 
 const SECTIONS: Record<string, () => unknown> = {
-  core: async () => (await import("./core.js")).benchCore(),
+  core: async () => (await import("./core.js")).benchCore(Number(process.argv[3] ?? 0)),
   engine: async () => (await import("./engine.js")).benchEngine(),
   pi: async () => (await import("./pi.js")).benchPi(),
   plugin: async () => (await import("./plugin.js")).benchPlugin(),
@@ -23,8 +23,11 @@ if (only !== undefined) {
   await SECTIONS[only]();
 } else {
   console.log(`cliffcompaction bench — Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}`);
+  const coreParts = (await import("./core.js")).coreParts();
   for (const name of Object.keys(SECTIONS).filter((n) => n !== "stress-full")) {
-    const r = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), name], { stdio: "inherit" });
-    if (r.status !== 0) process.exitCode = 1;
+    for (let part = 0; part < (name === "core" ? coreParts : 1); part++) {
+      const r = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), name, String(part)], { stdio: "inherit" });
+      if (r.status !== 0) process.exitCode = 1;
+    }
   }
 }
