@@ -68,6 +68,7 @@ export function resolveOptions(o: ProxyOptions): Resolved {
     headersTimeoutMs: o.headersTimeoutMs ?? 30_000,
     requestTimeoutMs: o.requestTimeoutMs ?? 300_000,
     memoMaxBytes: o.memoMaxBytes ?? 64 * 1024 * 1024,
-    digestCacheMaxBytes: o.digestCacheMaxBytes ?? 32 * 1024 * 1024,
+    // node:crypto hashes a text as fast as a table finds it: no digest cache unless asked for.
+    digestCacheMaxBytes: o.digestCacheMaxBytes ?? 0,
   };
 }

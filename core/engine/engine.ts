@@ -21,8 +21,17 @@ import { PrefixStore } from "./store.js";
 
 export type { PrepareContext } from "./request.js";
 
+/**
+ * A copy of a summary message that the host may change without changing the stored one. Strings
+ * cannot change, so they are shared: the copy costs a step per array and object, not one per
+ * character. (Summary messages are the dialects' own: a few levels of plain data, fixed keys.)
+ */
 function clone<T>(v: T): T {
-  return JSON.parse(JSON.stringify(v)) as T;
+  if (v === null || typeof v !== "object") return v;
+  if (Array.isArray(v)) return v.map(clone) as T;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) out[k] = clone((v as Record<string, unknown>)[k]);
+  return out as T;
 }
 
 export interface EngineOptions {
@@ -33,7 +42,11 @@ export interface EngineOptions {
    * content: every message object not seen before is measured anew.
    */
   memoMaxBytes?: number;
-  /** What the cache of digests by canonical text may keep, in estimated bytes (default: 32 MiB, or memoMaxBytes when smaller). */
+  /**
+   * What the cache of digests by canonical text may keep, in estimated bytes. Default: 32 MiB (or
+   * memoMaxBytes when smaller) with the core's own SHA-256; 0 with a `sha256` of the host's, since
+   * a native hash costs no more than finding the text in a table.
+   */
   digestCacheMaxBytes?: number;
   /** @deprecated the earlier name of memoMaxBytes. */
   memoMaxSize?: number;
@@ -76,7 +89,7 @@ export class Engine {
     this.config = resolveConfig(config);
     this.store = options.store !== undefined ? options.store : new PrefixStore(this.config.storeMaxEntries, this.config.storeMaxBytes);
     const memoBytes = byteOption(options.memoMaxBytes !== undefined ? "memoMaxBytes" : "memoMaxSize", options.memoMaxBytes ?? options.memoMaxSize, DEFAULT_MEMO_MAX_BYTES);
-    const digestBytes = byteOption("digestCacheMaxBytes", options.digestCacheMaxBytes, Math.min(DEFAULT_DIGEST_CACHE_MAX_BYTES, memoBytes));
+    const digestBytes = byteOption("digestCacheMaxBytes", options.digestCacheMaxBytes, options.sha256 !== undefined ? 0 : Math.min(DEFAULT_DIGEST_CACHE_MAX_BYTES, memoBytes));
     this.hash = options.sha256 ?? sha256Hex;
     this.memo = new MessageMemo(memoBytes);
     this.texts = new TextDigests(digestBytes, this.hash);

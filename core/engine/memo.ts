@@ -225,6 +225,7 @@ export class TextDigests {
   }
 
   digest(text: string): string {
+    if (this.maxBytes === 0) return this.hash(text); // keeps nothing: not even a lookup
     const hit = this.digests.get(text);
     if (hit !== undefined) return hit;
     const digest = this.hash(text);

@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { hash } from "node:crypto";
+
+const nodeHash = (text: string): string => hash("sha256", text, "hex");
 import { runInNewContext } from "node:vm";
 import { MessageMemo } from "../../core/engine/memo.js";
 import { Engine } from "../../core/index.js";
@@ -138,6 +141,39 @@ describe("engine and messages edited in place", () => {
     const cold = new Engine({ thresholdTokens: 2000, keepRecent: 1 }).prepare(clone(aBody(s.slice(0, 21))), "anthropic");
     expect(warm.matched).toBe(false);
     expect(JSON.stringify(warm.outgoingBody())).toBe(JSON.stringify(cold.outgoingBody()));
+  });
+});
+
+describe("engine and a host that edits what it was sent", () => {
+  it("editing the summary message of an answer never changes what later requests are sent", () => {
+    const s = aSession(20);
+    const edited = new Engine({ thresholdTokens: 2000, keepRecent: 1 });
+    const twin = new Engine({ thresholdTokens: 2000, keepRecent: 1 });
+    let reused = 0;
+    for (let n = 21; n <= s.length; n += 2) {
+      const mine = edited.prepare(aBody(s.slice(0, n)), "anthropic");
+      const theirs = twin.prepare(aBody(s.slice(0, n)), "anthropic");
+      const body = mine.outgoingBody() as { messages: Record<string, unknown>[] };
+      expect(JSON.stringify(body), `request of ${n} messages`).toBe(JSON.stringify(theirs.outgoingBody()));
+      if (mine.matched) reused++;
+      // The host changes the summary message it was handed, as a client may change a body it sends.
+      for (const m of body.messages) if (!s.includes(m)) m.content = "edited by the host";
+    }
+    expect(reused).toBeGreaterThan(3);
+  });
+});
+
+describe("the digest cache", () => {
+  it("is kept with the core's own SHA-256, and not with a host's hash unless asked for", () => {
+    const msgs = aSession(6);
+    const own = new Engine();
+    const native = new Engine({}, { sha256: nodeHash });
+    const asked = new Engine({}, { sha256: nodeHash, digestCacheMaxBytes: 1 << 20 });
+    for (const e of [own, native, asked]) for (const m of msgs) e.digest(m, "anthropic");
+    expect(own.stats().digests.entries).toBe(msgs.length);
+    expect(native.stats().digests).toEqual({ entries: 0, bytes: 0 });
+    expect(asked.stats().digests.entries).toBe(msgs.length);
+    expect(msgs.map((m) => native.digest(m, "anthropic"))).toEqual(msgs.map((m) => own.digest(m, "anthropic")));
   });
 });
 
