@@ -89,3 +89,55 @@ export function stringJsonLength(s: string): number {
   if (escapeScanner !== undefined) return s.length < SHORT_FOR_SCAN ? escapedLengthSlow(s) : scannedLength(s, escapeScanner);
   return s.length < SHORT_STRING ? escapedLengthSlow(s) : searchedLength(s);
 }
+
+/** From this length a string is joined into a batch rather than read unit by unit. */
+const BATCH_FROM = 12;
+/** From this length a string is scanned on its own: joining it would only copy it. */
+const BATCH_BELOW = 256;
+/** A batch is scanned once it holds this many units. */
+const BATCH_UNITS = 32_768;
+
+/**
+ * The serialised lengths of many strings, summed: what a measure of a whole value needs. Where the
+ * scan runs, strings of moderate length are joined and the batch is scanned at once, since a scan
+ * costs about as much to start as reading a few dozen units; only the total is ever needed. A
+ * batch whose scan flags something re-counts its strings one by one.
+ */
+export class StringLengthSum {
+  private sum = 0;
+  private joined = "";
+  private readonly batch: string[] = [];
+
+  add(s: string): void {
+    const n = s.length;
+    if (escapeScanner === undefined || n < BATCH_FROM || n >= BATCH_BELOW) {
+      this.sum += stringJsonLength(s);
+      return;
+    }
+    const last = s.charCodeAt(n - 1);
+    // A string ending in a high surrogate could pair with the next one's first unit: never joined.
+    if (last >= 0xd800 && last <= 0xdbff) {
+      this.sum += scannedLength(s, escapeScanner);
+      return;
+    }
+    this.sum += n + 2;
+    this.joined += s;
+    this.batch.push(s);
+    if (this.joined.length >= BATCH_UNITS) this.scanBatch(escapeScanner);
+  }
+
+  /** The sum of every string added. */
+  total(): number {
+    if (this.batch.length > 0 && escapeScanner !== undefined) this.scanBatch(escapeScanner);
+    return this.sum;
+  }
+
+  private scanBatch(scan: (s: string) => number): void {
+    const r = scan(this.joined);
+    const flags = r % 4;
+    if (flags === 0) this.sum += (r - flags) / 4;
+    else for (const s of this.batch) this.sum += scannedLength(s, scan) - s.length - 2;
+    this.joined = "";
+    this.batch.length = 0;
+  }
+}

@@ -7,7 +7,7 @@
  */
 import { CliffInputError } from "./errors.js";
 import { isArray, jsonStringify, objectKeys } from "./guards.js";
-import { stringJsonLength } from "./json-string.js";
+import { StringLengthSum, stringJsonLength } from "./json-string.js";
 
 export { stringJsonLength };
 
@@ -54,15 +54,25 @@ export function stringPrefixJson(s: string, room: number): string {
   return json.slice(0, json.length - 1);
 }
 
+/** 10^0 … 10^21, each exact in a double. */
+const POWERS_OF_TEN: number[] = [];
+for (let k = 0, p = 1; k <= 21; k++, p *= 10) POWERS_OF_TEN.push(p);
+
 /**
  * Characters of a number as JSON: whole numbers below 1e21 (which print as plain digits, however
  * large: timestamps, token counts) counted against exact powers of ten, anything else formatted.
  */
 function numberLength(v: number): number {
   if (v >= 0 && v < 1e21 && v === Math.floor(v) && !(v === 0 && 1 / v < 0)) {
-    let n = 1;
-    for (let p = 10; v >= p; p *= 10) n++;
-    return n;
+    // The least k with v < 10^k, by halving: five comparisons for a 13-digit timestamp.
+    let lo = 1;
+    let hi = 21;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (v >= POWERS_OF_TEN[mid]) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
   return String(v).length;
 }
@@ -216,6 +226,7 @@ export function measureJson(value: unknown, style: JsonStyle = PYTHON_DEFAULT, a
   const depths: number[] = [0];
   let handled = -1; // depth of a node the adjuster handled: its subtree is counted without asking again
   let checked = false;
+  const strings = new StringLengthSum();
   while (stack.length > 0) {
     const v = stack.pop() as object;
     const depth = depths.pop() as number;
@@ -236,7 +247,8 @@ export function measureJson(value: unknown, style: JsonStyle = PYTHON_DEFAULT, a
       total += 2 + (n > 0 ? (n - 1) * itemSep : 0);
       for (let i = n - 1; i >= 0; i--) {
         const child = v[i];
-        if (child !== null && typeof child === "object") {
+        if (typeof child === "string") strings.add(child);
+        else if (child !== null && typeof child === "object") {
           stack.push(child);
           depths.push(depth + 1);
         } else total += isSkipped(child) ? 4 : scalarLength(child);
@@ -250,7 +262,8 @@ export function measureJson(value: unknown, style: JsonStyle = PYTHON_DEFAULT, a
         if (isSkipped(child)) continue;
         written++;
         total += keyLength(keys[i]) + keySep;
-        if (child !== null && typeof child === "object") {
+        if (typeof child === "string") strings.add(child);
+        else if (child !== null && typeof child === "object") {
           stack.push(child);
           depths.push(depth + 1);
         } else total += scalarLength(child);
@@ -258,7 +271,7 @@ export function measureJson(value: unknown, style: JsonStyle = PYTHON_DEFAULT, a
       total += 2 + (written > 0 ? (written - 1) * itemSep : 0);
     }
   }
-  return total;
+  return total + strings.total();
 }
 
 /** Length of `pythonJson(value)`, counted without building it. */

@@ -266,6 +266,45 @@ function stringJsonLength(s) {
   if (escapeScanner !== void 0) return s.length < SHORT_FOR_SCAN ? escapedLengthSlow(s) : scannedLength(s, escapeScanner);
   return s.length < SHORT_STRING ? escapedLengthSlow(s) : searchedLength(s);
 }
+var BATCH_FROM = 12;
+var BATCH_BELOW = 256;
+var BATCH_UNITS = 32768;
+var StringLengthSum = class {
+  constructor() {
+    this.sum = 0;
+    this.joined = "";
+    this.batch = [];
+  }
+  add(s) {
+    const n = s.length;
+    if (escapeScanner === void 0 || n < BATCH_FROM || n >= BATCH_BELOW) {
+      this.sum += stringJsonLength(s);
+      return;
+    }
+    const last = s.charCodeAt(n - 1);
+    if (last >= 55296 && last <= 56319) {
+      this.sum += scannedLength(s, escapeScanner);
+      return;
+    }
+    this.sum += n + 2;
+    this.joined += s;
+    this.batch.push(s);
+    if (this.joined.length >= BATCH_UNITS) this.scanBatch(escapeScanner);
+  }
+  /** The sum of every string added. */
+  total() {
+    if (this.batch.length > 0 && escapeScanner !== void 0) this.scanBatch(escapeScanner);
+    return this.sum;
+  }
+  scanBatch(scan) {
+    const r = scan(this.joined);
+    const flags = r % 4;
+    if (flags === 0) this.sum += (r - flags) / 4;
+    else for (const s of this.batch) this.sum += scannedLength(s, scan) - s.length - 2;
+    this.joined = "";
+    this.batch.length = 0;
+  }
+};
 
 // core/json.ts
 var CANONICAL = { sortKeys: true, itemSep: ",", keySep: ":" };
@@ -295,11 +334,18 @@ function stringPrefixJson(s, room) {
   const json = jsonStringify(s.slice(0, end));
   return json.slice(0, json.length - 1);
 }
+var POWERS_OF_TEN = [];
+for (let k = 0, p = 1; k <= 21; k++, p *= 10) POWERS_OF_TEN.push(p);
 function numberLength(v) {
   if (v >= 0 && v < 1e21 && v === Math.floor(v) && !(v === 0 && 1 / v < 0)) {
-    let n = 1;
-    for (let p = 10; v >= p; p *= 10) n++;
-    return n;
+    let lo = 1;
+    let hi = 21;
+    while (lo < hi) {
+      const mid = lo + hi >> 1;
+      if (v >= POWERS_OF_TEN[mid]) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
   return String(v).length;
 }
@@ -408,6 +454,7 @@ function measureJson(value, style = PYTHON_DEFAULT, adjust) {
   const depths = [0];
   let handled = -1;
   let checked = false;
+  const strings = new StringLengthSum();
   while (stack.length > 0) {
     const v = stack.pop();
     const depth = depths.pop();
@@ -428,7 +475,8 @@ function measureJson(value, style = PYTHON_DEFAULT, adjust) {
       total += 2 + (n > 0 ? (n - 1) * itemSep : 0);
       for (let i = n - 1; i >= 0; i--) {
         const child = v[i];
-        if (child !== null && typeof child === "object") {
+        if (typeof child === "string") strings.add(child);
+        else if (child !== null && typeof child === "object") {
           stack.push(child);
           depths.push(depth + 1);
         } else total += isSkipped(child) ? 4 : scalarLength(child);
@@ -442,7 +490,8 @@ function measureJson(value, style = PYTHON_DEFAULT, adjust) {
         if (isSkipped(child)) continue;
         written++;
         total += keyLength(keys[i]) + keySep;
-        if (child !== null && typeof child === "object") {
+        if (typeof child === "string") strings.add(child);
+        else if (child !== null && typeof child === "object") {
           stack.push(child);
           depths.push(depth + 1);
         } else total += scalarLength(child);
@@ -450,7 +499,7 @@ function measureJson(value, style = PYTHON_DEFAULT, adjust) {
       total += 2 + (written > 0 ? (written - 1) * itemSep : 0);
     }
   }
-  return total;
+  return total + strings.total();
 }
 function pythonJsonLength(value) {
   return measureJson(value, PYTHON_DEFAULT);

@@ -95,6 +95,14 @@ describe("json", () => {
     }
   });
 
+  it("counts whole numbers to the digit, at and around every power of ten up to 1e21", () => {
+    const near = fc.tuple(fc.integer({ min: 0, max: 21 }), fc.integer({ min: -3, max: 3 })).map(([k, d]) => 10 ** k + d);
+    const whole = fc.oneof(near, fc.maxSafeInteger(), fc.double({ min: 0, max: 1e21, noNaN: true }).map(Math.floor));
+    fc.assert(fc.property(fc.array(whole, { maxLength: 20 }), (xs) => {
+      expect(pythonJsonLength(xs)).toBe(pythonJson(xs).length);
+    }), { numRuns: 2000 });
+  });
+
   it("formats numbers the JS way and orders keys the JS way", () => {
     expect(canonicalJson([1.0, -0, 1e-7])).toBe("[1,0,1e-7]");
     expect(canonicalJson({ "！": 1, "😀": 2 })).toBe('{"😀":2,"！":1}');
