@@ -13,13 +13,13 @@ import { fmt, gc, heapMB, time } from "./util.js";
 function row(label: string, messages: unknown[], dialect: string, target: number): void {
   const bytes = JSON.stringify(messages).length;
   const repeats = Math.max(7, Math.min(60, Math.round(4e7 / bytes)));
-  const stringify = time(() => JSON.stringify(messages), repeats, 2);
+  const stringify = time(() => JSON.stringify(messages), repeats, 2, 300);
   // The compacted list is read, as a host reads it: a result renders its summary when first read.
   const run = (): void => {
     void compact(messages, dialect, { keepRecent: 3 })?.messages;
     estimateTokens({ messages });
   };
-  const ms = time(run, repeats, 2);
+  const ms = time(run, repeats, 2, 300);
   gc();
   const base = heapMB();
   const kept = compact(messages, dialect, { keepRecent: 3 });

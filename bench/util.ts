@@ -6,9 +6,14 @@ export function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-/** Fastest of `repeats` runs after `warmup` runs, in milliseconds (the least disturbed by other load). */
-export function time(fn: () => unknown, repeats = 5, warmup = 1): number {
-  for (let i = 0; i < warmup; i++) fn();
+/**
+ * Fastest of `repeats` runs after at least `warmup` runs and `warmMs` milliseconds of them, in
+ * milliseconds (the least disturbed by other load). The warm-up by time lets the engine finish
+ * optimising a small input's code, which a few runs of a fraction of a millisecond do not.
+ */
+export function time(fn: () => unknown, repeats = 5, warmup = 1, warmMs = 0): number {
+  const warmStart = performance.now();
+  for (let i = 0; i < warmup || performance.now() - warmStart < warmMs; i++) fn();
   const xs: number[] = [];
   for (let i = 0; i < repeats; i++) {
     const t0 = performance.now();

@@ -7,7 +7,7 @@
  */
 import { CliffInputError } from "./errors.js";
 import { isArray, jsonStringify, objectKeys } from "./guards.js";
-import { StringLengthSum, stringJsonLength } from "./json-string.js";
+import { stringJsonLength } from "./json-string.js";
 
 export { stringJsonLength };
 
@@ -226,7 +226,6 @@ export function measureJson(value: unknown, style: JsonStyle = PYTHON_DEFAULT, a
   const depths: number[] = [0];
   let handled = -1; // depth of a node the adjuster handled: its subtree is counted without asking again
   let checked = false;
-  const strings = new StringLengthSum();
   while (stack.length > 0) {
     const v = stack.pop() as object;
     const depth = depths.pop() as number;
@@ -247,8 +246,7 @@ export function measureJson(value: unknown, style: JsonStyle = PYTHON_DEFAULT, a
       total += 2 + (n > 0 ? (n - 1) * itemSep : 0);
       for (let i = n - 1; i >= 0; i--) {
         const child = v[i];
-        if (typeof child === "string") strings.add(child);
-        else if (child !== null && typeof child === "object") {
+        if (child !== null && typeof child === "object") {
           stack.push(child);
           depths.push(depth + 1);
         } else total += isSkipped(child) ? 4 : scalarLength(child);
@@ -262,8 +260,7 @@ export function measureJson(value: unknown, style: JsonStyle = PYTHON_DEFAULT, a
         if (isSkipped(child)) continue;
         written++;
         total += keyLength(keys[i]) + keySep;
-        if (typeof child === "string") strings.add(child);
-        else if (child !== null && typeof child === "object") {
+        if (child !== null && typeof child === "object") {
           stack.push(child);
           depths.push(depth + 1);
         } else total += scalarLength(child);
@@ -271,7 +268,7 @@ export function measureJson(value: unknown, style: JsonStyle = PYTHON_DEFAULT, a
       total += 2 + (written > 0 ? (written - 1) * itemSep : 0);
     }
   }
-  return total + strings.total();
+  return total;
 }
 
 /** Length of `pythonJson(value)`, counted without building it. */

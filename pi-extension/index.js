@@ -266,45 +266,6 @@ function stringJsonLength(s) {
   if (escapeScanner !== void 0) return s.length < SHORT_FOR_SCAN ? escapedLengthSlow(s) : scannedLength(s, escapeScanner);
   return s.length < SHORT_STRING ? escapedLengthSlow(s) : searchedLength(s);
 }
-var BATCH_FROM = 12;
-var BATCH_BELOW = 256;
-var BATCH_UNITS = 32768;
-var StringLengthSum = class {
-  constructor() {
-    this.sum = 0;
-    this.joined = "";
-    this.batch = [];
-  }
-  add(s) {
-    const n = s.length;
-    if (escapeScanner === void 0 || n < BATCH_FROM || n >= BATCH_BELOW) {
-      this.sum += stringJsonLength(s);
-      return;
-    }
-    const last = s.charCodeAt(n - 1);
-    if (last >= 55296 && last <= 56319) {
-      this.sum += scannedLength(s, escapeScanner);
-      return;
-    }
-    this.sum += n + 2;
-    this.joined += s;
-    this.batch.push(s);
-    if (this.joined.length >= BATCH_UNITS) this.scanBatch(escapeScanner);
-  }
-  /** The sum of every string added. */
-  total() {
-    if (this.batch.length > 0 && escapeScanner !== void 0) this.scanBatch(escapeScanner);
-    return this.sum;
-  }
-  scanBatch(scan) {
-    const r = scan(this.joined);
-    const flags = r % 4;
-    if (flags === 0) this.sum += (r - flags) / 4;
-    else for (const s of this.batch) this.sum += scannedLength(s, scan) - s.length - 2;
-    this.joined = "";
-    this.batch.length = 0;
-  }
-};
 
 // core/json.ts
 var CANONICAL = { sortKeys: true, itemSep: ",", keySep: ":" };
@@ -454,7 +415,6 @@ function measureJson(value, style = PYTHON_DEFAULT, adjust) {
   const depths = [0];
   let handled = -1;
   let checked = false;
-  const strings = new StringLengthSum();
   while (stack.length > 0) {
     const v = stack.pop();
     const depth = depths.pop();
@@ -475,8 +435,7 @@ function measureJson(value, style = PYTHON_DEFAULT, adjust) {
       total += 2 + (n > 0 ? (n - 1) * itemSep : 0);
       for (let i = n - 1; i >= 0; i--) {
         const child = v[i];
-        if (typeof child === "string") strings.add(child);
-        else if (child !== null && typeof child === "object") {
+        if (child !== null && typeof child === "object") {
           stack.push(child);
           depths.push(depth + 1);
         } else total += isSkipped(child) ? 4 : scalarLength(child);
@@ -490,8 +449,7 @@ function measureJson(value, style = PYTHON_DEFAULT, adjust) {
         if (isSkipped(child)) continue;
         written++;
         total += keyLength(keys[i]) + keySep;
-        if (typeof child === "string") strings.add(child);
-        else if (child !== null && typeof child === "object") {
+        if (child !== null && typeof child === "object") {
           stack.push(child);
           depths.push(depth + 1);
         } else total += scalarLength(child);
@@ -499,7 +457,7 @@ function measureJson(value, style = PYTHON_DEFAULT, adjust) {
       total += 2 + (written > 0 ? (written - 1) * itemSep : 0);
     }
   }
-  return total + strings.total();
+  return total;
 }
 function pythonJsonLength(value) {
   return measureJson(value, PYTHON_DEFAULT);
