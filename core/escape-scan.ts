@@ -82,6 +82,7 @@ function scannerFrom(platform: ScanPlatform): EscapeScanner | undefined {
 function behaves(scanner: EscapeScanner): boolean {
   return (
     scanner('a"b\\c\nd\te\rf') === 5 * 4 &&
+    scanner("sixteen bytes...then \"two\"") === 2 * 4 &&
     scanner("\u0001") === 1 * 4 + RARE_CONTROL &&
     scanner("\ud800") === MAYBE_LONE_SURROGATE &&
     scanner("é😀日本 plain") === 0

@@ -199,7 +199,7 @@ function scannerFrom(platform) {
   };
 }
 function behaves(scanner) {
-  return scanner('a"b\\c\nd	e\rf') === 5 * 4 && scanner("") === 1 * 4 + RARE_CONTROL && scanner("\uD800") === MAYBE_LONE_SURROGATE && scanner("\xE9\u{1F600}\u65E5\u672C plain") === 0;
+  return scanner('a"b\\c\nd	e\rf') === 5 * 4 && scanner('sixteen bytes...then "two"') === 2 * 4 && scanner("") === 1 * 4 + RARE_CONTROL && scanner("\uD800") === MAYBE_LONE_SURROGATE && scanner("\xE9\u{1F600}\u65E5\u672C plain") === 0;
 }
 function loadEscapeScanner(platform) {
   try {
