@@ -9,6 +9,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream";
 import { isObj, type Engine, type PrepareContext } from "../core/index.js";
+import { bodyText } from "./body.js";
 import { logLine, type RequestRecord } from "./log.js";
 import type { Resolved } from "./options.js";
 import { ERROR_BODY_LIMIT, isContextError } from "./reactive.js";
@@ -72,7 +73,7 @@ function decide(ctx: Context, api: NonNullable<Route["api"]>, raw: Buffer): Deci
   const failOpen = (): Decision => ({ body: raw, prepared: null, action: "fail-open", record: { ...record, addedMs: performance.now() - started } });
   let parsed: unknown;
   try {
-    parsed = JSON.parse(raw.toString("utf8"));
+    parsed = JSON.parse(bodyText(raw));
   } catch {
     return failOpen();
   }
