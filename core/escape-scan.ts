@@ -19,7 +19,6 @@ export const RARE_CONTROL = 1;
 export const MAYBE_LONE_SURROGATE = 2;
 
 interface EncodeResult {
-  read?: number;
   written?: number;
 }
 interface Encoder {
@@ -64,15 +63,19 @@ function scannerFrom(platform: ScanPlatform): EscapeScanner | undefined {
   const encoder = new Encoder();
   return (s) => {
     if (s.length <= chunkUnits) return fromWasm(scan(encoder.encodeInto(s, window).written as number));
-    // A longer string goes through in pieces; the encoder stops between characters, never inside a pair.
+    // A longer string goes through in pieces that fit, each ending between characters, never
+    // inside a pair. Each piece is sliced to its own end: an encoder may copy all of the source it
+    // is handed (a browser's does), so handing it the rest of the string each time would be quadratic.
     let count = 0;
     let flags = 0;
     for (let at = 0; at < s.length; ) {
-      const step = encoder.encodeInto(at === 0 ? s : s.slice(at), window);
-      const r = fromWasm(scan(step.written as number));
+      let end = Math.min(s.length, at + chunkUnits);
+      const last = s.charCodeAt(end - 1);
+      if (end < s.length && last >= 0xd800 && last <= 0xdbff) end--;
+      const r = fromWasm(scan(encoder.encodeInto(s.slice(at, end), window).written as number));
       count += r >>> 2;
       flags |= r & 3;
-      at += step.read as number;
+      at = end;
     }
     return count * 4 + flags;
   };

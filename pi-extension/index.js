@@ -189,11 +189,13 @@ function scannerFrom(platform) {
     let count = 0;
     let flags = 0;
     for (let at = 0; at < s.length; ) {
-      const step = encoder.encodeInto(at === 0 ? s : s.slice(at), window);
-      const r = fromWasm(scan(step.written));
+      let end = Math.min(s.length, at + chunkUnits);
+      const last = s.charCodeAt(end - 1);
+      if (end < s.length && last >= 55296 && last <= 56319) end--;
+      const r = fromWasm(scan(encoder.encodeInto(s.slice(at, end), window).written));
       count += r >>> 2;
       flags |= r & 3;
-      at += step.read;
+      at = end;
     }
     return count * 4 + flags;
   };

@@ -49,6 +49,26 @@ describe("the SIMD escape scan", () => {
     expect(stringJsonLength(dense)).toBe(slow(dense));
   });
 
+  it("hands the encoder pieces no longer than its memory holds, never the rest of a long string", () => {
+    // A browser's encoder copies all of the source it is handed: passing the rest of a 10 MB
+    // string for every piece made one count quadratic there.
+    const g = globalThis as unknown as Required<ScanPlatform>;
+    const seen: number[] = [];
+    class Recording {
+      private readonly inner = new g.TextEncoder();
+      encodeInto(source: string, out: Uint8Array): { written?: number } {
+        seen.push(source.length);
+        return this.inner.encodeInto(source, out);
+      }
+    }
+    const scan = loadEscapeScanner({ WebAssembly: g.WebAssembly, TextEncoder: Recording as unknown as ScanPlatform["TextEncoder"] })!;
+    seen.length = 0;
+    const s = ('say "hi" 😀\n').repeat(100_000);
+    expect(scannedLength(s, scan)).toBe(slow(s));
+    expect(seen.reduce((a, b) => a + b, 0)).toBe(s.length);
+    expect(Math.max(...seen)).toBeLessThan(100_000);
+  });
+
   it("stands aside where the platform cannot run it or its encoder answers otherwise", () => {
     const g = globalThis as unknown as Required<ScanPlatform>;
     expect(loadEscapeScanner({})).toBeUndefined();
