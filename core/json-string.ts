@@ -43,7 +43,7 @@ function hasLongEscape(s: string): boolean {
 }
 
 /** Control characters other than the line break, tab and carriage return. */
-const RARE_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+const HAS_RARE_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
 
 /**
  * A string's escaped length by native searches: every character that needs escaping but the rare
@@ -51,7 +51,7 @@ const RARE_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
  * by one regex pass below LONG_STRING units, by a search per character above) is read unit by unit.
  */
 export function searchedLength(s: string): number {
-  if (s.length >= LONG_STRING ? hasLongEscape(s) : RARE_CONTROLS.test(s)) return escapedLengthSlow(s);
+  if (s.length >= LONG_STRING ? hasLongEscape(s) : HAS_RARE_CONTROL.test(s)) return escapedLengthSlow(s);
   const short = occurrences(s, "\n") + occurrences(s, '"') + occurrences(s, "\\") + occurrences(s, "\t") + occurrences(s, "\r");
   return s.length + 2 + short + 5 * loneSurrogates(s);
 }

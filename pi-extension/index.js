@@ -237,9 +237,9 @@ function hasLongEscape(s) {
   for (let i = 0; i < LONG_ESCAPES.length; i++) if (s.indexOf(LONG_ESCAPES[i]) >= 0) return true;
   return false;
 }
-var RARE_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+var HAS_RARE_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
 function searchedLength(s) {
-  if (s.length >= LONG_STRING ? hasLongEscape(s) : RARE_CONTROLS.test(s)) return escapedLengthSlow(s);
+  if (s.length >= LONG_STRING ? hasLongEscape(s) : HAS_RARE_CONTROL.test(s)) return escapedLengthSlow(s);
   const short = occurrences(s, "\n") + occurrences(s, '"') + occurrences(s, "\\") + occurrences(s, "	") + occurrences(s, "\r");
   return s.length + 2 + short + 5 * loneSurrogates(s);
 }
