@@ -40,8 +40,19 @@ export interface ScanPlatform {
  */
 export type EscapeScanner = (s: string) => number;
 
-function fromWasm(r: number): number {
-  return (r & WASM_COUNT) * 4 + (r & WASM_RARE ? RARE_CONTROL : 0) + (r & WASM_LEAD_EF ? MAYBE_LONE_SURROGATE : 0);
+/** A scanner's result from an escape count and the module's flag bits. */
+function packed(escapes: number, wasmFlags: number): number {
+  return escapes * 4 + (wasmFlags & WASM_RARE ? RARE_CONTROL : 0) + (wasmFlags & WASM_LEAD_EF ? MAYBE_LONE_SURROGATE : 0);
+}
+
+/** The flags (RARE_CONTROL, MAYBE_LONE_SURROGATE) of a scanner's result. */
+export function scanFlags(result: number): number {
+  return result % 4;
+}
+
+/** How many units of the string need escaping, by a scanner's result. */
+export function scanEscapes(result: number): number {
+  return (result - (result % 4)) / 4;
 }
 
 function bytesOf(hex: string): Uint8Array {
@@ -62,7 +73,10 @@ function scannerFrom(platform: ScanPlatform): EscapeScanner | undefined {
   const chunkUnits = Math.floor(window.length / 3);
   const encoder = new Encoder();
   return (s) => {
-    if (s.length <= chunkUnits) return fromWasm(scan(encoder.encodeInto(s, window).written as number));
+    if (s.length <= chunkUnits) {
+      const r = scan(encoder.encodeInto(s, window).written as number);
+      return packed(r & WASM_COUNT, r);
+    }
     // A longer string goes through in pieces that fit, each ending between characters, never
     // inside a pair. Each piece is sliced to its own end: an encoder may copy all of the source it
     // is handed (a browser's does), so handing it the rest of the string each time would be quadratic.
@@ -72,12 +86,12 @@ function scannerFrom(platform: ScanPlatform): EscapeScanner | undefined {
       let end = Math.min(s.length, at + chunkUnits);
       const last = s.charCodeAt(end - 1);
       if (end < s.length && last >= 0xd800 && last <= 0xdbff) end--;
-      const r = fromWasm(scan(encoder.encodeInto(s.slice(at, end), window).written as number));
-      count += r >>> 2;
-      flags |= r & 3;
+      const r = scan(encoder.encodeInto(s.slice(at, end), window).written as number);
+      count += r & WASM_COUNT;
+      flags |= r;
       at = end;
     }
-    return count * 4 + flags;
+    return packed(count, flags);
   };
 }
 

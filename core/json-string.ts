@@ -5,7 +5,7 @@
  * SIMD scan of the string's UTF-8 counts them (escape-scan.ts); elsewhere the engine's own string
  * search does, one kind of character at a time.
  */
-import { escapeScanner, MAYBE_LONE_SURROGATE, RARE_CONTROL } from "./escape-scan.js";
+import { escapeScanner, MAYBE_LONE_SURROGATE, RARE_CONTROL, scanEscapes, scanFlags } from "./escape-scan.js";
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 // Control characters escaped as \u00XX (the line break, tab and carriage return have short forms).
@@ -59,9 +59,9 @@ export function searchedLength(s: string): number {
 /** A string's escaped length by the SIMD scan, which flags what its bytes cannot settle. */
 export function scannedLength(s: string, scan: (s: string) => number): number {
   const r = scan(s);
-  const flags = r % 4;
+  const flags = scanFlags(r);
   if (flags & RARE_CONTROL) return escapedLengthSlow(s);
-  return s.length + 2 + (r - flags) / 4 + (flags & MAYBE_LONE_SURROGATE ? 5 * loneSurrogates(s) : 0);
+  return s.length + 2 + scanEscapes(r) + (flags & MAYBE_LONE_SURROGATE ? 5 * loneSurrogates(s) : 0);
 }
 
 /** The exact count for strings with uncommon escapes or surrogates: one unit at a time. */

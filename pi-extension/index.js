@@ -166,8 +166,14 @@ var WASM_LEAD_EF = 536870912;
 var WASM_COUNT = 268435455;
 var RARE_CONTROL = 1;
 var MAYBE_LONE_SURROGATE = 2;
-function fromWasm(r) {
-  return (r & WASM_COUNT) * 4 + (r & WASM_RARE ? RARE_CONTROL : 0) + (r & WASM_LEAD_EF ? MAYBE_LONE_SURROGATE : 0);
+function packed(escapes, wasmFlags) {
+  return escapes * 4 + (wasmFlags & WASM_RARE ? RARE_CONTROL : 0) + (wasmFlags & WASM_LEAD_EF ? MAYBE_LONE_SURROGATE : 0);
+}
+function scanFlags(result) {
+  return result % 4;
+}
+function scanEscapes(result) {
+  return (result - result % 4) / 4;
 }
 function bytesOf(hex) {
   const out = new Uint8Array(hex.length / 2);
@@ -185,19 +191,22 @@ function scannerFrom(platform) {
   const chunkUnits = Math.floor(window.length / 3);
   const encoder = new Encoder();
   return (s) => {
-    if (s.length <= chunkUnits) return fromWasm(scan(encoder.encodeInto(s, window).written));
+    if (s.length <= chunkUnits) {
+      const r = scan(encoder.encodeInto(s, window).written);
+      return packed(r & WASM_COUNT, r);
+    }
     let count = 0;
     let flags = 0;
     for (let at = 0; at < s.length; ) {
       let end = Math.min(s.length, at + chunkUnits);
       const last = s.charCodeAt(end - 1);
       if (end < s.length && last >= 55296 && last <= 56319) end--;
-      const r = fromWasm(scan(encoder.encodeInto(s.slice(at, end), window).written));
-      count += r >>> 2;
-      flags |= r & 3;
+      const r = scan(encoder.encodeInto(s.slice(at, end), window).written);
+      count += r & WASM_COUNT;
+      flags |= r;
       at = end;
     }
-    return count * 4 + flags;
+    return packed(count, flags);
   };
 }
 function behaves(scanner) {
@@ -245,9 +254,9 @@ function searchedLength(s) {
 }
 function scannedLength(s, scan) {
   const r = scan(s);
-  const flags = r % 4;
+  const flags = scanFlags(r);
   if (flags & RARE_CONTROL) return escapedLengthSlow(s);
-  return s.length + 2 + (r - flags) / 4 + (flags & MAYBE_LONE_SURROGATE ? 5 * loneSurrogates(s) : 0);
+  return s.length + 2 + scanEscapes(r) + (flags & MAYBE_LONE_SURROGATE ? 5 * loneSurrogates(s) : 0);
 }
 function escapedLengthSlow(s) {
   let n = s.length + 2;
