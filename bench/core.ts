@@ -45,7 +45,7 @@ function corpus(): [string, () => [unknown[], string]][] {
   }
   const traj = new URL("minisweagent-marshmallow-1343.traj.json", dir);
   if (existsSync(traj)) {
-    out.push(["corpus minisweagent traj (openai-chat)", () => {
+    out.push(["corpus minisweagent trajectory", () => {
       const msgs = (JSON.parse(readFileSync(traj, "utf8")).messages as Record<string, unknown>[]).map(({ extra: _extra, ...m }) => m);
       return [msgs, detectDialect(msgs)];
     }]);
