@@ -40,16 +40,36 @@ const CONFIG_HELP: Partial<Record<keyof Config, string>> = {
   filesMaxChars: "characters of file paths a summary carries forward",
   storeMaxEntries: "proxy: cliffs kept for reuse",
   storeMaxBytes: "proxy: bytes of cliffs kept for reuse",
+  profile: "group of defaults: reference (the reference's output, byte for byte) or recall",
+  keepThinking: "keep thinking as text in the summary",
+  strict: "cut the summary itself when still over the threshold",
+  appendFileLists: "append the files read and modified to the summary",
+  shadow: "report what would happen, send the original",
 };
 
-// Config settings with a value, as flags named after their key (thresholdTokens is --threshold).
-const CONFIG_FLAGS: Flag[] = CONFIG_KEYS.filter((k) => CONFIG_KINDS[k] !== "bool" && k !== "thresholdTokens").map((k) => ({
-  name: kebab(k),
-  value: CONFIG_KINDS[k] === "ratio" ? "X" : "N",
-  commands: k.startsWith("store") ? ["serve", "run"] : ALL,
-  help: CONFIG_HELP[k] ?? k,
-  default: String(DEFAULT_CONFIG[k]),
-}));
+/** The flag of a config key: its kebab-case name (thresholdTokens is --threshold). */
+export const configFlagName = (k: keyof Config): string => (k === "thresholdTokens" ? "threshold" : kebab(k));
+
+const PLACEHOLDER: Record<string, string> = { int: "N", ratio: "X", enum: "NAME", list: "A,B", string: "TEXT" };
+// Keys whose setting means nothing on the command line (a host steps aside), or that is already a flag below.
+const NO_FLAG: readonly (keyof Config)[] = ["enabled", "thresholdTokens"];
+const proxyOnly = (k: keyof Config): boolean => k.startsWith("store") || k === "appendFileLists";
+
+function shown(v: unknown): string {
+  return Array.isArray(v) ? (v.length === 0 ? "none" : v.join(",")) : v === "" ? "none" : String(v);
+}
+
+// Every config key as a flag named after it: a value flag, or a switch and its --no- form.
+const CONFIG_FLAGS: Flag[] = CONFIG_KEYS.filter((k) => NO_FLAG.indexOf(k) < 0).flatMap((k): Flag[] => {
+  const commands = proxyOnly(k) ? (["serve", "run"] as Command[]) : ALL;
+  const help = CONFIG_HELP[k] ?? k;
+  if (CONFIG_KINDS[k] !== "bool") return [{ name: configFlagName(k), value: PLACEHOLDER[CONFIG_KINDS[k]], commands, help, default: shown(DEFAULT_CONFIG[k]) }];
+  const on = DEFAULT_CONFIG[k] === true;
+  return [
+    { name: configFlagName(k), commands, help: help + (on ? " (on by default)" : "") },
+    { name: "no-" + configFlagName(k), commands, help: `turn off --${configFlagName(k)}` },
+  ];
+});
 
 export const FLAGS: Flag[] = [
   { name: "help", short: "h", commands: ALL, help: "this text" },
@@ -60,12 +80,10 @@ export const FLAGS: Flag[] = [
   { name: "host", value: "agentparley", commands: ["compact"], help: "show exactly what the AgentParley plugin would return" },
   { name: "sandbox", value: "quickjs", commands: ["compact"], help: "with --host agentparley: run the built plugin bundle in QuickJS" },
   { name: "focus", value: "TEXT", commands: ["compact", "report"], help: "a /compact focus: dropped results that mention it keep matching lines" },
-  { name: "config", value: "FILE", commands: ALL, help: "JSON config (camelCase or snake_case keys); flags override it" },
+  { name: "config", value: "FILE", commands: ALL, help: "JSON config (camelCase or snake_case keys; also CLIFF_CONFIG); CLIFF_* variables and flags override it" },
   { name: "threshold", value: "N", commands: ALL, help: "compaction threshold in estimated tokens", default: String(DEFAULT_CONFIG.thresholdTokens) },
   ...CONFIG_FLAGS,
-  { name: "drop-thinking", commands: ALL, help: "leave thinking out of the summary" },
-  { name: "strict", commands: ALL, help: "cut the summary itself when still over the threshold" },
-  { name: "append-file-lists", commands: ["serve", "run"], help: "append the files read and modified to the summary" },
+  { name: "drop-thinking", commands: ALL, help: "leave thinking out of the summary (as --no-keep-thinking)" },
   { name: "svg", value: "FILE", commands: ["simulate"], help: "write the sawtooth chart as SVG" },
   { name: "csv", value: "FILE", commands: ["simulate"], help: "write one row per request as CSV" },
   { name: "cache-discount", value: "X", commands: ["simulate", "report"], help: "price of a cached input token relative to an uncached one, in [0, 1]", default: "0.1" },

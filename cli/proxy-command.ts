@@ -1,30 +1,28 @@
 /** `cliffcompaction serve` and `cliffcompaction run -- <agent>`: the CLI only starts the proxy host. */
 import { runAgent, startProxy, type ProxyOptions } from "../proxy/index.js";
 import { numberFlag, UsageError, type Parsed } from "./args.js";
-import { configFile, configFrom } from "./settings.js";
+import type { ConfigLayer } from "../core/index.js";
+import { configOf, hostSetting, settingLayers } from "./settings.js";
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
-/** Upstreams by precedence: flag, config file, CLIFF_* environment, default. */
-function upstreams(p: Parsed, env: NodeJS.ProcessEnv): ProxyOptions["upstreams"] {
-  const file = typeof p.values.config === "string" ? configFile(p.values.config) : {};
-  const pick = (flag: string, key: string, envName: string): string | undefined => {
-    const v = p.values[flag] ?? file[key] ?? env[envName];
-    if (v !== undefined && typeof v !== "string") throw new UsageError(`${key} must be a URL string`);
-    return v;
-  };
+/** Upstreams in the one order: flag, CLIFF_* variable, config file, default. */
+function upstreams(layers: readonly ConfigLayer[]): ProxyOptions["upstreams"] {
   const out: ProxyOptions["upstreams"] = {};
-  const a = pick("anthropic-upstream", "anthropicUpstream", "CLIFF_ANTHROPIC_UPSTREAM");
-  const o = pick("openai-upstream", "openaiUpstream", "CLIFF_OPENAI_UPSTREAM");
-  if (a !== undefined) out.anthropic = a;
-  if (o !== undefined) out.openai = o;
+  for (const [name, key] of [["anthropic", "anthropicUpstream"], ["openai", "openaiUpstream"]] as const) {
+    const set = hostSetting(layers, key);
+    if (set === undefined) continue;
+    if (typeof set.value !== "string") throw new UsageError(`${set.source}: ${key} must be a URL string`);
+    out[name] = set.value;
+  }
   return out;
 }
 
 function common(p: Parsed): ProxyOptions {
+  const layers = settingLayers(p.values);
   return {
-    config: configFrom(p.values),
-    upstreams: upstreams(p, process.env),
+    config: configOf(layers),
+    upstreams: upstreams(layers),
     compactLimitBytes: numberFlag(p.values, "compact-limit-mb", 64, 0, 1 << 20, false) * 1024 * 1024,
     logJson: p.values["log-json"] === true,
   };

@@ -1,10 +1,16 @@
-/** The config a command runs with: defaults, then a --config file, then the flags. And loading the session. */
-import { CONFIG_KEYS, CONFIG_KINDS, ConfigError, parseSetting, resolveConfig, type Config } from "../core/index.js";
-import { kebab, UsageError, type Parsed } from "./args.js";
+/**
+ * The config a command runs with, in the one order every host uses: flags over CLIFF_* variables
+ * over the config file (--config FILE or CLIFF_CONFIG) over the profile over the defaults. The
+ * same layers carry a host's own settings (the proxy's upstreams), read with `hostSetting`.
+ */
+import { CONFIG_KEYS, CONFIG_KINDS, ConfigError, envName, envValues, parseSetting, resolveLayers, type Config, type ConfigLayer, type SettingValue } from "../core/index.js";
+import { configFlagName, kebab, UsageError, type Parsed } from "./args.js";
 import { MAX_CONFIG_BYTES, MAX_SESSION_BYTES, readLimited } from "./input.js";
 import { InputError, readSession, type Session } from "./readers/index.js";
 
-function flagSetting(key: keyof Config, flag: string, v: string): number | boolean {
+type Env = Readonly<Record<string, string | undefined>>;
+
+function flagSetting(key: keyof Config, flag: string, v: string): SettingValue {
   try {
     return parseSetting(key, v);
   } catch (e) {
@@ -12,7 +18,7 @@ function flagSetting(key: keyof Config, flag: string, v: string): number | boole
   }
 }
 
-/** Keys a --config file may hold for the proxy only (not core settings). */
+/** Keys a config file, a CLIFF_* variable or a flag may hold for the proxy only (not core settings). */
 export const PROXY_KEYS = ["anthropicUpstream", "openaiUpstream"] as const;
 
 /** The --config file's JSON, or an InputError naming it. */
@@ -28,33 +34,70 @@ export function configFile(path: string): Record<string, unknown> {
   return partial as Record<string, unknown>;
 }
 
-function fileSettings(path: string): Config {
-  const partial = { ...configFile(path) };
-  for (const k of PROXY_KEYS) delete partial[k];
+/** The config file named by --config, else by CLIFF_CONFIG, or undefined. */
+export function configPath(values: Parsed["values"], env: Env = process.env): string | undefined {
+  if (typeof values.config === "string") return values.config;
+  return env.CLIFF_CONFIG !== undefined && env.CLIFF_CONFIG !== "" ? env.CLIFF_CONFIG : undefined;
+}
+
+function flagLayer(values: Parsed["values"]): ConfigLayer {
+  const flags: Record<string, unknown> = {};
+  for (const k of CONFIG_KEYS) {
+    const flag = configFlagName(k);
+    if (CONFIG_KINDS[k] !== "bool") {
+      if (typeof values[flag] === "string") flags[k] = flagSetting(k, flag, values[flag] as string);
+    } else if (values[flag] === true) flags[k] = true;
+    else if (values["no-" + flag] === true) flags[k] = false;
+  }
+  if (values["drop-thinking"] === true) flags.keepThinking = false;
+  for (const k of PROXY_KEYS) if (typeof values[kebab(k)] === "string") flags[k] = values[kebab(k)];
+  return { source: "flags", values: flags };
+}
+
+function envLayer(env: Env): ConfigLayer {
+  const { values, problems } = envValues(env);
+  if (problems.length > 0) throw new UsageError(problems[0]);
+  for (const k of PROXY_KEYS) {
+    const v = env[envName(k)];
+    if (v !== undefined && v !== "") values[k] = v;
+  }
+  return { source: "environment", values };
+}
+
+/** The layers a command's settings come from, lowest priority first: the config file, CLIFF_*, the flags. */
+export function settingLayers(values: Parsed["values"], env: Env = process.env): ConfigLayer[] {
+  const path = configPath(values, env);
+  const layers: ConfigLayer[] = [];
+  if (path !== undefined) layers.push({ source: path, values: configFile(path) });
+  layers.push(envLayer(env), flagLayer(values));
+  return layers;
+}
+
+/**
+ * The config from the layers, over a host's own defaults. A bad value in the file is an
+ * InputError naming the file; in a variable or a flag, a UsageError naming it.
+ */
+export function configOf(layers: readonly ConfigLayer[], hostDefaults: Partial<Config> = {}, hostKeys: readonly string[] = PROXY_KEYS): Config {
   try {
-    return resolveConfig(partial);
+    return resolveLayers(layers, hostDefaults, hostKeys);
   } catch (e) {
-    throw new InputError(`${path}: ${(e as Error).message}`);
+    if (e instanceof ConfigError) throw /^(environment|flags): /.test(e.message) ? new UsageError(e.message) : new InputError(e.message);
+    throw e;
   }
 }
 
-/** Defaults, the --config file over them, the flags over that. */
-export function configFrom(values: Parsed["values"]): Config {
-  const base = typeof values.config === "string" ? fileSettings(values.config) : resolveConfig();
-  const flags: Record<string, unknown> = {};
-  for (const k of CONFIG_KEYS) {
-    const flag = k === "thresholdTokens" ? "threshold" : kebab(k);
-    if (CONFIG_KINDS[k] !== "bool" && typeof values[flag] === "string") flags[k] = flagSetting(k, flag, values[flag] as string);
+/** Defaults, the profile, the config file, CLIFF_*, then the flags. */
+export function configFrom(values: Parsed["values"], env: Env = process.env, hostDefaults: Partial<Config> = {}): Config {
+  return configOf(settingLayers(values, env), hostDefaults);
+}
+
+/** A host setting (camelCase key) from the highest layer that sets it, with the layer's source. */
+export function hostSetting(layers: readonly ConfigLayer[], key: string): { value: unknown; source: string } | undefined {
+  for (let i = layers.length - 1; i >= 0; i--) {
+    const v = layers[i].values[key];
+    if (v !== undefined) return { value: v, source: layers[i].source === "environment" ? envName(key) : layers[i].source === "flags" ? "--" + kebab(key) : layers[i].source };
   }
-  if (values["drop-thinking"] === true) flags.keepThinking = false;
-  if (values.strict === true) flags.strict = true;
-  if (values["append-file-lists"] === true) flags.appendFileLists = true;
-  try {
-    return resolveConfig(flags, base);
-  } catch (e) {
-    if (e instanceof ConfigError) throw new UsageError(e.message);
-    throw e;
-  }
+  return undefined;
 }
 
 /** The session in FILE ("-" for standard input), read with the size limit. */

@@ -3,7 +3,12 @@
  * only validates and merges; reading files or the environment is each host's job.
  */
 
+/** Named groups of defaults: "reference" is the reference's behaviour byte for byte. */
+export type Profile = "reference" | "recall";
+
 export interface Config {
+  /** Which group of defaults the other keys start from; an explicit key always wins over it. */
+  profile: Profile;
   /** false: hosts step aside and let their own compaction run. */
   enabled: boolean;
   /** Context size (estimated tokens) at which the engine compacts; hosts use it for strict mode and overBudget. */
@@ -43,6 +48,7 @@ export interface Config {
 }
 
 export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
+  profile: "reference" as Profile,
   enabled: true,
   thresholdTokens: 200000,
   keepRecent: 3,
@@ -64,10 +70,31 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   appendFileLists: false,
 });
 
-/** How a setting is written: a whole number ≥ 0, a boolean, or a fraction in (0, 1]. */
-export type ConfigKind = "int" | "bool" | "ratio";
+/**
+ * What each profile supplies over DEFAULT_CONFIG. The one place a profile is defined: rules read
+ * their own keys, never the profile's name.
+ */
+export const PROFILES: { readonly [P in Profile]: Readonly<Partial<Config>> } = {
+  reference: {},
+  recall: {},
+};
+
+/**
+ * How a setting is written: a whole number ≥ 0, a boolean, a fraction in (0, 1], one of a few
+ * names (CONFIG_ENUMS), a list of strings (comma-separated in text), or any string.
+ */
+export type ConfigKind = "int" | "bool" | "ratio" | "enum" | "list" | "string";
+
+/** A setting's value, of any kind. */
+export type SettingValue = number | boolean | string | readonly string[];
+
+/** The names an enum setting accepts. */
+export const CONFIG_ENUMS: { readonly [key: string]: readonly string[] } = {
+  profile: Object.keys(PROFILES),
+};
 
 export const CONFIG_KINDS: { readonly [K in keyof Config]: ConfigKind } = {
+  profile: "enum",
   enabled: "bool",
   thresholdTokens: "int",
   keepRecent: "int",
@@ -92,7 +119,19 @@ export const CONFIG_KINDS: { readonly [K in keyof Config]: ConfigKind } = {
 /** The config keys, in their camelCase spelling. */
 export const CONFIG_KEYS = Object.keys(CONFIG_KINDS) as (keyof Config)[];
 
-const WHAT: Record<ConfigKind, string> = { int: "a whole number ≥ 0", bool: "true or false", ratio: "a number in (0, 1]" };
+const WHAT: Record<ConfigKind, string> = {
+  int: "a whole number ≥ 0",
+  bool: "true or false",
+  ratio: "a number in (0, 1]",
+  enum: "one of the names listed",
+  list: "a list of strings",
+  string: "a string",
+};
+
+function what(key: string): string {
+  const kind = (CONFIG_KINDS as Record<string, ConfigKind>)[key];
+  return kind === "enum" ? `one of ${CONFIG_ENUMS[key].join(", ")}` : WHAT[kind];
+}
 const TRUE = /^(true|1|yes|on)$/i;
 const FALSE = /^(false|0|no|off)$/i;
 
@@ -101,13 +140,16 @@ const FALSE = /^(false|0|no|off)$/i;
  * Throws a ConfigError whose message says what the kind accepts ("must be …"); the caller names
  * where the text came from.
  */
-export function parseSetting(key: keyof Config, text: string): number | boolean {
+export function parseSetting(key: keyof Config, text: string): SettingValue {
   const kind = CONFIG_KINDS[key];
   const t = text.trim();
   const bad = (): never => {
-    throw new ConfigError(key, `must be ${WHAT[kind]}`);
+    throw new ConfigError(key, `must be ${what(key)}`);
   };
   if (kind === "bool") return TRUE.test(t) ? true : FALSE.test(t) ? false : bad();
+  if (kind === "string") return text;
+  if (kind === "list") return t.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  if (kind === "enum") return CONFIG_ENUMS[key].indexOf(t) >= 0 ? (t as Profile) : bad();
   const v = kind === "int" && /^\+?\d+$/.test(t) ? Number(t) : kind === "ratio" && t !== "" ? Number(t) : NaN;
   if (kind === "int" ? !Number.isSafeInteger(v) : !(v > 0 && v <= 1)) bad();
   return v;
@@ -121,7 +163,7 @@ export class ConfigError extends Error {
   }
 }
 
-function camel(key: string): string {
+export function camel(key: string): string {
   return key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
@@ -135,35 +177,50 @@ function describe(v: unknown): string {
 /**
  * Merges `partial` over `base` (DEFAULT_CONFIG by default). Keys may be camelCase or snake_case
  * (`keep_recent`). Integers must be whole, non-negative and safe; booleans must be booleans;
- * maxSummaryRatio must be in (0, 1]. Anything else, unknown keys included, throws a ConfigError
- * naming the key. `undefined` values are ignored.
+ * ratios in (0, 1]; enums one of their names; lists arrays of strings. Anything else, unknown keys
+ * included, throws a ConfigError naming the key. `undefined` values are ignored. A `profile` in
+ * `partial` lays that profile's defaults over `base` before the other keys of `partial` apply.
+ * Several sources (file, environment, flags) are merged by `resolveLayers` (config-layers.ts).
  */
 export function resolveConfig(partial?: unknown, base: Readonly<Config> = DEFAULT_CONFIG): Config {
-  const out: Config = { ...base };
-  if (partial === undefined || partial === null) return resolved(out);
+  if (partial === undefined || partial === null) return resolved({ ...base });
   if (typeof partial !== "object" || Array.isArray(partial)) {
     throw new ConfigError("(config)", `config must be an object of settings, got ${describe(partial)}`);
   }
-  for (const raw of Object.keys(partial)) {
-    const value = (partial as Record<string, unknown>)[raw];
-    if (value === undefined) continue;
-    const key = camel(raw) as keyof Config;
-    if (!Object.prototype.hasOwnProperty.call(CONFIG_KINDS, key)) {
-      throw new ConfigError(raw, `unknown config key "${raw}"; known keys: ${CONFIG_KEYS.join(", ")}`);
+  const values = partial as Record<string, unknown>;
+  const keys = Object.keys(values);
+  const out: Config = { ...base };
+  // The profile first, whatever the order of keys: it supplies defaults, explicit keys win over it.
+  for (const raw of keys) {
+    if (camel(raw) === "profile" && values[raw] !== undefined) {
+      const profile = checked(raw, values[raw]) as Profile;
+      Object.assign(out, PROFILES[profile], { profile });
     }
-    const kind = CONFIG_KINDS[key];
-    if (kind === "bool") {
-      if (typeof value !== "boolean") throw new ConfigError(raw, `config key "${raw}" must be true or false, got ${describe(value)}`);
-    } else if (kind === "int") {
-      if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
-        throw new ConfigError(raw, `config key "${raw}" must be a whole number ≥ 0, got ${describe(value)}`);
-      }
-    } else if (typeof value !== "number" || !(value > 0 && value <= 1)) {
-      throw new ConfigError(raw, `config key "${raw}" must be a number in (0, 1], got ${describe(value)}`);
-    }
-    (out as unknown as Record<string, unknown>)[key] = value;
+  }
+  for (const raw of keys) {
+    const key = camel(raw);
+    if (key === "profile" || values[raw] === undefined) continue;
+    (out as unknown as Record<string, unknown>)[key] = checked(raw, values[raw]);
   }
   return resolved(out);
+}
+
+/** One key's value as given in an object of settings, or a ConfigError naming the key. */
+function checked(raw: string, value: unknown): unknown {
+  const key = camel(raw) as keyof Config;
+  if (!Object.prototype.hasOwnProperty.call(CONFIG_KINDS, key)) {
+    throw new ConfigError(raw, `unknown config key "${raw}"; known keys: ${CONFIG_KEYS.join(", ")}`);
+  }
+  const kind = CONFIG_KINDS[key];
+  const ok =
+    kind === "bool" ? typeof value === "boolean"
+    : kind === "int" ? typeof value === "number" && Number.isSafeInteger(value) && value >= 0
+    : kind === "ratio" ? typeof value === "number" && value > 0 && value <= 1
+    : kind === "enum" ? typeof value === "string" && CONFIG_ENUMS[key].indexOf(value) >= 0
+    : kind === "list" ? Array.isArray(value) && value.every((v) => typeof v === "string")
+    : typeof value === "string";
+  if (!ok) throw new ConfigError(raw, `config key "${raw}" must be ${what(key)}, got ${describe(value)}`);
+  return kind === "list" ? Object.freeze((value as string[]).slice()) : value;
 }
 
 // Configs that came out of resolveConfig, frozen: the core takes them as they are instead of

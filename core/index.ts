@@ -16,7 +16,22 @@ export {
   type LadderResult,
   type Rung,
 } from "./ladder.js";
-export { DEFAULT_CONFIG, resolveConfig, toConfig, parseSetting, ConfigError, CONFIG_KEYS, CONFIG_KINDS, type Config, type ConfigKind } from "./config.js";
+export {
+  DEFAULT_CONFIG,
+  PROFILES,
+  resolveConfig,
+  toConfig,
+  parseSetting,
+  ConfigError,
+  CONFIG_KEYS,
+  CONFIG_KINDS,
+  CONFIG_ENUMS,
+  type Config,
+  type ConfigKind,
+  type Profile,
+  type SettingValue,
+} from "./config.js";
+export { resolveLayers, setBy, envName, envValues, type ConfigLayer } from "./config-layers.js";
 export { getDialect, detectDialect, DIALECT_NAMES, type Dialect, type DialectName } from "./dialects/index.js";
 export { plainClass, type PlainClass } from "./dialects/plain.js";
 export {

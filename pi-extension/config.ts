@@ -6,7 +6,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { CONFIG_KEYS, parseSetting, resolveConfig, type Config } from "../core/index.js";
+import { envValues, resolveConfig, resolveLayers, type Config, type ConfigLayer } from "../core/index.js";
+
+export { envName } from "../core/index.js";
 
 export const CONFIG_FILE_NAME = "cliffcompaction.json";
 
@@ -47,43 +49,25 @@ export function configPath(env: Env = process.env, home: string = homedir(), hos
   return !existsSync(pi) && existsSync(omp) ? omp : pi;
 }
 
-/** CLIFF_KEEP_RECENT for keepRecent, and so on. */
-export function envName(key: string): string {
-  return "CLIFF_" + key.replace(/[A-Z]/g, (c) => "_" + c).toUpperCase();
-}
-
-function applyEach(base: Config, values: Record<string, unknown>, where: string, problems: string[]): Config {
-  let cfg = base;
+/** A layer of the values that are valid on their own; each bad one is a problem and is ignored. */
+function validLayer(source: string, values: Record<string, unknown>, problems: string[]): ConfigLayer {
+  const kept: Record<string, unknown> = {};
   for (const key of Object.keys(values)) {
     try {
-      cfg = resolveConfig({ [key]: values[key] }, cfg);
+      resolveConfig({ [key]: values[key] });
+      kept[key] = values[key];
     } catch (e) {
-      problems.push(`${where}: ${(e as Error).message}; ignored`);
+      problems.push(`${source}: ${(e as Error).message}; ignored`);
     }
   }
-  return cfg;
+  return { source, values: kept };
 }
 
-/** Settings from CLIFF_* variables; an unparseable value is a problem and keeps the setting it would replace. */
-function fromEnv(env: Env, problems: string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of CONFIG_KEYS) {
-    const name = envName(key);
-    const raw = env[name];
-    if (raw === undefined || raw === "") continue;
-    try {
-      out[key] = parseSetting(key, raw);
-    } catch (e) {
-      problems.push(`${name}=${JSON.stringify(raw)} ${(e as Error).message}; the setting is left as it was`);
-    }
-  }
-  return out;
-}
-
+/** The file's settings, then CLIFF_* variables over them, in the order every host uses (core/config-layers.ts). */
 export function loadConfig(env: Env = process.env, home: string = homedir(), host: Host = detectHost()): LoadedConfig {
   const path = configPath(env, home, host);
   const problems: string[] = [];
-  let cfg = resolveConfig();
+  const layers: ConfigLayer[] = [];
   const fileFound = existsSync(path);
   if (fileFound) {
     let parsed: unknown;
@@ -94,9 +78,11 @@ export function loadConfig(env: Env = process.env, home: string = homedir(), hos
     }
     if (parsed !== undefined) {
       if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) problems.push(`${path}: must hold a JSON object of settings; using the defaults`);
-      else cfg = applyEach(cfg, parsed as Record<string, unknown>, path, problems);
+      else layers.push(validLayer(path, parsed as Record<string, unknown>, problems));
     }
   }
-  cfg = applyEach(cfg, fromEnv(env, problems), "environment", problems);
-  return { config: cfg, path, fileFound, problems };
+  const fromEnv = envValues(env);
+  for (const p of fromEnv.problems) problems.push(`${p}; the setting is left as it was`);
+  layers.push(validLayer("environment", fromEnv.values, problems));
+  return { config: resolveLayers(layers), path, fileFound, problems };
 }
