@@ -7,6 +7,7 @@ import { join } from "node:path";
 
 // core/config.ts
 var DEFAULT_CONFIG = Object.freeze({
+  profile: "reference",
   enabled: true,
   thresholdTokens: 2e5,
   keepRecent: 3,
@@ -27,7 +28,15 @@ var DEFAULT_CONFIG = Object.freeze({
   filesMaxChars: 16e3,
   appendFileLists: false
 });
+var PROFILES = {
+  reference: {},
+  recall: {}
+};
+var CONFIG_ENUMS = {
+  profile: Object.keys(PROFILES)
+};
 var CONFIG_KINDS = {
+  profile: "enum",
   enabled: "bool",
   thresholdTokens: "int",
   keepRecent: "int",
@@ -49,16 +58,30 @@ var CONFIG_KINDS = {
   appendFileLists: "bool"
 };
 var CONFIG_KEYS = Object.keys(CONFIG_KINDS);
-var WHAT = { int: "a whole number \u2265 0", bool: "true or false", ratio: "a number in (0, 1]" };
+var WHAT = {
+  int: "a whole number \u2265 0",
+  bool: "true or false",
+  ratio: "a number in (0, 1]",
+  enum: "one of the names listed",
+  list: "a list of strings",
+  string: "a string"
+};
+function what(key) {
+  const kind = CONFIG_KINDS[key];
+  return kind === "enum" ? `one of ${CONFIG_ENUMS[key].join(", ")}` : WHAT[kind];
+}
 var TRUE = /^(true|1|yes|on)$/i;
 var FALSE = /^(false|0|no|off)$/i;
 function parseSetting(key, text) {
   const kind = CONFIG_KINDS[key];
   const t = text.trim();
   const bad = () => {
-    throw new ConfigError(key, `must be ${WHAT[kind]}`);
+    throw new ConfigError(key, `must be ${what(key)}`);
   };
   if (kind === "bool") return TRUE.test(t) ? true : FALSE.test(t) ? false : bad();
+  if (kind === "string") return text;
+  if (kind === "list") return t.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  if (kind === "enum") return CONFIG_ENUMS[key].indexOf(t) >= 0 ? t : bad();
   const v = kind === "int" && /^\+?\d+$/.test(t) ? Number(t) : kind === "ratio" && t !== "" ? Number(t) : NaN;
   if (kind === "int" ? !Number.isSafeInteger(v) : !(v > 0 && v <= 1)) bad();
   return v;
@@ -80,31 +103,35 @@ function describe(v) {
   return typeof v === "object" ? "an object" : String(v);
 }
 function resolveConfig(partial, base = DEFAULT_CONFIG) {
-  const out = { ...base };
-  if (partial === void 0 || partial === null) return resolved(out);
+  if (partial === void 0 || partial === null) return resolved({ ...base });
   if (typeof partial !== "object" || Array.isArray(partial)) {
     throw new ConfigError("(config)", `config must be an object of settings, got ${describe(partial)}`);
   }
-  for (const raw of Object.keys(partial)) {
-    const value = partial[raw];
-    if (value === void 0) continue;
+  const values = partial;
+  const keys = Object.keys(values);
+  const out = { ...base };
+  for (const raw of keys) {
+    if (camel(raw) === "profile" && values[raw] !== void 0) {
+      const profile = checked(raw, values[raw]);
+      Object.assign(out, PROFILES[profile], { profile });
+    }
+  }
+  for (const raw of keys) {
     const key = camel(raw);
-    if (!Object.prototype.hasOwnProperty.call(CONFIG_KINDS, key)) {
-      throw new ConfigError(raw, `unknown config key "${raw}"; known keys: ${CONFIG_KEYS.join(", ")}`);
-    }
-    const kind = CONFIG_KINDS[key];
-    if (kind === "bool") {
-      if (typeof value !== "boolean") throw new ConfigError(raw, `config key "${raw}" must be true or false, got ${describe(value)}`);
-    } else if (kind === "int") {
-      if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
-        throw new ConfigError(raw, `config key "${raw}" must be a whole number \u2265 0, got ${describe(value)}`);
-      }
-    } else if (typeof value !== "number" || !(value > 0 && value <= 1)) {
-      throw new ConfigError(raw, `config key "${raw}" must be a number in (0, 1], got ${describe(value)}`);
-    }
-    out[key] = value;
+    if (key === "profile" || values[raw] === void 0) continue;
+    out[key] = checked(raw, values[raw]);
   }
   return resolved(out);
+}
+function checked(raw, value) {
+  const key = camel(raw);
+  if (!Object.prototype.hasOwnProperty.call(CONFIG_KINDS, key)) {
+    throw new ConfigError(raw, `unknown config key "${raw}"; known keys: ${CONFIG_KEYS.join(", ")}`);
+  }
+  const kind = CONFIG_KINDS[key];
+  const ok = kind === "bool" ? typeof value === "boolean" : kind === "int" ? typeof value === "number" && Number.isSafeInteger(value) && value >= 0 : kind === "ratio" ? typeof value === "number" && value > 0 && value <= 1 : kind === "enum" ? typeof value === "string" && CONFIG_ENUMS[key].indexOf(value) >= 0 : kind === "list" ? Array.isArray(value) && value.every((v) => typeof v === "string") : typeof value === "string";
+  if (!ok) throw new ConfigError(raw, `config key "${raw}" must be ${what(key)}, got ${describe(value)}`);
+  return kind === "list" ? Object.freeze(value.slice()) : value;
 }
 var RESOLVED = /* @__PURE__ */ new WeakSet();
 function resolved(cfg) {
@@ -425,14 +452,14 @@ function measureJson(value, style = PYTHON_DEFAULT, adjust) {
   const stack = [value];
   const depths = [0];
   let handled = -1;
-  let checked = false;
+  let checked2 = false;
   while (stack.length > 0) {
     const v = stack.pop();
     const depth = depths.pop();
     if (depth <= handled) handled = -1;
-    if (depth > CYCLE_CHECK_DEPTH && !checked) {
+    if (depth > CYCLE_CHECK_DEPTH && !checked2) {
       assertAcyclic(value);
-      checked = true;
+      checked2 = true;
     }
     if (adjust !== void 0 && handled < 0 && !isArray(v)) {
       const extra = adjust(v);
@@ -1302,6 +1329,57 @@ function planCliff(messages, dialect, config, budgetTokens, options = {}) {
   return walk.best ?? unchanged();
 }
 
+// core/config-layers.ts
+function valueIn(layer, key) {
+  for (const raw of Object.keys(layer.values)) if (camel(raw) === key && layer.values[raw] !== void 0) return layer.values[raw];
+  return void 0;
+}
+function resolveLayers(layers, hostDefaults = {}, hostKeys = []) {
+  let cfg = resolveConfig(hostDefaults, DEFAULT_CONFIG);
+  const attempt = (source, values) => {
+    try {
+      cfg = resolveConfig(values, cfg);
+    } catch (e) {
+      if (e instanceof ConfigError) throw new ConfigError(e.key, `${source}: ${e.message}`);
+      throw e;
+    }
+  };
+  for (let i = layers.length - 1; i >= 0; i--) {
+    const profile = valueIn(layers[i], "profile");
+    if (profile !== void 0) {
+      attempt(layers[i].source, { profile });
+      break;
+    }
+  }
+  for (const layer of layers) {
+    const values = {};
+    for (const raw of Object.keys(layer.values)) {
+      const key = camel(raw);
+      if (key !== "profile" && hostKeys.indexOf(key) < 0) values[raw] = layer.values[raw];
+    }
+    attempt(layer.source, values);
+  }
+  return cfg;
+}
+function envName(key) {
+  return "CLIFF_" + key.replace(/[A-Z]/g, (c) => "_" + c).toUpperCase();
+}
+function envValues(env) {
+  const values = {};
+  const problems = [];
+  for (const key of CONFIG_KEYS) {
+    const name = envName(key);
+    const raw = env[name];
+    if (raw === void 0 || raw === "") continue;
+    try {
+      values[key] = parseSetting(key, raw);
+    } catch (e) {
+      problems.push(`${name}=${JSON.stringify(raw)} ${e.message}`);
+    }
+  }
+  return { values, problems };
+}
+
 // core/dialects/form.ts
 function prim(v) {
   if (v === void 0) return null;
@@ -1925,38 +2003,22 @@ function configPath(env = process.env, home = homedir(), host = detectHost()) {
   const omp = join(home, ".omp", "agent", CONFIG_FILE_NAME);
   return !existsSync(pi) && existsSync(omp) ? omp : pi;
 }
-function envName(key) {
-  return "CLIFF_" + key.replace(/[A-Z]/g, (c) => "_" + c).toUpperCase();
-}
-function applyEach(base, values, where, problems) {
-  let cfg = base;
+function validLayer(source, values, problems) {
+  const kept = {};
   for (const key of Object.keys(values)) {
     try {
-      cfg = resolveConfig({ [key]: values[key] }, cfg);
+      resolveConfig({ [key]: values[key] });
+      kept[key] = values[key];
     } catch (e) {
-      problems.push(`${where}: ${e.message}; ignored`);
+      problems.push(`${source}: ${e.message}; ignored`);
     }
   }
-  return cfg;
-}
-function fromEnv(env, problems) {
-  const out = {};
-  for (const key of CONFIG_KEYS) {
-    const name = envName(key);
-    const raw = env[name];
-    if (raw === void 0 || raw === "") continue;
-    try {
-      out[key] = parseSetting(key, raw);
-    } catch (e) {
-      problems.push(`${name}=${JSON.stringify(raw)} ${e.message}; the setting is left as it was`);
-    }
-  }
-  return out;
+  return { source, values: kept };
 }
 function loadConfig(env = process.env, home = homedir(), host = detectHost()) {
   const path = configPath(env, home, host);
   const problems = [];
-  let cfg = resolveConfig();
+  const layers = [];
   const fileFound = existsSync(path);
   if (fileFound) {
     let parsed;
@@ -1967,11 +2029,13 @@ function loadConfig(env = process.env, home = homedir(), host = detectHost()) {
     }
     if (parsed !== void 0) {
       if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) problems.push(`${path}: must hold a JSON object of settings; using the defaults`);
-      else cfg = applyEach(cfg, parsed, path, problems);
+      else layers.push(validLayer(path, parsed, problems));
     }
   }
-  cfg = applyEach(cfg, fromEnv(env, problems), "environment", problems);
-  return { config: cfg, path, fileFound, problems };
+  const fromEnv = envValues(env);
+  for (const p of fromEnv.problems) problems.push(`${p}; the setting is left as it was`);
+  layers.push(validLayer("environment", fromEnv.values, problems));
+  return { config: resolveLayers(layers), path, fileFound, problems };
 }
 
 // pi-extension/hook.ts
