@@ -1,7 +1,9 @@
 /**
  * Telling an upstream's context-length refusal from any other error. Anthropic answers 400
- * `invalid_request_error` with "prompt is too long"; OpenAI `context_length_exceeded` or "maximum
- * context length". The wording follows the reference proxy's pattern.
+ * `invalid_request_error` with "prompt is too long", or 413 `request_too_large` ("Request exceeds
+ * the maximum allowed number of bytes") for a body over its byte limit; OpenAI
+ * `context_length_exceeded` or "maximum context length". The wording follows the reference proxy's
+ * pattern. Any 413 says the body was too large, which a smaller body answers, whatever its text.
  */
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 
@@ -21,7 +23,7 @@ function decoded(body: Buffer, encoding: string | undefined): string {
   return body.toString("utf8");
 }
 
-/** A 400/413 whose body says the prompt was over the model's context. */
+/** A 413, or a 400 whose body says the prompt was over the model's context. */
 export function isContextError(status: number, body: Buffer, encoding: string | undefined): boolean {
-  return (status === 400 || status === 413) && CONTEXT_ERROR.test(decoded(body, encoding));
+  return status === 413 || (status === 400 && CONTEXT_ERROR.test(decoded(body, encoding)));
 }

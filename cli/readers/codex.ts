@@ -28,24 +28,51 @@ function isUserTurn(item: Item): boolean {
   return !CONTEXT_TAGS.some((t) => text.startsWith(t));
 }
 
-function afterCompaction(history: Item[], payload: Item): Item[] {
+/**
+ * The history being replayed, with where each user turn starts, kept as items arrive: a rollback
+ * truncates at a known index instead of walking the history (n items and n rollbacks cost n, not n²).
+ */
+class History {
+  items: Item[] = [];
+  /** Indices of the items that start a user turn, ascending. */
+  private starts: number[] = [];
+
+  push(item: Item): void {
+    if (isUserTurn(item)) this.starts.push(this.items.length);
+    this.items.push(item);
+  }
+
+  replace(items: Item[]): void {
+    this.items = [];
+    this.starts = [];
+    for (const item of items) this.push(item);
+  }
+
+  /** The items before the first user turn, and the user turns. */
+  userTurns(): { initial: Item[]; users: Item[] } {
+    const first = this.starts.length === 0 ? this.items.length : this.starts[0];
+    return { initial: this.items.slice(0, first), users: this.starts.map((i) => this.items[i]) };
+  }
+
+  /** Drops the last `turns` user turns and everything after them. */
+  rollBack(count: number): void {
+    const turns = Math.floor(count);
+    if (!(turns > 0) || this.starts.length === 0) return;
+    const keep = turns >= this.starts.length ? 0 : this.starts.length - turns;
+    this.items.length = this.starts[keep];
+    this.starts.length = keep;
+  }
+}
+
+function afterCompaction(history: History, payload: Item): Item[] {
   if (Array.isArray(payload.replacement_history)) return payload.replacement_history.filter(isObj);
-  const first = history.findIndex(isUserTurn);
-  const initial = first < 0 ? history.slice() : history.slice(0, first);
-  const users = history.filter(isUserTurn);
+  const { initial, users } = history.userTurns();
   const summary: Item = { type: "message", role: "user", content: [{ type: "input_text", text: str(payload.message) }] };
   return [...initial, ...users, summary];
 }
 
-function rolledBack(history: Item[], turns: number): Item[] {
-  const starts: number[] = [];
-  history.forEach((item, i) => isUserTurn(item) && starts.push(i));
-  if (turns <= 0 || starts.length === 0) return history;
-  return history.slice(0, turns >= starts.length ? starts[0] : starts[starts.length - turns]);
-}
-
 export function readCodex(lines: Line[], file: string): Session {
-  let history: Item[] = [];
+  const history = new History();
   let compactions = 0;
   lines.forEach((l, i) => {
     const payload = l.payload;
@@ -54,12 +81,12 @@ export function readCodex(lines: Line[], file: string): Session {
       history.push(payload);
     } else if (l.type === "compacted") {
       if (!isObj(payload)) fail(file, `line ${i + 1}`, 'a "compacted" line needs a "payload" object');
-      history = afterCompaction(history, payload);
+      history.replace(afterCompaction(history, payload));
       compactions++;
     } else if (l.type === "event_msg" && obj(payload).type === "thread_rolled_back") {
-      history = rolledBack(history, Number(obj(payload).num_turns) || 0);
+      history.rollBack(Number(obj(payload).num_turns) || 0);
     }
   });
-  if (history.length === 0) fail(file, "", "no response_item lines found in the rollout");
-  return { format: "codex", dialect: "openai-responses", messages: history, note: compactions > 0 ? `history after ${compactions} compaction(s) in the rollout` : undefined };
+  if (history.items.length === 0) fail(file, "", "no response_item lines found in the rollout");
+  return { format: "codex", dialect: "openai-responses", messages: history.items, note: compactions > 0 ? `history after ${compactions} compaction(s) in the rollout` : undefined };
 }

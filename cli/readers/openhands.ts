@@ -14,24 +14,74 @@ type Message = Record<string, unknown>;
 
 const SKIPPED = new Set(["change_agent_state", "agent_state_changed", "recall", "null", "condensation", "condensation_request"]);
 
-/** True when a list holds OpenHands events (objects with an `action` or an `observation`). */
+/**
+ * An OpenHands event: an `action` or an `observation` name, and no chat `role` (SWE-agent's
+ * history messages carry an `action` string too, beside their role and content).
+ */
+const isEvent = (e: unknown): boolean => isObj(e) && (typeof e.action === "string" || typeof e.observation === "string") && !("role" in e);
+
+/** True when a list holds OpenHands events and no chat messages. */
 export function looksLikeOpenHands(v: unknown): boolean {
-  return Array.isArray(v) && v.length > 0 && v.some((e) => isObj(e) && (typeof e.action === "string" || typeof e.observation === "string"));
+  return Array.isArray(v) && v.some(isEvent) && !v.some((e) => isObj(e) && typeof e.role === "string");
 }
 
-function forgottenIds(events: readonly Event[]): { ids: Set<unknown>; summary?: { text: string; offset: number } } {
-  const ids = new Set<unknown>();
+/**
+ * The ids condensations forgot: listed ids, and ranges kept as intervals (a range of 0..1e15 is
+ * two numbers, not a set of every id in it).
+ */
+class Forgotten {
+  private readonly ids = new Set<unknown>();
+  private readonly ranges: [number, number][] = [];
+
+  addId(id: unknown): void {
+    this.ids.add(id);
+  }
+
+  addRange(from: number, to: number): void {
+    if (from <= to) this.ranges.push([from, to]);
+  }
+
+  /** Sorted and merged, so `has` is a binary search; call once every condensation is read. */
+  seal(): void {
+    this.ranges.sort((a, b) => a[0] - b[0]);
+    let n = 0;
+    for (const r of this.ranges) {
+      if (n > 0 && r[0] <= this.ranges[n - 1][1]) this.ranges[n - 1][1] = Math.max(this.ranges[n - 1][1], r[1]);
+      else this.ranges[n++] = r;
+    }
+    this.ranges.length = n;
+  }
+
+  has(id: unknown): boolean {
+    if (this.ids.has(id)) return true;
+    if (typeof id !== "number") return false;
+    let lo = 0;
+    let hi = this.ranges.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const [from, to] = this.ranges[mid];
+      if (id < from) hi = mid - 1;
+      else if (id > to) lo = mid + 1;
+      else return true;
+    }
+    return false;
+  }
+}
+
+function forgottenIds(events: readonly Event[]): { forgotten: Forgotten; summary?: { text: string; offset: number } } {
+  const forgotten = new Forgotten();
   let summary: { text: string; offset: number } | undefined;
   for (const e of events) {
     if (e.action !== "condensation") continue;
     const args = obj(e.args);
-    for (const id of arr(args.forgotten_event_ids)) ids.add(id);
+    for (const id of arr(args.forgotten_event_ids)) forgotten.addId(id);
     const from = args.forgotten_events_start_id;
     const to = args.forgotten_events_end_id;
-    if (typeof from === "number" && typeof to === "number") for (let id = from; id <= to; id++) ids.add(id);
+    if (typeof from === "number" && typeof to === "number") forgotten.addRange(from, to);
     if (typeof args.summary === "string" && args.summary !== "") summary = { text: args.summary, offset: typeof args.summary_offset === "number" ? args.summary_offset : 0 };
   }
-  return { ids, summary };
+  forgotten.seal();
+  return { forgotten, summary };
 }
 
 /** The assistant message of a function-calling action, once per model response. */
@@ -65,14 +115,14 @@ function observationMessage(e: Event, byId: Map<unknown, Event>): Message {
 export function readOpenHands(events: unknown[], file: string, where: string, note?: string): Session {
   const list = events.filter(isObj);
   if (list.length === 0) fail(file, where, "no OpenHands events found");
-  const { ids, summary } = forgottenIds(list);
+  const { forgotten, summary } = forgottenIds(list);
   const byId = new Map<unknown, Event>();
   for (const e of list) if (e.id !== undefined) byId.set(e.id, e);
   const seen = new Set<unknown>();
   const messages: Message[] = [];
   for (const e of list) {
     const kind = str(e.action) || str(e.observation);
-    if (SKIPPED.has(kind) || (e.id !== undefined && ids.has(e.id))) continue;
+    if (SKIPPED.has(kind) || (e.id !== undefined && forgotten.has(e.id))) continue;
     const m = typeof e.action === "string" ? actionMessage(e, seen) : typeof e.observation === "string" ? observationMessage(e, byId) : null;
     if (m !== null) messages.push(m);
   }
