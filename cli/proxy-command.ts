@@ -6,23 +6,27 @@ import { configOf, hostSetting, settingLayers } from "./settings.js";
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
-/** Upstreams in the one order: flag, CLIFF_* variable, config file, default. */
-function upstreams(layers: readonly ConfigLayer[]): ProxyOptions["upstreams"] {
+/** Upstreams in the one order: flag, CLIFF_* variable, config file, default; each with where it came from. */
+function upstreams(layers: readonly ConfigLayer[]): { upstreams: ProxyOptions["upstreams"]; sources: Record<string, string> } {
   const out: ProxyOptions["upstreams"] = {};
+  const sources: Record<string, string> = {};
   for (const [name, key] of [["anthropic", "anthropicUpstream"], ["openai", "openaiUpstream"]] as const) {
     const set = hostSetting(layers, key);
     if (set === undefined) continue;
     if (typeof set.value !== "string") throw new UsageError(`${set.source}: ${key} must be a URL string`);
     out[name] = set.value;
+    sources[name] = set.source === "--" + name + "-upstream" || /^CLIFF_/.test(set.source) ? set.source : `${set.source} ${key}`;
   }
-  return out;
+  return { upstreams: out, sources };
 }
 
-function common(p: Parsed): ProxyOptions {
+function common(p: Parsed): ProxyOptions & { upstreamSources: Record<string, string> } {
   const layers = settingLayers(p.values);
+  const up = upstreams(layers);
   return {
     config: configOf(layers),
-    upstreams: upstreams(layers),
+    upstreams: up.upstreams,
+    upstreamSources: up.sources,
     compactLimitBytes: numberFlag(p.values, "compact-limit-mb", 64, 0, 1 << 20, false) * 1024 * 1024,
     logJson: p.values["log-json"] === true,
   };

@@ -4,75 +4,101 @@
  * The agent owns the terminal: the proxy's log goes to a file, named once before the agent starts.
  */
 import { spawn } from "node:child_process";
-import { appendFileSync, existsSync, readFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { appendFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { constants } from "node:os";
 import type { ProxyOptions } from "./options.js";
-import type { UpstreamName } from "./routes.js";
-import { startProxy } from "./server.js";
+import { codexArgs, codexCommand, planCodex, type CodexCommand, type CodexPlan } from "./codex.js";
+import { codexHome, codexSignIn, readCodexConfig } from "./codex-home.js";
+import { startProxy, type RunningProxy } from "./server.js";
+
+const UPSTREAM_LABEL: Record<string, string> = { anthropic: "Anthropic", openai: "OpenAI", chatgpt: "ChatGPT" };
 
 export interface RunOptions extends ProxyOptions {
   command: string;
   args: string[];
   env?: NodeJS.ProcessEnv;
+  /** Where each of `upstreams` came from (a flag, a variable, the config file), for error messages. */
+  upstreamSources?: Partial<Record<string, string>>;
   /** One line to the user (stderr). */
   say?: (line: string) => void;
   /** Where the log goes (default: a new file in the temporary folder). */
   logPath?: string;
 }
 
-const isCodex = (command: string): boolean => /^codex(\.exe|\.cmd)?$/i.test(basename(command));
-const CODEX_BASE = /^openai_base_url=(.+)$/;
+type Upstreams = Record<string, { url: string; source: string }>;
 
-/** A base URL the user already set for the agent: it becomes the upstream instead of being overridden. */
-function userUpstreams(o: RunOptions, env: NodeJS.ProcessEnv): Partial<Record<UpstreamName, string>> {
-  const up: Partial<Record<UpstreamName, string>> = { ...o.upstreams };
-  if (up.anthropic === undefined && env.ANTHROPIC_BASE_URL) up.anthropic = env.ANTHROPIC_BASE_URL;
-  if (up.openai === undefined && env.OPENAI_BASE_URL) up.openai = env.OPENAI_BASE_URL;
-  if (up.openai === undefined && isCodex(o.command)) {
-    for (let i = 0; i < o.args.length - 1; i++) {
-      const m = o.args[i] === "-c" || o.args[i] === "--config" ? CODEX_BASE.exec(o.args[i + 1]) : null;
-      if (m !== null) up.openai = m[1].replace(/^"(.*)"$/, "$1");
-    }
-  }
+/**
+ * The upstreams, each with where it came from: a flag (or the config file, or CLIFF_*), then what
+ * the agent itself was told (Codex's settings, then the base URL variables), then the defaults.
+ */
+function userUpstreams(o: RunOptions, env: NodeJS.ProcessEnv, codex: CodexPlan | null): Upstreams {
+  const up: Upstreams = {};
+  for (const [name, url] of Object.entries(o.upstreams ?? {})) if (url !== undefined) up[name] = { url, source: o.upstreamSources?.[name] ?? `the ${name} upstream` };
+  if (codex?.upstream !== undefined) up[codex.upstream.name] ??= { url: codex.upstream.url, source: codex.upstream.source };
+  if (env.ANTHROPIC_BASE_URL) up.anthropic ??= { url: env.ANTHROPIC_BASE_URL, source: "ANTHROPIC_BASE_URL" };
+  if (env.OPENAI_BASE_URL) up.openai ??= { url: env.OPENAI_BASE_URL, source: "OPENAI_BASE_URL" };
   return up;
 }
 
-/** Codex signed in with a ChatGPT account talks to chatgpt.com, which the proxy does not serve. */
-function codexSignedInWithChatGpt(env: NodeJS.ProcessEnv): boolean {
-  const file = join(env.CODEX_HOME ?? join(homedir(), ".codex"), "auth.json");
-  if (env.OPENAI_API_KEY || !existsSync(file)) return false;
-  try {
-    const auth = JSON.parse(readFileSync(file, "utf8")) as { OPENAI_API_KEY?: unknown; tokens?: unknown; auth_mode?: unknown };
-    return auth.auth_mode === "chatgpt" || (typeof auth.OPENAI_API_KEY !== "string" && auth.tokens != null);
-  } catch {
-    return false;
+/** A base URL that cannot be an upstream, named by where it came from; null when every one can. */
+function badUpstream(up: Upstreams): string | null {
+  for (const { url, source } of Object.values(up)) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(url);
+    } catch {
+      // reported below
+    }
+    if (parsed === null || (parsed.protocol !== "http:" && parsed.protocol !== "https:") || parsed.hostname === "") {
+      return `${source} ${JSON.stringify(url)} is not an http:// or https:// URL (e.g. http://localhost:4000)`;
+    }
   }
+  return null;
+}
+
+function codexPlan(o: RunOptions, env: NodeJS.ProcessEnv): { codex: CodexCommand; plan: CodexPlan } | null {
+  const codex = codexCommand(o.command, o.args);
+  if (codex === null) return null;
+  return { codex, plan: planCodex(codex.args, codexSignIn(env), readCodexConfig(env), join(codexHome(env), "config.toml")) };
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
 
+/** The proxy is this loopback port itself: an upstream that would send every request round in a loop. */
+function loopsBack(proxy: RunningProxy): string | null {
+  for (const [name, u] of Object.entries(proxy.options.upstreams as Record<string, URL>)) {
+    if (LOOPBACK.has(u.hostname) && Number(u.port || (u.protocol === "https:" ? 443 : 80)) === proxy.port) return `the ${name} upstream ${u.href} is this proxy itself; unset the base URL that points here`;
+  }
+  return null;
+}
+
 export async function runAgent(o: RunOptions): Promise<number> {
   const env = o.env ?? process.env;
   const say = o.say ?? ((line: string) => process.stderr.write(line + "\n"));
+  const codex = codexPlan(o, env);
+  const named = userUpstreams(o, env, codex?.plan ?? null);
+  const bad = badUpstream(named);
+  if (bad !== null) {
+    say(`cliffcompaction: ${bad}`);
+    return 2;
+  }
+  const upstreams = Object.fromEntries(Object.entries(named).map(([k, v]) => [k, v.url])) as ProxyOptions["upstreams"];
   const logPath = o.logPath ?? join(tmpdir(), `cliffcompaction-${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}.log`);
-  const upstreams = userUpstreams(o, env);
   const proxy = await startProxy({ ...o, host: "127.0.0.1", port: o.port ?? 0, upstreams, logFile: logPath, log: (line) => appendFileSync(logPath, line + "\n") });
-  for (const name of ["anthropic", "openai"] as const) {
-    const u = proxy.options.upstreams[name];
-    if (LOOPBACK.has(u.hostname) && Number(u.port || (u.protocol === "https:" ? 443 : 80)) === proxy.port) {
-      await proxy.close();
-      say(`cliffcompaction: the ${name} upstream ${u.href} is this proxy itself; unset the base URL that points here`);
-      return 2;
-    }
+  const loop = loopsBack(proxy);
+  if (loop !== null) {
+    await proxy.close();
+    say(`cliffcompaction: ${loop}`);
+    return 2;
   }
-  const args = isCodex(o.command) ? ["-c", `openai_base_url="${proxy.url}/v1"`, ...o.args.filter((a, i, all) => !CODEX_BASE.test(a) || (all[i - 1] !== "-c" && all[i - 1] !== "--config"))] : o.args;
+  const args = codex === null ? o.args : [...codex.codex.lead, ...codexArgs(codex.plan, proxy.url)];
   const childEnv = { ...env, ANTHROPIC_BASE_URL: proxy.url, OPENAI_BASE_URL: `${proxy.url}/v1`, OPENAI_API_BASE: `${proxy.url}/v1` };
-  say(`cliffcompaction: proxy on ${proxy.url} for ${basename(o.command)} (Anthropic → ${proxy.options.upstreams.anthropic.origin}, OpenAI → ${proxy.options.upstreams.openai.href}); log: ${logPath}`);
-  if (isCodex(o.command) && codexSignedInWithChatGpt(env)) {
-    say("cliffcompaction: Codex is signed in with a ChatGPT account, whose requests go to chatgpt.com, not through this proxy; sign in with an API key (codex login --with-api-key) to compact them");
-  }
+  const up = proxy.options.upstreams as Record<string, URL>;
+  const routes = Object.entries(up).map(([name, u]) => `${UPSTREAM_LABEL[name] ?? name} → ${u.href}`).join(", ");
+  say(`cliffcompaction: proxy on ${proxy.url} for ${basename(o.command)} (${routes}); log: ${logPath}`);
+  if (codex?.plan.note !== undefined) say(`cliffcompaction: ${codex.plan.note}`);
   return new Promise<number>((resolve) => {
     const child = spawn(o.command, args, { stdio: "inherit", env: childEnv });
     // Ctrl-C in a terminal reaches the agent directly (same process group): pass it on only when it did not.

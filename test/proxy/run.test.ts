@@ -1,7 +1,7 @@
 /** `cliffcompaction run -- <agent>`: base URLs set, Codex pointed at the proxy, exit codes and signals passed, the log in a file. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -56,7 +56,8 @@ process.exit(r.status === 200 ? 0 : 1);`);
 
   it("Codex gets the proxy as its openai_base_url, and a loop back to the proxy is refused in one line", async () => {
     const codex = agent("codex", `console.log(JSON.stringify(process.argv.slice(2)));`);
-    const r = spawnSync(process.execPath, [...CLI, "--", codex, "exec", "hi"], { encoding: "utf8", timeout: 60_000 });
+    const home = mkdtempSync(join(tmpdir(), "cliff-run-home-"));
+    const r = spawnSync(process.execPath, [...CLI, "--", codex, "exec", "hi"], { encoding: "utf8", timeout: 60_000, env: { ...process.env, HOME: home, CODEX_HOME: "" } });
     expect(r.status).toBe(0);
     const args = JSON.parse(r.stdout) as string[];
     expect(args[0]).toBe("-c");
@@ -70,9 +71,55 @@ process.exit(r.status === 200 ? 0 : 1);`);
       });
     });
     const said: string[] = [];
-    const code = await runAgent({ command: codex, args: [], port, env: { ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}` }, say: (l) => said.push(l), logPath: join(dir, "loop.log") });
+    const code = await runAgent({ command: codex, args: [], port, env: { HOME: home, ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}` }, say: (l) => said.push(l), logPath: join(dir, "loop.log") });
     expect(code).toBe(2);
     expect(said).toEqual([expect.stringMatching(/the anthropic upstream http:\/\/127\.0\.0\.1:\d+\/ is this proxy itself/)]);
+  });
+
+  it("Codex signed in with ChatGPT (npx codex): our provider entry after the word codex, the user's -c kept, openai_base_url's value never left as a bare -c", () => {
+    const bin = mkdtempSync(join(tmpdir(), "cliff-run-bin-"));
+    const npx = join(bin, "npx");
+    writeFileSync(npx, `#!${process.execPath}\nconsole.log(JSON.stringify(process.argv.slice(2)));`);
+    chmodSync(npx, 0o755);
+    const home = mkdtempSync(join(tmpdir(), "cliff-run-home-"));
+    mkdirSync(join(home, "codex"));
+    writeFileSync(join(home, "codex", "auth.json"), JSON.stringify({ auth_mode: "chatgpt", OPENAI_API_KEY: null, tokens: { id_token: "a.b.c", access_token: "a.b.c", refresh_token: "r", account_id: "acct" }, last_refresh: new Date().toISOString() }));
+    const env = { ...process.env, HOME: home, CODEX_HOME: join(home, "codex"), OPENAI_BASE_URL: "" };
+    const r = spawnSync(process.execPath, [...CLI, "--", npx, "-y", "codex", "-c", "model=\"o3\"", "exec", "hi"], { encoding: "utf8", timeout: 60_000, env });
+    expect(r.status, r.stderr).toBe(0);
+    const args = JSON.parse(r.stdout) as string[];
+    const port = /127\.0\.0\.1:(\d+)/.exec(r.stderr)![1];
+    expect(args).toEqual([
+      "-y", "codex", "-c", 'model="o3"',
+      "-c", 'model_provider="cliffcompaction"',
+      "-c", `model_providers.cliffcompaction={ name = "cliffcompaction", base_url = "http://127.0.0.1:${port}/backend-api/codex", wire_api = "responses", requires_openai_auth = true }`,
+      "-c", `chatgpt_base_url="http://127.0.0.1:${port}/backend-api"`,
+      "exec", "hi",
+    ]);
+    const api = spawnSync(process.execPath, [...CLI, "--", npx, "codex", "-c", "openai_base_url=http://127.0.0.1:9/v1", "exec", "hi"], { encoding: "utf8", timeout: 60_000, env });
+    const apiArgs = JSON.parse(api.stdout) as string[];
+    expect(apiArgs).toEqual(["codex", "-c", expect.stringMatching(/^openai_base_url="http:\/\/127\.0\.0\.1:\d+\/v1"$/), "exec", "hi"]);
+    expect(api.stderr).toContain("OpenAI → http://127.0.0.1:9/");
+  });
+
+  it.each([
+    [{ ANTHROPIC_BASE_URL: "localhost:4000" }, [], /^cliffcompaction: ANTHROPIC_BASE_URL "localhost:4000" is not an http:\/\/ or https:\/\/ URL/],
+    [{ OPENAI_BASE_URL: "ftp://x" }, [], /^cliffcompaction: OPENAI_BASE_URL "ftp:\/\/x" is not/],
+    [{}, ["--anthropic-upstream", "not a url"], /^cliffcompaction: --anthropic-upstream "not a url" is not/],
+    [{ CLIFF_OPENAI_UPSTREAM: "http//x" }, [], /^cliffcompaction: CLIFF_OPENAI_UPSTREAM "http\/\/x" is not/],
+  ])("a bad base URL (%j %j): one line naming where it came from, exit 2", (env, flags, line) => {
+    const r = spawnSync(process.execPath, [...CLI, ...flags, "--", process.execPath, "-e", "0"], { encoding: "utf8", timeout: 60_000, env: { ...process.env, ANTHROPIC_BASE_URL: "", OPENAI_BASE_URL: "", ...env } });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(line);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("a bad base URL in Codex's -c: named as Codex's setting", () => {
+    const codex = agent("codex", `console.log("ran");`);
+    const r = spawnSync(process.execPath, [...CLI, "--", codex, "-c", "openai_base_url=localhost:1234", "exec", "x"], { encoding: "utf8", timeout: 60_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim()).toBe(`cliffcompaction: Codex's -c openai_base_url "localhost:1234" is not an http:// or https:// URL (e.g. http://localhost:4000)`);
+    expect(r.stdout).toBe("");
   });
 
   it("a signal sent to run reaches the agent once, and run exits with the agent's code", async () => {
