@@ -1,0 +1,85 @@
+/**
+ * The policies the retention bench compares, each a function from a history (cut at a turn start)
+ * to the request it would send instead: cliffcompaction under three configurations, observation
+ * masking (every tool result but the newest few replaced by a placeholder, everything else
+ * verbatim, as Anthropic's `clear_tool_uses` defaults do) and head + kept tail only.
+ */
+import { compact, getDialect, plainClass, type Config, type DialectName } from "../core/index.js";
+
+export type Policy = (history: unknown[], dialect: DialectName) => unknown[];
+
+export const MASK_PLACEHOLDER = "[Old tool result content cleared]";
+const MASK_KEEP = 3;
+type Msg = Record<string, unknown>;
+
+function cliff(cfg: Partial<Config>): Policy {
+  return (history, dialect) => compact(history, dialect, cfg)?.messages ?? history;
+}
+
+/** Where a message holds tool results: the result blocks of a message, or the message itself. */
+function resultSlots(m: unknown, dialect: DialectName): Msg[] {
+  const msg = m as Msg;
+  if (dialect === "anthropic") return Array.isArray(msg.content) ? (msg.content as Msg[]).filter((b) => b?.type === "tool_result") : [];
+  if (dialect === "openai-chat") return msg.role === "tool" ? [msg] : [];
+  if (dialect === "openai-responses") return typeof msg.type === "string" && msg.type.endsWith("_output") ? [msg] : [];
+  if (dialect === "pi") return msg.role === "toolResult" || msg.role === "bashExecution" ? [msg] : [];
+  return plainClass(msg.role) === "tool" ? [msg] : [];
+}
+
+function masked(slot: Msg, dialect: DialectName): Msg {
+  if (dialect === "anthropic") return { ...slot, content: MASK_PLACEHOLDER };
+  if (dialect === "openai-responses") return { ...slot, output: MASK_PLACEHOLDER };
+  if (dialect === "pi") return slot.role === "bashExecution" ? { ...slot, output: MASK_PLACEHOLDER } : { ...slot, content: [{ type: "text", text: MASK_PLACEHOLDER }] };
+  return { ...slot, content: MASK_PLACEHOLDER };
+}
+
+/** Observation masking: the newest `keep` tool results kept, a placeholder for each older one. */
+export function masking(keep = MASK_KEEP): Policy {
+  return (history, dialect) => {
+    let seen = 0;
+    const out = history.slice();
+    for (let i = out.length - 1; i >= 0; i--) {
+      const slots = resultSlots(out[i], dialect);
+      if (slots.length === 0) continue;
+      const replace = new Set<Msg>();
+      for (let k = slots.length - 1; k >= 0; k--) if (++seen > keep) replace.add(slots[k]);
+      if (replace.size === 0) continue;
+      const m = out[i] as Msg;
+      out[i] = dialect === "anthropic" ? { ...m, content: (m.content as Msg[]).map((b) => (replace.has(b) ? masked(b, dialect) : b)) } : masked(m, dialect);
+    }
+    return out;
+  };
+}
+
+/** Head and the reference's kept tail, nothing of the middle. */
+export const headAndTail: Policy = (history, dialect) => {
+  const r = compact(history, getDialect(dialect), {});
+  return r === null ? history : [...history.slice(0, r.headLen), ...history.slice(r.cut)];
+};
+
+/** The recall profile, once the config knows it; until then the bench says so and shows the defaults. */
+function recall(): { policy: Policy; note?: string } {
+  try {
+    compact([], "plain", { profile: "recall" } as Partial<Config>);
+    return { policy: cliff({ profile: "recall" } as Partial<Config>) };
+  } catch {
+    return { policy: cliff({}), note: "the profile key is not in the config yet: defaults shown" };
+  }
+}
+
+export interface NamedPolicy {
+  name: string;
+  policy: Policy;
+  note?: string;
+}
+
+export function policies(): NamedPolicy[] {
+  const r = recall();
+  return [
+    { name: "reference", policy: cliff({}) },
+    { name: "paper", policy: cliff({ thoughtMaxChars: 300, keepThinking: false }) },
+    { name: "recall", policy: r.policy, note: r.note },
+    { name: "masking", policy: masking() },
+    { name: "tail", policy: headAndTail },
+  ];
+}
