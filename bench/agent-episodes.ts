@@ -69,7 +69,8 @@ function episode(s: Story, f: File, back: File | undefined): void {
   s.turn("", [[{ tool: "read", path: f.path }, s.numbered(f)]], `${f.cls} keeps entries in byKey; ${f.consts[0]} is the default limit.`);
   const [failLog, failCode] = testRun(s, f, true, fn);
   s.turn(`Running ${f.test} to see the failure.`, [[{ tool: "bash", command: `npx vitest run ${f.test}` }, failLog, failCode]]);
-  const [line, at] = s.lineOf(f, "const hit");
+  const [line, hitAt] = s.block(f, fn, "const hit", s.int(1, 4));
+  const at = hitAt + 1;
   const guard = `${fn}Guarded`;
   const field = failLog.match(/reading '(\w+)'/)?.[1] ?? f.fields[0];
   const next = `${line}\n    if (hit === undefined) return ${guard}(input, ${f.consts[1]});`;
@@ -94,11 +95,13 @@ function episode(s: Story, f: File, back: File | undefined): void {
 /** A turn that needs what an earlier episode read: an edit of a line only that read showed. */
 function backReference(s: Story, f: File, back: File): void {
   const other = s.pick(back.fns);
-  const [line, at] = s.lineOf(back, other);
+  const [line, hitAt] = s.block(back, other, "const hit", 3);
+  const guardLine = `    if (hit === undefined) return undefined; // ${back.consts[0]} reached`;
   s.turn(
-    `${back.cls}.${other} (${back.path}:${at}) has the same unchecked lookup; it needs the same guard as ${f.cls}.`,
-    [[{ tool: "edit", path: back.path, old: line, next: line.replace("limit =", "limit: number =") }, `The file ${back.path} has been updated.`]],
+    `${back.cls}.${other} (${back.path}:${hitAt + 1}) has the same unchecked lookup; it needs the same guard as ${f.cls}.`,
+    [[{ tool: "edit", path: back.path, old: line, next: `${line}\n${guardLine}` }, `The file ${back.path} has been updated.`]],
   );
+  back.lines.splice(hitAt + 1, 0, guardLine);
 }
 
 /** A session's story: the task, then `episodes` bug fixes, with a user's note now and then. */

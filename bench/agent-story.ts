@@ -129,6 +129,17 @@ export class Story {
     return [f.lines[i], i + 1];
   }
 
+  /**
+   * The lines an edit replaces: in function `fn`, the first line that mentions `marker` and the
+   * `before` lines above it, joined, with the marker line's 0-based index.
+   */
+  block(f: SourceFile, fn: string, marker: string, before: number): [string, number] {
+    const start = Math.max(0, f.lines.findIndex((l) => l.includes(`${fn}(input`)));
+    let at = start;
+    while (at < f.lines.length - 1 && !f.lines[at].includes(marker)) at++;
+    return [f.lines.slice(Math.max(start, at - before), at + 1).join("\n"), at];
+  }
+
   user(text: string): void {
     this.events.push({ kind: "user", text });
   }

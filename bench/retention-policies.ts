@@ -57,28 +57,16 @@ export const headAndTail: Policy = (history, dialect) => {
   return r === null ? history : [...history.slice(0, r.headLen), ...history.slice(r.cut)];
 };
 
-/** The recall profile, once the config knows it; until then the bench says so and shows the defaults. */
-function recall(): { policy: Policy; note?: string } {
-  try {
-    compact([], "plain", { profile: "recall" } as Partial<Config>);
-    return { policy: cliff({ profile: "recall" } as Partial<Config>) };
-  } catch {
-    return { policy: cliff({}), note: "the profile key is not in the config yet: defaults shown" };
-  }
-}
-
 export interface NamedPolicy {
   name: string;
   policy: Policy;
-  note?: string;
 }
 
 export function policies(): NamedPolicy[] {
-  const r = recall();
   return [
     { name: "reference", policy: cliff({}) },
     { name: "paper", policy: cliff({ thoughtMaxChars: 300, keepThinking: false }) },
-    { name: "recall", policy: r.policy, note: r.note },
+    { name: "recall", policy: cliff({ profile: "recall" }) },
     { name: "masking", policy: masking() },
     { name: "tail", policy: headAndTail },
   ];

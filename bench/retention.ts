@@ -29,7 +29,7 @@ export interface Tally {
   history: number;
 }
 
-const GENERATED_SEEDS = [11, 23];
+const GENERATED_SEEDS = [11, 23, 37];
 
 export function corpusDir(): string {
   return process.env.CLIFF_CORPUS ?? fileURLToPath(new URL("../../shared/corpus/", import.meta.url));
@@ -91,7 +91,6 @@ export function benchRetention(): void {
   const sources = [...corpus, ...generatedSources()];
   console.log("retention: needed tokens held / context kept (estimated tokens of the compacted request ÷ the history's), 5 cuts per session, next 8 model turns");
   if (corpus.length === 0) console.log(`  (no corpus at ${corpusDir()}: generated sessions only)`);
-  for (const p of named) if (p.note) console.log(`  note: ${p.name}: ${p.note}`);
   console.log(`  ${"source".padEnd(40)} ${"needed".padStart(6)}  ${named.map((p) => p.name.padEnd(13)).join("   ")}`);
   const groups: Record<string, Tally[]> = {};
   const zero = (): Tally[] => named.map(() => ({ needed: 0, held: 0, kept: 0, history: 0 }));
@@ -102,4 +101,7 @@ export function benchRetention(): void {
     add((groups.overall ??= zero()), t);
   }
   for (const g of ["corpus", "generated", "overall"]) if (groups[g]) console.log(line(`${g} (all)`, groups[g]));
+  const shown = ["corpus", "generated", "overall"].filter((g) => groups[g]);
+  console.log(`\n  ${"policy".padEnd(12)} ${shown.map((g) => `${g}: held   kept`.padStart(24)).join("")}`);
+  named.forEach((p, k) => console.log(`  ${p.name.padEnd(12)} ${shown.map((g) => `${pct(groups[g][k].held, groups[g][k].needed).padStart(17)} ${pct(groups[g][k].kept, groups[g][k].history).padStart(6)}`).join("")}`));
 }
