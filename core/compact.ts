@@ -5,6 +5,7 @@ import type { Dialect, DialectName } from "./dialects/types.js";
 import type { Focus } from "./focus.js";
 import { pythonJsonLength } from "./json.js";
 import type { PartContext } from "./parts.js";
+import type { ArchiveFn } from "./archive.js";
 import { FileTracker, formatFileLists } from "./files.js";
 import { summaryMessageText } from "./parts.js";
 import { PartsCache } from "./parts-cache.js";
@@ -50,6 +51,11 @@ export interface CompactOptions {
    * share most of them). Not used with a focus, whose excerpt budget runs across messages.
    */
   partsCache?: PartsCache;
+  /**
+   * The host's archive (see core/archive.ts): each dropped tool result and each cut call is handed
+   * to it, and its line in the summary points at where it was kept.
+   */
+  archive?: ArchiveFn;
 }
 
 /** Index of the first model turn, or -1. */
@@ -117,6 +123,7 @@ export function compactWith(messages: readonly unknown[], d: Dialect, cfg: Confi
   const ctx: PartContext = {
     cfg,
     decoded: options.partsCache?.decoded,
+    archive: options.archive,
     focus: options.focus === undefined ? undefined : { focus: options.focus, perResult: cfg.focusResultMaxChars, remaining: cfg.focusTotalMaxChars },
   };
   const files = cfg.appendFileLists ? new FileTracker() : null;

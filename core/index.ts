@@ -59,3 +59,4 @@ export { PI_SUMMARY_PREFIX, PI_BRANCH_PREFIX, piBranchSummaryText, startsLikeSum
 export { filesTouched, fileOpsOfCall, formatFileLists, parseFileLists, addCarriedFiles, toFileLists, FileTracker, type FileLists, type TouchedFile } from "./files.js";
 export { isObj, obj, arr, str } from "./guards.js";
 export { partKind, RESULT_TAG, ASSISTANT_TAG, THINKING_TAG, type PartKind } from "./parts.js";
+export { archivePointer, archiveName, memoryArchive, withPointer, pointerLine, groupDigits, POINTER_LINE, ARCHIVED_RESULT_OPENING, ARCHIVED_CALL_OPENING, type ArchiveFn, type ArchivedKind, type MemoryArchive } from "./archive.js";

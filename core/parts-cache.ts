@@ -36,6 +36,16 @@ function watched(cfg: Config, seen: { thought: boolean }): Config {
 }
 
 const keyOf = (cfg: Config, keys: readonly (keyof Config)[]): string => keys.map((k) => jsonStringify(cfg[k])).join(",");
+
+// Parts made with an archive point at it: each archive function separates the parts it made.
+const archiveIds = new WeakMap<object, number>();
+let nextArchiveId = 1;
+function archiveKey(archive: object | undefined): string {
+  if (archive === undefined) return "";
+  let id = archiveIds.get(archive);
+  if (id === undefined) archiveIds.set(archive, (id = nextArchiveId++));
+  return ";archive " + id;
+}
 /** Every setting but the one that only picks which messages are summarised: any other may change a part. */
 const PART_KEYS = CONFIG_KEYS.filter((k) => k !== "keepRecent");
 const SHARED_KEYS = PART_KEYS.filter((k) => (THOUGHT_KEYS as readonly string[]).indexOf(k) < 0);
@@ -78,7 +88,8 @@ export class PartsCache {
   /** A summariser of body messages under `cfg` that reuses and keeps parts. */
   summarizer(list: readonly unknown[], headLen: number, d: Dialect, ctx: PartContext): (i: number, m: unknown) => string[] {
     this.use(list, headLen);
-    const slot: Slot = { own: this.slot("own", keyOf(ctx.cfg, PART_KEYS)), shared: this.slot("shared", keyOf(ctx.cfg, SHARED_KEYS)) };
+    const archived = archiveKey(ctx.archive);
+    const slot: Slot = { own: this.slot("own", keyOf(ctx.cfg, PART_KEYS) + archived), shared: this.slot("shared", keyOf(ctx.cfg, SHARED_KEYS) + archived) };
     const seen = { thought: false };
     const watching: PartContext = { ...ctx, cfg: watched(ctx.cfg, seen) };
     return (i, m) => {

@@ -6,6 +6,7 @@ import type { Config } from "./config.js";
 import { canonicalJson, stringPrefixJson } from "./json.js";
 import { focusExcerpt, FOCUS_EXCERPT_TAG, type FocusBudget } from "./focus.js";
 import { SUMMARY_HEADER } from "./summary.js";
+import { archivePointer, withPointer, type ArchiveFn } from "./archive.js";
 import { isBlank, strip, stripTaskNotifications, toWellFormed, truncate } from "./text.js";
 import { arr, getPrototypeOf, isArray, jsonStringify, OBJECT_PROTOTYPE, obj, objectKeys, str } from "./guards.js";
 
@@ -36,6 +37,8 @@ export interface PartContext {
   readonly onCall?: (name: unknown, args: unknown) => void;
   /** JSON already decoded from content strings, shared by one plan's passes. */
   readonly decoded?: DecodedJson;
+  /** The host's archive: a dropped result or a cut call is kept there and the summary points at it. */
+  readonly archive?: ArchiveFn;
 }
 
 /**
@@ -101,7 +104,9 @@ export function resultPart(text: string, ctx: PartContext): string | null {
   const clean = strip(text);
   if (clean.length === 0) return null;
   if (clean.length <= ctx.cfg.resultMaxChars) return toWellFormed(RESULT_TAG + clean);
-  return ctx.focus === undefined ? null : toWellFormed(focusExcerpt(clean, ctx.focus) ?? "") || null;
+  const excerpt = ctx.focus === undefined ? null : toWellFormed(focusExcerpt(clean, ctx.focus) ?? "") || null;
+  // The archive keeps the text as the model saw it, unstripped.
+  return withPointer(excerpt, archivePointer(ctx.archive, text, "result"));
 }
 
 /** `[name] args`, args capped at cmdMaxChars; a string is passed through, anything else is canonical JSON. */
@@ -109,7 +114,11 @@ export function signatureLine(name: unknown, args: unknown, ctx: PartContext): s
   const cap = ctx.cfg.cmdMaxChars;
   const text = typeof args === "string" ? args : args === undefined ? "" : flatCanonical(args, cap) ?? canonicalJson(args, cap);
   const label = typeof name === "string" && name !== "" ? name : "?";
-  return `[${label}] ${truncate(text, cap)}`;
+  const line = `[${label}] ${truncate(text, cap)}`;
+  if (ctx.archive === undefined || !(cap > 0) || text.length <= cap) return line;
+  // The arguments as the line would show them uncut.
+  const full = typeof args === "string" ? args : flatCanonical(args, 0) ?? canonicalJson(args);
+  return withPointer(line, archivePointer(ctx.archive, full, "call")) as string;
 }
 
 /**

@@ -18,6 +18,7 @@ import { replay, truncateSummary } from "./replay.js";
 import { summaryMessageText } from "../parts.js";
 import { cutAllowed, fingerprint, newRequest, outgoingTokens, type PrepareContext, type RequestState } from "./request.js";
 import { PrefixStore } from "./store.js";
+import type { ArchiveFn } from "../archive.js";
 
 export type { PrepareContext } from "./request.js";
 
@@ -55,6 +56,11 @@ export interface EngineOptions {
    * Node hosts pass node:crypto's. Digests, chains and bodies are the same either way.
    */
   sha256?: (text: string) => string;
+  /**
+   * The host's archive (core/archive.ts): what a cliff drops is kept there and the summary points
+   * at it. A pointer depends on the text alone, so warm growth still equals a cold replay.
+   */
+  archive?: ArchiveFn;
 }
 
 /** What the engine keeps, by cache. */
@@ -78,6 +84,7 @@ export class Engine {
   private readonly memo: MessageMemo;
   private readonly texts: TextDigests;
   private readonly hash: (text: string) => string;
+  private readonly archive: ArchiveFn | undefined;
   // The previous request's chain: a resent history shares its leading memo entries, so only the
   // links after the first new or edited message are hashed again.
   private lastChain: { entries: MemoEntry[]; chain: string[]; dialect: string } = { entries: [], chain: [], dialect: "" };
@@ -91,6 +98,7 @@ export class Engine {
     const memoBytes = byteOption(options.memoMaxBytes !== undefined ? "memoMaxBytes" : "memoMaxSize", options.memoMaxBytes ?? options.memoMaxSize, DEFAULT_MEMO_MAX_BYTES);
     const digestBytes = byteOption("digestCacheMaxBytes", options.digestCacheMaxBytes, options.sha256 !== undefined ? 0 : Math.min(DEFAULT_DIGEST_CACHE_MAX_BYTES, memoBytes));
     this.hash = options.sha256 ?? sha256Hex;
+    this.archive = options.archive;
     this.memo = new MessageMemo(memoBytes);
     this.texts = new TextDigests(digestBytes, this.hash);
   }
@@ -127,6 +135,7 @@ export class Engine {
     const fixed = fixedChars(b, d.messagesKey);
     const entries = messages.map((m) => this.memo.get(m, billableChars));
     const ctx = newRequest(b, d, messages, entries, fixed, canonicalJson([this.config, fixed]), this.config, this.hash);
+    ctx.archive = this.archive;
     // A request that fits is sent as it is, even when a stored cliff would match it.
     if (ctx.estTokensIn <= this.config.thresholdTokens || messages.length === 0) return ctx;
     this.current = ctx;

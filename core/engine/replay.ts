@@ -61,7 +61,7 @@ class Replay {
   attempt(): void {
     const ctx = this.ctx;
     if (!cutAllowed(ctx.dialect, ctx.messages, this.next, this.cfg)) return;
-    const r = compactWith(this.working, ctx.dialect, this.cfg);
+    const r = compactWith(this.working, ctx.dialect, this.cfg, ctx.archive === undefined ? undefined : { archive: ctx.archive });
     if (r === null) return;
     // The old summary would be cut into, or the cut falls outside the history: leave it as it is.
     const newCut = r.cut < this.working.length ? this.origin[r.cut] : this.next;

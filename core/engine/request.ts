@@ -6,6 +6,7 @@ import type { Config } from "../config.js";
 import type { Dialect } from "../dialects/index.js";
 import { billableChars, bodyChars, tokensOfChars } from "../estimate.js";
 import type { MemoEntry } from "./memo.js";
+import type { ArchiveFn } from "../archive.js";
 
 export interface PrepareContext {
   /** The request body as received (never modified). */
@@ -55,6 +56,8 @@ export interface RequestState extends PrepareContext {
   threshold: number;
   /** The engine's SHA-256 (hex). */
   hash: (text: string) => string;
+  /** The engine's archive, when the host gave one. */
+  archive?: ArchiveFn;
 }
 
 /** A new request state: nothing substituted yet, estimates of the body as received. */
