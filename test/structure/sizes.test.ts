@@ -8,7 +8,7 @@ import { join, relative } from "node:path";
 import ts from "typescript";
 
 const ROOT = join(__dirname, "..", "..");
-const ROOMS = ["core", "plugin", "pi-extension", "cli", "proxy"];
+const ROOMS = ["core", "plugin", "pi-extension", "cli", "proxy", "node"];
 
 function sources(dir: string): string[] {
   const out: string[] = [];

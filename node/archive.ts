@@ -1,0 +1,185 @@
+/**
+ * The archive on disk, shared by the Node hosts (the Pi/OMP extension, the proxy, the CLI): the
+ * writer behind the core's `archive` function. A text is stored once, as `<dir>/ab/ab12….txt`
+ * named by the SHA-256 of its UTF-8 (no part of a path comes from the message), written to a
+ * temporary file and renamed into place, folders 0700 and files 0600, the folder bounded by
+ * `maxBytes` with the least recently archived file out first (archiving a text again refreshes
+ * it). Nothing is followed through a symlink inside the folder. Any failure gives null (the
+ * summary keeps its usual line) and is logged once; the writer never throws.
+ *
+ * It is synchronous because the core's parts are made synchronously; a file is written once per
+ * distinct text, and a text archived again costs a stat and a time stamp.
+ */
+import * as fs from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { archiveName, type ArchiveFn } from "../core/archive.js";
+
+/** The file operations the writer uses (a test replaces some to simulate a full disk or a read-only folder). */
+export type ArchiveIo = Pick<typeof fs, "mkdirSync" | "lstatSync" | "openSync" | "writeSync" | "closeSync" | "renameSync" | "unlinkSync" | "utimesSync" | "readdirSync" | "chmodSync">;
+
+export interface ArchiveWriterOptions {
+  /** The archive folder (made if missing). */
+  dir: string;
+  /** Bound on the bytes of all files in the folder; 0 archives nothing. */
+  maxBytes: number;
+  /** Told of the first failure, in one line. */
+  log?: (line: string) => void;
+  io?: Partial<ArchiveIo>;
+}
+
+export interface ArchiveWriter {
+  archive: ArchiveFn;
+  /** The folder, as an absolute path. */
+  dir: string;
+  stats(): { files: number; bytes: number; written: number; refreshed: number; failures: number };
+}
+
+const NAME = /^[0-9a-f]{64}\.txt$/;
+const SHARD = /^[0-9a-f]{2}$/;
+
+/** The default folder of the proxy and the CLI: under the user's cache folder. */
+export function defaultArchiveDir(env: NodeJS.ProcessEnv = process.env, home: string = homedir()): string {
+  return join(env.XDG_CACHE_HOME || join(home, ".cache"), "cliffcompaction", "archive");
+}
+
+class Failure extends Error {}
+
+export function archiveWriter(options: ArchiveWriterOptions): ArchiveWriter {
+  const io: ArchiveIo = { ...fs, ...options.io } as ArchiveIo;
+  const dir = resolve(options.dir);
+  const maxBytes = options.maxBytes;
+  /** Files by path, least recently archived first, with their sizes in bytes. */
+  let index: Map<string, number> | null = null;
+  let bytes = 0;
+  const counts = { written: 0, refreshed: 0, failures: 0 };
+
+  /** A folder of ours: made 0700 when missing; refused when it is a symlink or not a folder. */
+  const folder = (path: string, recursive: boolean): void => {
+    let st: fs.Stats | undefined;
+    try {
+      st = io.lstatSync(path);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+    }
+    if (st === undefined) {
+      io.mkdirSync(path, { recursive, mode: 0o700 });
+      io.chmodSync(path, 0o700);
+    } else if (st.isSymbolicLink() || !st.isDirectory()) {
+      throw new Failure(`${path} is not a folder (a symlink is never followed)`);
+    }
+  };
+
+  /** The folder's files, oldest first, read once (the bound counts what earlier runs left). */
+  const load = (): Map<string, number> => {
+    folder(dir, true);
+    const found: { path: string; size: number; at: number }[] = [];
+    for (const shard of io.readdirSync(dir)) {
+      const sub = join(dir, shard);
+      if (!SHARD.test(shard) || !io.lstatSync(sub).isDirectory()) continue;
+      for (const name of io.readdirSync(sub)) {
+        if (!NAME.test(name)) continue;
+        const st = io.lstatSync(join(sub, name));
+        if (st.isFile()) found.push({ path: join(sub, name), size: st.size, at: st.mtimeMs });
+      }
+    }
+    found.sort((a, b) => a.at - b.at);
+    const out = new Map<string, number>();
+    for (const f of found) out.set(f.path, f.size);
+    bytes = found.reduce((s, f) => s + f.size, 0);
+    return out;
+  };
+
+  const forget = (files: Map<string, number>, path: string): void => {
+    const size = files.get(path);
+    if (size === undefined) return;
+    files.delete(path);
+    bytes -= size;
+  };
+
+  /** Oldest out until `size` more bytes fit. */
+  const makeRoom = (files: Map<string, number>, size: number): void => {
+    for (const [path] of files) {
+      if (bytes + size <= maxBytes) break;
+      try {
+        io.unlinkSync(path);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+      }
+      forget(files, path);
+    }
+  };
+
+  /** The text in place under `path`: a temporary file of ours (never an existing one), then a rename. */
+  const writeAtomically = (path: string, data: Buffer): void => {
+    const temp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+    const fd = io.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o600);
+    try {
+      for (let at = 0; at < data.length; ) at += io.writeSync(fd, data, at, data.length - at);
+    } catch (e) {
+      io.closeSync(fd);
+      io.unlinkSync(temp);
+      throw e;
+    }
+    io.closeSync(fd);
+    try {
+      io.renameSync(temp, path);
+    } catch (e) {
+      io.unlinkSync(temp);
+      throw e;
+    }
+  };
+
+  const store = (text: string): string => {
+    if (!(maxBytes > 0)) throw new Failure("archiveMaxBytes is 0");
+    const files = (index ??= load());
+    const data = Buffer.from(text, "utf8");
+    const [shard, name] = archiveName(createHash("sha256").update(data).digest("hex"));
+    const path = join(dir, shard, name);
+    // The shard folder first: a file is never looked up (or stamped) through a symlinked folder.
+    folder(join(dir, shard), false);
+    let st: fs.Stats | undefined;
+    try {
+      st = io.lstatSync(path);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT" && (e as NodeJS.ErrnoException).code !== "ENOTDIR") throw e;
+    }
+    if (st !== undefined && st.isFile() && st.size === data.length) {
+      const now = new Date();
+      io.utimesSync(path, now, now);
+      forget(files, path);
+      files.set(path, data.length);
+      bytes += data.length;
+      counts.refreshed++;
+      return path;
+    }
+    if (data.length > maxBytes) throw new Failure(`a text of ${data.length} bytes is over archiveMaxBytes (${maxBytes})`);
+    forget(files, path);
+    makeRoom(files, data.length);
+    // Whatever stood there (a symlink, a damaged file) is replaced, never written through.
+    writeAtomically(path, data);
+    files.set(path, data.length);
+    bytes += data.length;
+    counts.written++;
+    return path;
+  };
+
+  const archive: ArchiveFn = (text) => {
+    try {
+      return store(text);
+    } catch (e) {
+      if (counts.failures++ === 0) {
+        const why = e instanceof Failure ? e.message : `${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`;
+        options.log?.(`cliffcompaction: archive: cannot keep a dropped text in ${dir} (${why}); summaries keep their usual lines where this happens`);
+      }
+      return null;
+    }
+  };
+
+  return {
+    archive,
+    dir,
+    stats: () => ({ files: index?.size ?? 0, bytes, ...counts }),
+  };
+}
