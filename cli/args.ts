@@ -45,6 +45,8 @@ const CONFIG_HELP: Partial<Record<keyof Config, string>> = {
   strict: "cut the summary itself when still over the threshold",
   appendFileLists: "append the files read and modified to the summary",
   shadow: "report what would happen, send the original",
+  archiveDir: "the archive folder (default: the host's; --archive DIR sets both)",
+  archiveMaxBytes: "bound on the archive folder's bytes, least recently archived out first",
 };
 
 /** The flag of a config key: its kebab-case name (thresholdTokens is --threshold). */
@@ -65,6 +67,13 @@ const CONFIG_FLAGS: Flag[] = CONFIG_KEYS.filter((k) => NO_FLAG.indexOf(k) < 0).f
   const help = CONFIG_HELP[k] ?? k;
   if (CONFIG_KINDS[k] !== "bool") return [{ name: configFlagName(k), value: PLACEHOLDER[CONFIG_KINDS[k]], commands, help, default: shown(DEFAULT_CONFIG[k]) }];
   const on = DEFAULT_CONFIG[k] === true;
+  // --archive names its folder: a switch would leave the agent a pointer to a folder it cannot guess.
+  if (k === "archive") {
+    return [
+      { name: "archive", value: "DIR", commands, help: "keep every dropped tool result and cut call in DIR; the summary points at each (on in the recall profile)" },
+      { name: "no-archive", commands, help: "turn the archive off (also under the recall profile)" },
+    ];
+  }
   return [
     { name: configFlagName(k), commands, help: help + (on ? " (on by default)" : "") },
     { name: "no-" + configFlagName(k), commands, help: `turn off --${configFlagName(k)}` },

@@ -1,6 +1,6 @@
 /** What a compaction did, counted: parts by class, dropped results and images, tokens of a message list. */
 import { n } from "./table.js";
-import { estimateTokens, imagePayload, compactWith, getDialect, partKind, type CompactResult, type Config, type DialectName, type PartKind } from "../core/index.js";
+import { ARCHIVED_RESULT_OPENING, estimateTokens, imagePayload, compactWith, getDialect, partKind, type CompactResult, type Config, type DialectName, type PartKind } from "../core/index.js";
 
 export interface PartCounts {
   assistantSteps: number;
@@ -31,11 +31,13 @@ function countImages(v: unknown): number {
 /** Counts the summary's parts by class; dropped results are those a limitless resultMaxChars would have kept. */
 export function countParts(result: CompactResult, messages: readonly unknown[], dialect: DialectName, cfg: Config): PartCounts {
   const c: PartCounts = { assistantSteps: 0, resultsKept: 0, resultsDropped: 0, focusExcerpts: 0, human: 0, system: 0, other: 0, imagesDropped: 0 };
-  const results = (parts: string[]): number => parts.filter((p) => partKind(p) === "result").length;
+  // A pointer line stands for a dropped result: it is not one kept.
+  const kept = (p: string): boolean => partKind(p) === "result" && !p.startsWith(ARCHIVED_RESULT_OPENING);
+  const results = (parts: string[]): number => parts.filter(kept).length;
   const field: Record<PartKind, keyof PartCounts> = {
     result: "resultsKept", "focus-excerpt": "focusExcerpts", assistant: "assistantSteps", user: "human", system: "system", other: "other",
   };
-  for (const p of result.parts) c[field[partKind(p)]]++;
+  for (const p of result.parts) if (!p.startsWith(ARCHIVED_RESULT_OPENING)) c[field[partKind(p)]]++;
   const all = compactWith(messages, getDialect(dialect), { ...cfg, resultMaxChars: Number.MAX_SAFE_INTEGER }, { headLen: result.headLen });
   c.resultsDropped = Math.max(0, (all === null ? 0 : results(all.parts)) - results(result.parts));
   c.imagesDropped = countImages(messages.slice(result.headLen, result.cut));

@@ -44,7 +44,11 @@ function flagLayer(values: Parsed["values"]): ConfigLayer {
   const flags: Record<string, unknown> = {};
   for (const k of CONFIG_KEYS) {
     const flag = configFlagName(k);
-    if (CONFIG_KINDS[k] !== "bool") {
+    if (k === "archive" && typeof values.archive === "string") {
+      if (values.archive.trim() === "") throw new UsageError("--archive needs a folder (DIR)");
+      flags.archive = true;
+      flags.archiveDir = values.archive;
+    } else if (CONFIG_KINDS[k] !== "bool") {
       if (typeof values[flag] === "string") flags[k] = flagSetting(k, flag, values[flag] as string);
     } else if (values[flag] === true) flags[k] = true;
     else if (values["no-" + flag] === true) flags[k] = false;

@@ -8,6 +8,8 @@ import type { Session } from "./readers/index.js";
 import { simulate, toCsv, type Billing, type Simulation } from "./simulate.js";
 import { renderSvg } from "./svg.js";
 import { fixed2, n, table } from "./table.js";
+import { cliArchive } from "./archive.js";
+import type { ArchiveWriter } from "../node/archive.js";
 
 type Values = Parsed["values"];
 
@@ -18,10 +20,10 @@ export function checkSimulate(file: string, values: Values): void {
 }
 
 /** The replay of a session as the CLI runs it (shared with `report`). */
-export function runSimulation(session: Session, cfg: Config, discount: number): Simulation {
+export function runSimulation(session: Session, cfg: Config, discount: number, writer: ArchiveWriter | undefined = cliArchive(cfg)): Simulation {
   const bar = progressBar("simulating");
   const fixed = fixedChars(session.body, getDialect(session.dialect).messagesKey);
-  const sim = simulate(session.messages, session.dialect, cfg, { threshold: cfg.thresholdTokens, cacheDiscount: discount, fixedChars: fixed, onProgress: bar.update });
+  const sim = simulate(session.messages, session.dialect, cfg, { threshold: cfg.thresholdTokens, cacheDiscount: discount, fixedChars: fixed, onProgress: bar.update, archive: writer?.archive });
   bar.done();
   return sim;
 }
@@ -32,7 +34,8 @@ const billingJson = (b: Billing) => ({ input: b.input, cached: b.cached, billed:
 
 export function simulateCommand(file: string, session: Session, values: Values, cfg: Config, out: string[]): void {
   const discount = cacheDiscount(values);
-  const sim = runSimulation(session, cfg, discount);
+  const writer = cliArchive(cfg);
+  const sim = runSimulation(session, cfg, discount, writer);
   const name = file.split("/").pop() ?? file;
   if (typeof values.svg === "string") writeFileSync(values.svg, renderSvg({ ...chartSeries(sim), threshold: cfg.thresholdTokens, title: `${name}: context per request, threshold ${n(cfg.thresholdTokens)}` }));
   if (typeof values.csv === "string") writeFileSync(values.csv, toCsv(sim));
@@ -40,6 +43,7 @@ export function simulateCommand(file: string, session: Session, values: Values, 
     out.push(JSON.stringify({
       file, format: session.format, dialect: session.dialect, threshold: cfg.thresholdTokens, requests: sim.steps.length, cliffs: sim.cliffs, peak: sim.peak, floor: sim.floor, cacheDiscount: discount,
       billing: { cliff: billingJson(sim.cliff), noCompaction: billingJson(sim.none), llmSummary: billingJson(sim.llm) },
+      archive: writer === undefined ? null : { dir: writer.dir, ...writer.stats() },
     }, null, 2));
     return;
   }
@@ -49,6 +53,7 @@ export function simulateCommand(file: string, session: Session, values: Values, 
   out.push("", `input tokens (cached input billed at ${discount}×)`);
   out.push(...billingTable(sim));
   if (sim.none.billed > 0) out.push("", `cliffcompaction bills ${(100 * (1 - sim.cliff.billed / sim.none.billed)).toFixed(1)}% less than no compaction and ${(100 * (1 - sim.cliff.billed / Math.max(1, sim.llm.billed))).toFixed(1)}% less than an LLM summary at the same threshold.`);
+  if (writer !== undefined) out.push(`archive   ${n(writer.stats().written)} text(s) written to ${writer.dir}, ${n(writer.stats().refreshed)} archived again${writer.stats().failures > 0 ? `, ${n(writer.stats().failures)} could not be written` : ""}`);
   if (typeof values.svg === "string") out.push(`chart     ${values.svg}`);
   if (typeof values.csv === "string") out.push(`csv       ${values.csv}`);
 }

@@ -4,7 +4,7 @@
  * prefix-cache model: the part of a request that repeats the previous request's messages (the
  * same objects, in order) is a cache hit; everything after the first difference is prefilled again.
  */
-import { billableChars, bodyChars, planCliff, getDialect, tokensOfChars, type CliffPlan, type Config, type Dialect, type DialectName } from "../core/index.js";
+import { billableChars, bodyChars, planCliff, getDialect, tokensOfChars, type ArchiveFn, type CliffPlan, type Config, type Dialect, type DialectName } from "../core/index.js";
 
 export interface Billing {
   /** All input tokens sent. */
@@ -87,6 +87,8 @@ export interface SimulateOptions {
   /** Billable characters of the request body with an empty message list (default: a bare list, 2). */
   fixedChars?: number;
   onProgress?: (done: number, total: number) => void;
+  /** The archive each cliff hands what it drops to (see core/archive.ts). */
+  archive?: ArchiveFn;
 }
 
 /** One cliff of a simulation: the list that crossed the threshold and the plan that cut it. */
@@ -113,13 +115,13 @@ class Run {
   peak = 0;
   floor = Infinity;
 
-  constructor(readonly messages: readonly unknown[], readonly d: Dialect, readonly cfg: Config, readonly threshold: number, readonly discount: number, readonly pricer: Pricer) {}
+  constructor(readonly messages: readonly unknown[], readonly d: Dialect, readonly cfg: Config, readonly threshold: number, readonly discount: number, readonly pricer: Pricer, readonly archive?: ArchiveFn) {}
 
   /** A cliff when the context crosses the threshold; the LLM baseline pays one more full-context call for it. */
   private maybeCliff(): boolean {
     const before = this.pricer.tokens(this.working);
     if (before <= this.threshold) return false;
-    const plan = planCliff(this.working, this.d, this.cfg, this.threshold);
+    const plan = planCliff(this.working, this.d, this.cfg, this.threshold, { archive: this.archive });
     if (plan.result === null) return false;
     const shared = commonPrefix(this.working, this.previous);
     bill(this.llm, before, shared === 0 ? 0 : Math.min(this.pricer.tokens(this.working, shared), this.previousLlm), this.discount);
@@ -153,7 +155,7 @@ class Run {
 export function simulate(messages: readonly unknown[], dialectName: DialectName, cfg: Config, opts: SimulateOptions): Simulation {
   const d = getDialect(dialectName);
   const discount = opts.cacheDiscount ?? 0.1;
-  const run = new Run(messages, d, cfg, opts.threshold, discount, new Pricer(opts.fixedChars ?? 2));
+  const run = new Run(messages, d, cfg, opts.threshold, discount, new Pricer(opts.fixedChars ?? 2), opts.archive);
   for (let i = 0; i < messages.length; i++) {
     if (i > 0 && d.startsTurn(messages[i], messages[i - 1])) {
       run.request(i);

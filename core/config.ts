@@ -45,6 +45,15 @@ export interface Config {
   filesMaxChars: number;
   /** Engine: append the files read and modified to the summary (off: the reference's byte-exact summary). */
   appendFileLists: boolean;
+  /**
+   * Hosts that share a filesystem with the agent (Pi/OMP, `run`, the CLI): keep every dropped tool
+   * result and cut call in an archive folder, and point at it from the summary.
+   */
+  archive: boolean;
+  /** The archive folder ("" = the host's default). */
+  archiveDir: string;
+  /** Bound on the archive folder's bytes; the least recently archived files go first. */
+  archiveMaxBytes: number;
 }
 
 export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
@@ -68,6 +77,9 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   filesMaxPaths: 200,
   filesMaxChars: 16000,
   appendFileLists: false,
+  archive: false,
+  archiveDir: "",
+  archiveMaxBytes: 268435456,
 });
 
 /**
@@ -76,7 +88,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
  */
 export const PROFILES: { readonly [P in Profile]: Readonly<Partial<Config>> } = {
   reference: {},
-  recall: {},
+  recall: { archive: true },
 };
 
 /**
@@ -114,6 +126,9 @@ export const CONFIG_KINDS: { readonly [K in keyof Config]: ConfigKind } = {
   filesMaxPaths: "int",
   filesMaxChars: "int",
   appendFileLists: "bool",
+  archive: "bool",
+  archiveDir: "string",
+  archiveMaxBytes: "int",
 };
 
 /** The config keys, in their camelCase spelling. */
