@@ -66,6 +66,10 @@ async function bakedConfig(core, file) {
   } catch (e) {
     fail(`config ${file}: ${e.message}`);
   }
+  // Asked for by name, not supplied by a profile: the plugin cannot honour it, so the build says so.
+  if (raw !== null && typeof raw === "object" && raw.archive === true) {
+    fail(`config ${file}: "archive": true cannot be built into the AgentParley plugin: its sandbox has no filesystem to keep dropped texts in, so the plugin keeps its usual lines (leave the key out)`);
+  }
   return raw;
 }
 

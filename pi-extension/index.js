@@ -26,11 +26,14 @@ var DEFAULT_CONFIG = Object.freeze({
   focusTotalMaxChars: 6e3,
   filesMaxPaths: 200,
   filesMaxChars: 16e3,
-  appendFileLists: false
+  appendFileLists: false,
+  archive: false,
+  archiveDir: "",
+  archiveMaxBytes: 268435456
 });
 var PROFILES = {
   reference: {},
-  recall: {}
+  recall: { archive: true }
 };
 var CONFIG_ENUMS = {
   profile: Object.keys(PROFILES)
@@ -55,7 +58,10 @@ var CONFIG_KINDS = {
   focusTotalMaxChars: "int",
   filesMaxPaths: "int",
   filesMaxChars: "int",
-  appendFileLists: "bool"
+  appendFileLists: "bool",
+  archive: "bool",
+  archiveDir: "string",
+  archiveMaxBytes: "int"
 };
 var CONFIG_KEYS = Object.keys(CONFIG_KINDS);
 var WHAT = {
@@ -696,6 +702,9 @@ function toWellFormed(text) {
   }
   return from === 0 ? text : out + text.slice(from);
 }
+function isWellFormed(text) {
+  return nativeIs !== void 0 ? nativeIs.call(text) : toWellFormed(text) === text;
+}
 var TASK_NOTIFICATION = /<task-notification>[\s\S]*?<\/task-notification>\s*/g;
 function stripTaskNotifications(text) {
   return text.indexOf("<task-notification>") < 0 ? text : text.replace(TASK_NOTIFICATION, "");
@@ -792,6 +801,39 @@ function fitSummary(prefix, parts, fits) {
   };
 }
 
+// core/archive.ts
+var ARCHIVED_RESULT_OPENING = "result: dropped ";
+var ARCHIVED_CALL_OPENING = "call: cut ";
+var KEPT_AT = " chars, kept at ";
+var MAX_LOCATION = 4096;
+var NOT_ONE_LINE = /[\u0000-\u001f\u007f\u0085\u2028\u2029]/;
+function groupDigits(n) {
+  const digits = String(Math.floor(Math.abs(n)));
+  let out = "";
+  for (let i = 0; i < digits.length; i++) {
+    if (i > 0 && (digits.length - i) % 3 === 0) out += ",";
+    out += digits[i];
+  }
+  return (n < 0 ? "-" : "") + out;
+}
+function pointerLine(kind, length, location) {
+  return (kind === "result" ? ARCHIVED_RESULT_OPENING : ARCHIVED_CALL_OPENING) + groupDigits(length) + KEPT_AT + location;
+}
+function archivePointer(archive, text, kind) {
+  if (archive === void 0 || text.length === 0) return null;
+  let location;
+  try {
+    location = archive(text, kind);
+  } catch {
+    return null;
+  }
+  if (typeof location !== "string" || location === "" || location.length > MAX_LOCATION || NOT_ONE_LINE.test(location) || !isWellFormed(location)) return null;
+  return pointerLine(kind, text.length, location);
+}
+function withPointer(line, pointer) {
+  return pointer === null ? line : line === null ? pointer : line + "\n" + pointer;
+}
+
 // core/parts.ts
 var RESULT_TAG = "result: ";
 var ASSISTANT_TAG = "assistant: ";
@@ -842,13 +884,17 @@ function resultPart(text, ctx) {
   const clean = strip(text);
   if (clean.length === 0) return null;
   if (clean.length <= ctx.cfg.resultMaxChars) return toWellFormed(RESULT_TAG + clean);
-  return ctx.focus === void 0 ? null : toWellFormed(focusExcerpt(clean, ctx.focus) ?? "") || null;
+  const excerpt = ctx.focus === void 0 ? null : toWellFormed(focusExcerpt(clean, ctx.focus) ?? "") || null;
+  return withPointer(excerpt, archivePointer(ctx.archive, text, "result"));
 }
 function signatureLine(name, args, ctx) {
   const cap = ctx.cfg.cmdMaxChars;
   const text = typeof args === "string" ? args : args === void 0 ? "" : flatCanonical(args, cap) ?? canonicalJson(args, cap);
   const label = typeof name === "string" && name !== "" ? name : "?";
-  return `[${label}] ${truncate(text, cap)}`;
+  const line = `[${label}] ${truncate(text, cap)}`;
+  if (ctx.archive === void 0 || !(cap > 0) || text.length <= cap) return line;
+  const full = typeof args === "string" ? args : flatCanonical(args, 0) ?? canonicalJson(args);
+  return withPointer(line, archivePointer(ctx.archive, full, "call"));
 }
 function flatCanonical(args, cap) {
   if (args === null || typeof args !== "object" || isArray(args) || getPrototypeOf(args) !== OBJECT_PROTOTYPE) return void 0;
@@ -939,6 +985,14 @@ function watched(cfg, seen) {
   return out;
 }
 var keyOf = (cfg, keys) => keys.map((k) => jsonStringify(cfg[k])).join(",");
+var archiveIds = /* @__PURE__ */ new WeakMap();
+var nextArchiveId = 1;
+function archiveKey(archive) {
+  if (archive === void 0) return "";
+  let id = archiveIds.get(archive);
+  if (id === void 0) archiveIds.set(archive, id = nextArchiveId++);
+  return ";archive " + id;
+}
 var PART_KEYS = CONFIG_KEYS.filter((k) => k !== "keepRecent");
 var SHARED_KEYS = PART_KEYS.filter((k) => THOUGHT_KEYS.indexOf(k) < 0);
 var PartsCache = class {
@@ -973,7 +1027,8 @@ var PartsCache = class {
   /** A summariser of body messages under `cfg` that reuses and keeps parts. */
   summarizer(list, headLen, d, ctx) {
     this.use(list, headLen);
-    const slot = { own: this.slot("own", keyOf(ctx.cfg, PART_KEYS)), shared: this.slot("shared", keyOf(ctx.cfg, SHARED_KEYS)) };
+    const archived = archiveKey(ctx.archive);
+    const slot = { own: this.slot("own", keyOf(ctx.cfg, PART_KEYS) + archived), shared: this.slot("shared", keyOf(ctx.cfg, SHARED_KEYS) + archived) };
     const seen = { thought: false };
     const watching = { ...ctx, cfg: watched(ctx.cfg, seen) };
     return (i, m) => {
@@ -1038,6 +1093,7 @@ function compactWith(messages, d, cfg, options = {}) {
   const ctx = {
     cfg,
     decoded: options.partsCache?.decoded,
+    archive: options.archive,
     focus: options.focus === void 0 ? void 0 : { focus: options.focus, perResult: cfg.focusResultMaxChars, remaining: cfg.focusTotalMaxChars }
   };
   const files = cfg.appendFileLists ? new FileTracker() : null;

@@ -59,4 +59,18 @@ describe("build.mjs", () => {
     expect(broken.stderr).toContain("cannot read config");
     expect(build("--frobnicate").stderr).toContain("unknown argument --frobnicate");
   });
+
+  it("refuses a build with archive: true by name; the recall profile's archive is left out quietly", () => {
+    const dir = mkdtempSync(join(tmpdir(), "cliff-build-"));
+    writeFileSync(join(dir, "archive.json"), JSON.stringify({ archive: true, resultMaxChars: 5 }));
+    const r = build("--config", join(dir, "archive.json"), "--out", dir, "--no-types");
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/"archive": true cannot be built into the AgentParley plugin: its sandbox has no filesystem/);
+    writeFileSync(join(dir, "recall.json"), JSON.stringify({ profile: "recall", resultMaxChars: 5 }));
+    const ok = build("--config", join(dir, "recall.json"), "--out", dir, "--no-types");
+    expect(ok.status, ok.stderr).toBe(0);
+    const s = vmSandbox("", join(dir, "cliffcompaction.js")).summarize({ messages: [TASK, ...cycleTurns(0), ...cycleTurns(1)], threshold: 100000 });
+    expect(s).not.toBe("");
+    expect(s).not.toMatch(/kept at/);
+  });
 });
