@@ -46,37 +46,41 @@ export function defaultArchiveDir(env: NodeJS.ProcessEnv = process.env, home: st
 
 class Failure extends Error {}
 
-export function archiveWriter(options: ArchiveWriterOptions): ArchiveWriter {
-  const io: ArchiveIo = { ...fs, ...options.io } as ArchiveIo;
-  const dir = resolve(options.dir);
-  const maxBytes = options.maxBytes;
-  /** Files by path, least recently archived first, with their sizes in bytes. */
-  let index: Map<string, number> | null = null;
-  let bytes = 0;
-  const counts = { written: 0, refreshed: 0, failures: 0 };
+/** The folder and what the writer knows of it: its files, least recently archived first, with their sizes. */
+class Folder {
+  private index: Map<string, number> | null = null;
+  bytes = 0;
+  readonly counts = { written: 0, refreshed: 0, failures: 0 };
+
+  constructor(readonly dir: string, private readonly maxBytes: number, private readonly io: ArchiveIo) {}
+
+  get files(): number {
+    return this.index?.size ?? 0;
+  }
 
   /** A folder of ours: made 0700 when missing; refused when it is a symlink or not a folder. */
-  const folder = (path: string, recursive: boolean): void => {
+  private folder(path: string, recursive: boolean): void {
     let st: fs.Stats | undefined;
     try {
-      st = io.lstatSync(path);
+      st = this.io.lstatSync(path);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
     }
     if (st === undefined) {
-      io.mkdirSync(path, { recursive, mode: 0o700 });
-      io.chmodSync(path, 0o700);
+      this.io.mkdirSync(path, { recursive, mode: 0o700 });
+      this.io.chmodSync(path, 0o700);
     } else if (st.isSymbolicLink() || !st.isDirectory()) {
       throw new Failure(`${path} is not a folder (a symlink is never followed)`);
     }
-  };
+  }
 
   /** The folder's files, oldest first, read once (the bound counts what earlier runs left). */
-  const load = (): Map<string, number> => {
-    folder(dir, true);
+  private load(): Map<string, number> {
+    const io = this.io;
+    this.folder(this.dir, true);
     const found: { path: string; size: number; at: number }[] = [];
-    for (const shard of io.readdirSync(dir)) {
-      const sub = join(dir, shard);
+    for (const shard of io.readdirSync(this.dir)) {
+      const sub = join(this.dir, shard);
       if (!SHARD.test(shard) || !io.lstatSync(sub).isDirectory()) continue;
       for (const name of io.readdirSync(sub)) {
         if (!NAME.test(name)) continue;
@@ -87,32 +91,39 @@ export function archiveWriter(options: ArchiveWriterOptions): ArchiveWriter {
     found.sort((a, b) => a.at - b.at);
     const out = new Map<string, number>();
     for (const f of found) out.set(f.path, f.size);
-    bytes = found.reduce((s, f) => s + f.size, 0);
+    this.bytes = found.reduce((s, f) => s + f.size, 0);
     return out;
-  };
+  }
 
-  const forget = (files: Map<string, number>, path: string): void => {
+  private forget(files: Map<string, number>, path: string): void {
     const size = files.get(path);
     if (size === undefined) return;
     files.delete(path);
-    bytes -= size;
-  };
+    this.bytes -= size;
+  }
+
+  private remember(files: Map<string, number>, path: string, size: number): void {
+    this.forget(files, path);
+    files.set(path, size);
+    this.bytes += size;
+  }
 
   /** Oldest out until `size` more bytes fit. */
-  const makeRoom = (files: Map<string, number>, size: number): void => {
+  private makeRoom(files: Map<string, number>, size: number): void {
     for (const [path] of files) {
-      if (bytes + size <= maxBytes) break;
+      if (this.bytes + size <= this.maxBytes) break;
       try {
-        io.unlinkSync(path);
+        this.io.unlinkSync(path);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
       }
-      forget(files, path);
+      this.forget(files, path);
     }
-  };
+  }
 
   /** The text in place under `path`: a temporary file of ours (never an existing one), then a rename. */
-  const writeAtomically = (path: string, data: Buffer): void => {
+  private writeAtomically(path: string, data: Buffer): void {
+    const io = this.io;
     const temp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
     const fd = io.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o600);
     try {
@@ -129,57 +140,53 @@ export function archiveWriter(options: ArchiveWriterOptions): ArchiveWriter {
       io.unlinkSync(temp);
       throw e;
     }
-  };
+  }
 
-  const store = (text: string): string => {
-    if (!(maxBytes > 0)) throw new Failure("archiveMaxBytes is 0");
-    const files = (index ??= load());
+  /** Where `text` is kept: written once, refreshed when archived again. Throws on any failure. */
+  store(text: string): string {
+    if (!(this.maxBytes > 0)) throw new Failure("archiveMaxBytes is 0");
+    const files = (this.index ??= this.load());
     const data = Buffer.from(text, "utf8");
     const [shard, name] = archiveName(createHash("sha256").update(data).digest("hex"));
-    const path = join(dir, shard, name);
+    const path = join(this.dir, shard, name);
     // The shard folder first: a file is never looked up (or stamped) through a symlinked folder.
-    folder(join(dir, shard), false);
+    this.folder(join(this.dir, shard), false);
     let st: fs.Stats | undefined;
     try {
-      st = io.lstatSync(path);
+      st = this.io.lstatSync(path);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "ENOENT" && (e as NodeJS.ErrnoException).code !== "ENOTDIR") throw e;
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
     }
     if (st !== undefined && st.isFile() && st.size === data.length) {
       const now = new Date();
-      io.utimesSync(path, now, now);
-      forget(files, path);
-      files.set(path, data.length);
-      bytes += data.length;
-      counts.refreshed++;
+      this.io.utimesSync(path, now, now);
+      this.remember(files, path, data.length);
+      this.counts.refreshed++;
       return path;
     }
-    if (data.length > maxBytes) throw new Failure(`a text of ${data.length} bytes is over archiveMaxBytes (${maxBytes})`);
-    forget(files, path);
-    makeRoom(files, data.length);
+    if (data.length > this.maxBytes) throw new Failure(`a text of ${data.length} bytes is over archiveMaxBytes (${this.maxBytes})`);
+    this.forget(files, path);
+    this.makeRoom(files, data.length);
     // Whatever stood there (a symlink, a damaged file) is replaced, never written through.
-    writeAtomically(path, data);
-    files.set(path, data.length);
-    bytes += data.length;
-    counts.written++;
+    this.writeAtomically(path, data);
+    this.remember(files, path, data.length);
+    this.counts.written++;
     return path;
-  };
+  }
+}
 
+export function archiveWriter(options: ArchiveWriterOptions): ArchiveWriter {
+  const folder = new Folder(resolve(options.dir), options.maxBytes, { ...fs, ...options.io } as ArchiveIo);
   const archive: ArchiveFn = (text) => {
     try {
-      return store(text);
+      return folder.store(text);
     } catch (e) {
-      if (counts.failures++ === 0) {
+      if (folder.counts.failures++ === 0) {
         const why = e instanceof Failure ? e.message : `${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`;
-        options.log?.(`cliffcompaction: archive: cannot keep a dropped text in ${dir} (${why}); summaries keep their usual lines where this happens`);
+        options.log?.(`cliffcompaction: archive: cannot keep a dropped text in ${folder.dir} (${why}); summaries keep their usual lines where this happens`);
       }
       return null;
     }
   };
-
-  return {
-    archive,
-    dir,
-    stats: () => ({ files: index?.size ?? 0, bytes, ...counts }),
-  };
+  return { archive, dir: folder.dir, stats: () => ({ files: folder.files, bytes: folder.bytes, ...folder.counts }) };
 }
