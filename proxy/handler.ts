@@ -13,7 +13,10 @@ import { bodyText } from "./body.js";
 import { logLine, type RequestRecord } from "./log.js";
 import type { Resolved } from "./options.js";
 import { ERROR_BODY_LIMIT, isContextError } from "./reactive.js";
-import { routeOf, targetUrl, type Route } from "./routes.js";
+import { admit } from "./admission.js";
+import type { HostGuard } from "./guard.js";
+import { refuse } from "./refusal.js";
+import type { Route } from "./routes.js";
 import type { Action, Stats } from "./stats.js";
 import { endToEnd, readUpTo, send, type Agents, type UpstreamRequest } from "./upstream.js";
 
@@ -22,6 +25,7 @@ export interface Context {
   engine: Engine;
   options: Resolved;
   stats: Stats;
+  guard: HostGuard;
   statusExtra: () => Record<string, unknown>;
 }
 
@@ -48,8 +52,7 @@ function badGateway(res: ServerResponse, ctx: Context, url: URL, e: unknown): vo
 }
 
 /** Anything the proxy does not compact: the body streams through untouched. */
-async function passThrough(req: IncomingMessage, res: ServerResponse, ctx: Context, route: Route, head: Buffer[] = []): Promise<void> {
-  const url = targetUrl(ctx.options.upstreams[route.upstream], req.url ?? "/");
+async function passThrough(req: IncomingMessage, res: ServerResponse, ctx: Context, url: URL, head: Buffer[] = []): Promise<void> {
   const length = req.headers["content-length"];
   try {
     const upstream = await send({ agents: ctx.agents, url, method: req.method ?? "GET", headers: req.headers, body: { head, rest: req, length: typeof length === "string" ? length : undefined } });
@@ -95,9 +98,8 @@ function decide(ctx: Context, api: NonNullable<Route["api"]>, raw: Buffer): Deci
 }
 
 /** Sends the decided body; after a context-length refusal, one more rung and a retry, up to the ladder's end. */
-async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context, route: Route, raw: Buffer): Promise<void> {
+async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context, route: Route, url: URL, raw: Buffer): Promise<void> {
   const d = decide(ctx, route.api!, raw);
-  const url = targetUrl(ctx.options.upstreams[route.upstream], req.url ?? "/");
   const request: UpstreamRequest = { agents: ctx.agents, url, method: "POST", headers: req.headers, body: d.body };
   let escalations = 0;
   let status = 0;
@@ -129,18 +131,25 @@ export async function handle(req: IncomingMessage, res: ServerResponse, ctx: Con
   ctx.stats.requests++;
   ctx.stats.inFlight++;
   res.on("close", () => ctx.stats.inFlight--);
-  const path = (req.url ?? "/").split("?")[0];
-  if (req.method === "GET" && path === "/_cliff/status") {
-    res.writeHead(200, { "content-type": "application/json" });
-    return void res.end(JSON.stringify(ctx.stats.status(ctx.engine, ctx.statusExtra()), null, 2) + "\n");
+  const a = admit(req, ctx.options.upstreams, ctx.guard);
+  if (a.kind === "refuse") {
+    ctx.stats.refused++;
+    return refuse(res, a.refusal.status, a.refusal.upstream, a.refusal.type, a.refusal.message);
   }
-  const route = routeOf(req.method ?? "GET", req.url ?? "/", req.headers);
-  if (route.api === null) return passThrough(req, res, ctx, route);
+  if (a.kind === "own") {
+    if (req.method !== "GET" || a.path !== "/_cliff/status") return refuse(res, 404, "openai", "not_found", `no endpoint ${req.method} ${a.path}`);
+    const status = JSON.stringify(ctx.stats.status(ctx.engine, ctx.statusExtra()), null, 2) + "\n";
+    res.writeHead(200, { "content-type": "application/json", "content-length": String(Buffer.byteLength(status)) });
+    return void res.end(status);
+  }
+  const { route, url } = a;
+  if (route.remoteSummary) ctx.stats.remoteSummaries++;
+  if (route.api === null) return passThrough(req, res, ctx, url);
   const body = await readUpTo(req, ctx.options.compactLimitBytes);
   if (!body.complete) {
     ctx.stats.count("oversize", 0, 0, 0);
     ctx.options.log?.(logLine({ api: route.api, messagesIn: 0, messagesOut: 0, tokensIn: 0, tokensOut: 0, action: "oversize", escalations: 0, addedMs: 0, status: 0 }, ctx.options.logJson));
-    return passThrough(req, res, ctx, route, body.chunks);
+    return passThrough(req, res, ctx, url, body.chunks);
   }
-  return compacted(req, res, ctx, route, Buffer.concat(body.chunks, body.total));
+  return compacted(req, res, ctx, route, url, Buffer.concat(body.chunks, body.total));
 }

@@ -1,9 +1,9 @@
 /** The proxy's settings: where it listens, where each API goes, what it logs, and its bounds. */
 import { resolveConfig, type Config } from "../core/index.js";
-import type { UpstreamName } from "./routes.js";
+import { UPSTREAM_NAMES, type UpstreamName } from "./routes.js";
 
 export const DEFAULT_PORT = 8257;
-export const DEFAULT_UPSTREAMS: Record<UpstreamName, string> = { anthropic: "https://api.anthropic.com", openai: "https://api.openai.com/v1" };
+export const DEFAULT_UPSTREAMS: Record<UpstreamName, string> = { anthropic: "https://api.anthropic.com", openai: "https://api.openai.com/v1", chatgpt: "https://chatgpt.com" };
 /** Bodies up to this size are compacted; larger ones stream through untouched, never buffered. */
 export const DEFAULT_COMPACT_LIMIT = 64 * 1024 * 1024;
 
@@ -13,6 +13,8 @@ export interface ProxyOptions {
   /** 0 picks a free port. */
   port?: number;
   upstreams?: Partial<Record<UpstreamName, string>>;
+  /** Host names the proxy answers to besides its own addresses (a team's proxy behind a load balancer). */
+  allowedHosts?: readonly string[];
   compactLimitBytes?: number;
   /** Where log lines go (a function per line); none when quiet. */
   log?: (line: string) => void;
@@ -32,6 +34,7 @@ export interface Resolved {
   host: string;
   port: number;
   upstreams: Record<UpstreamName, URL>;
+  allowedHosts: readonly string[];
   compactLimitBytes: number;
   log: ((line: string) => void) | undefined;
   logJson: boolean;
@@ -42,15 +45,24 @@ export interface Resolved {
   digestCacheMaxBytes: number;
 }
 
-/** A base URL for an upstream, or an error that names the setting. */
+/** A configured upstream that is not an http(s) base URL; `setting` names it. */
+export class UpstreamError extends Error {
+  constructor(readonly setting: string, message: string) {
+    super(message);
+    this.name = "UpstreamError";
+  }
+}
+
+/** A base URL for an upstream, or an error that names the setting. Credentials, a query or a fragment have no place in one. */
 export function upstreamUrl(name: string, value: string): URL {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new Error(`${name} upstream ${JSON.stringify(value)} is not a URL`);
+    throw new UpstreamError(name, `${name} upstream ${JSON.stringify(value)} is not a URL`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`${name} upstream ${value} must be http or https`);
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UpstreamError(name, `${name} upstream ${JSON.stringify(value)} must be http or https`);
+  if (url.username !== "" || url.password !== "" || url.search !== "" || url.hash !== "") throw new UpstreamError(name, `${name} upstream ${JSON.stringify(value)} must be a plain base URL (no credentials, query or fragment)`);
   return url;
 }
 
@@ -60,7 +72,8 @@ export function resolveOptions(o: ProxyOptions): Resolved {
     config: o.config ?? resolveConfig(),
     host: o.host ?? "127.0.0.1",
     port: o.port ?? DEFAULT_PORT,
-    upstreams: { anthropic: upstreamUrl("anthropic", up.anthropic), openai: upstreamUrl("openai", up.openai) },
+    upstreams: Object.fromEntries(UPSTREAM_NAMES.map((n) => [n, upstreamUrl(n, up[n])])) as Record<UpstreamName, URL>,
+    allowedHosts: o.allowedHosts ?? [],
     compactLimitBytes: o.compactLimitBytes ?? DEFAULT_COMPACT_LIMIT,
     log: o.log,
     logJson: o.logJson === true,

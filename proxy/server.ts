@@ -9,7 +9,9 @@ import { pipeline } from "node:stream";
 import { Engine } from "../core/index.js";
 import { handle, type Context } from "./handler.js";
 import { resolveOptions, type ProxyOptions, type Resolved } from "./options.js";
-import { routeOf, targetUrl } from "./routes.js";
+import { admit } from "./admission.js";
+import { HostGuard } from "./guard.js";
+import { errorBody } from "./refusal.js";
 import { Stats } from "./stats.js";
 import { endToEnd, newAgents, send, type Agents } from "./upstream.js";
 
@@ -28,13 +30,18 @@ export interface RunningProxy {
 }
 
 /** A WebSocket upgrade is not something the proxy speaks: the request goes on as plain HTTP and the upstream's own answer comes back. */
-async function refuseUpgrade(req: IncomingMessage, socket: Socket, options: Resolved, agents: Agents): Promise<void> {
+async function refuseUpgrade(req: IncomingMessage, socket: Socket, options: Resolved, agents: Agents, guard: HostGuard): Promise<void> {
   // Once a request asks to upgrade, its socket is ours alone: the HTTP server no longer handles
   // its errors, and a client that resets it (an agent giving up on its WebSocket) must not end the process.
   socket.on("error", () => socket.destroy());
-  const route = routeOf(req.method ?? "GET", req.url ?? "/", req.headers);
+  const a = admit(req, options.upstreams, guard);
+  if (a.kind !== "forward") {
+    const r = a.kind === "refuse" ? a.refusal : { status: 404, upstream: "openai" as const, type: "not_found", message: "no WebSocket here" };
+    const body = errorBody(r.upstream, r.type, r.message);
+    return void socket.end(`HTTP/1.1 ${r.status} ${http.STATUS_CODES[r.status] ?? ""}\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  }
   try {
-    const upstream = await send({ agents, url: targetUrl(options.upstreams[route.upstream], req.url ?? "/"), method: req.method ?? "GET", headers: req.headers, body: Buffer.alloc(0) });
+    const upstream = await send({ agents, url: a.url, method: req.method ?? "GET", headers: req.headers, body: Buffer.alloc(0) });
     if (socket.destroyed) return void upstream.destroy();
     const headers = endToEnd(upstream.headers);
     const lines = [`HTTP/1.1 ${upstream.statusCode} ${upstream.statusMessage ?? ""}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${String(v)}`), "connection: close", "", ""];
@@ -51,9 +58,10 @@ export async function startProxy(o: ProxyOptions = {}): Promise<RunningProxy> {
   const stats = new Stats();
   const agents = newAgents();
   let port = options.port;
+  const guard = new HostGuard(options.host, options.allowedHosts);
   const ctx: Context = {
-    agents, engine, options, stats,
-    statusExtra: () => ({ listen: `http://${options.host}:${port}`, upstreams: { anthropic: options.upstreams.anthropic.href, openai: options.upstreams.openai.href }, logFile: options.logFile ?? null, shadow: engine.config.shadow, thresholdTokens: engine.config.thresholdTokens }),
+    agents, engine, options, stats, guard,
+    statusExtra: () => ({ listen: `http://${options.host}:${port}`, upstreams: Object.fromEntries(Object.entries(options.upstreams).map(([k, u]) => [k, u.href])), allowedHosts: options.allowedHosts, logFile: options.logFile ?? null, shadow: engine.config.shadow, thresholdTokens: engine.config.thresholdTokens }),
   };
   const server = http.createServer((req, res) => {
     handle(req, res, ctx).catch(() => {
@@ -63,7 +71,7 @@ export async function startProxy(o: ProxyOptions = {}): Promise<RunningProxy> {
   });
   server.headersTimeout = options.headersTimeoutMs;
   server.requestTimeout = options.requestTimeoutMs;
-  server.on("upgrade", (req, socket) => void refuseUpgrade(req, socket as Socket, options, agents));
+  server.on("upgrade", (req, socket) => void refuseUpgrade(req, socket as Socket, options, agents, guard));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => resolve());

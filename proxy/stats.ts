@@ -14,6 +14,10 @@ export class Stats {
   failOpens = 0;
   oversize = 0;
   upstreamErrors = 0;
+  /** Requests refused before anything was sent (target, Host, Origin). */
+  refused = 0;
+  /** Requests asking the provider to summarise the history itself (`/responses/compact`), passed through. */
+  remoteSummaries = 0;
   tokensSaved = 0;
   inFlight = 0;
 
@@ -34,7 +38,7 @@ export class Stats {
       name: "cliffcompaction", uptimeSeconds: Math.round((Date.now() - this.started) / 1000),
       requests: this.requests, compactable: this.compactable, inFlight: this.inFlight,
       passes: this.passes, cliffs: this.cliffs, reuses: this.reuses, escalations: this.escalations,
-      failOpens: this.failOpens, oversize: this.oversize, upstreamErrors: this.upstreamErrors, tokensSaved: this.tokensSaved,
+      failOpens: this.failOpens, oversize: this.oversize, upstreamErrors: this.upstreamErrors, refused: this.refused, remoteSummaries: this.remoteSummaries, tokensSaved: this.tokensSaved,
       store: { entries: s.store.entries, bytes: s.store.bytes, maxEntries: engine.config.storeMaxEntries, maxBytes: engine.config.storeMaxBytes },
       memo: s.memo, digests: s.digests, ...extra,
     };

@@ -74,10 +74,12 @@ function defaultAnswer(r: Received): Answer {
   } catch {
     // not JSON: answer as if not streaming
   }
-  const text = `mock answer to ${r.path.split("?")[0]}`;
-  if (r.path.startsWith("/v1/messages")) return anthropicAnswer(stream, text);
-  if (r.path.startsWith("/v1/chat/completions")) return chatAnswer(stream, text);
-  if (r.path.startsWith("/v1/responses")) return responsesAnswer(stream, text);
+  const path = r.path.split("?")[0];
+  const text = `mock answer to ${path}`;
+  // By the path's end, as the proxy routes: any prefix (none, /v1, /openai/v1, /backend-api/codex) is the same API.
+  if (/\/messages(\/|$)/.test(path)) return anthropicAnswer(stream, text);
+  if (path.endsWith("/chat/completions")) return chatAnswer(stream, text);
+  if (path.endsWith("/responses")) return responsesAnswer(stream, text);
   return { status: 404, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { message: `no route ${r.method} ${r.path}` } }) };
 }
 

@@ -219,7 +219,7 @@ describe("faults", () => {
   it("a WebSocket upgrade attempt gets the upstream's own answer", async () => {
     const r = await new Promise<string>((resolve) => {
       import("node:net").then(({ connect }) => {
-        const s = connect(proxy.port, "127.0.0.1", () => s.write("GET /v1/realtime HTTP/1.1\r\nhost: x\r\nupgrade: websocket\r\nconnection: upgrade\r\nsec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\nsec-websocket-version: 13\r\nauthorization: Bearer k\r\n\r\n"));
+        const s = connect(proxy.port, "127.0.0.1", () => s.write("GET /v1/realtime HTTP/1.1\r\nhost: 127.0.0.1\r\nupgrade: websocket\r\nconnection: upgrade\r\nsec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\nsec-websocket-version: 13\r\nauthorization: Bearer k\r\n\r\n"));
         let got = "";
         s.on("data", (d) => (got += d.toString()));
         s.on("close", () => resolve(got));
