@@ -101,6 +101,9 @@ export const FLAGS: Flag[] = [
   { name: "bind", value: "ADDRESS", commands: ["serve"], help: "address to listen on; anything but loopback exposes the proxy (a warning says so)", default: "127.0.0.1" },
   { name: "anthropic-upstream", value: "URL", commands: ["serve", "run"], help: "where Anthropic requests go (also CLIFF_ANTHROPIC_UPSTREAM; run: ANTHROPIC_BASE_URL)", default: "https://api.anthropic.com" },
   { name: "openai-upstream", value: "URL", commands: ["serve", "run"], help: "where OpenAI requests go (also CLIFF_OPENAI_UPSTREAM; run: OPENAI_BASE_URL)", default: "https://api.openai.com/v1" },
+  { name: "chatgpt-upstream", value: "URL", commands: ["serve", "run"], help: "where /backend-api/… requests (Codex signed in with ChatGPT) go (also CLIFF_CHATGPT_UPSTREAM)", default: "https://chatgpt.com" },
+  { name: "allowed-hosts", value: "A,B", commands: ["serve", "run"], help: "Host names the proxy answers to besides its own addresses (also --allow-host NAME, CLIFF_ALLOWED_HOSTS)", default: "none" },
+  { name: "allow-host", value: "NAME", commands: ["serve", "run"], help: "one more Host name the proxy answers to (a proxy behind a load balancer)" },
   { name: "compact-limit-mb", value: "N", commands: ["serve", "run"], help: "larger request bodies stream through uncompacted", default: "64" },
   { name: "quiet", commands: ["serve"], help: "no log lines" },
   { name: "log-json", commands: ["serve", "run"], help: "log lines as JSON" },
@@ -112,6 +115,8 @@ export interface Parsed {
   values: Record<string, string | boolean>;
   /** What follows `--` (run's command). */
   rest: string[];
+  /** Every value a value flag was given, in order (a flag such as --allow-host may be given more than once). */
+  repeated: Record<string, string[]>;
 }
 
 function flagNamed(token: string): { flag: Flag; inline?: string } {
@@ -124,7 +129,7 @@ function flagNamed(token: string): { flag: Flag; inline?: string } {
 
 /** Reads argv: the command, its positionals, its flags (each checked to apply to the command), and what follows `--`. */
 export function parseArgs(argv: readonly string[]): Parsed {
-  const out: Parsed = { command: undefined, positionals: [], values: {}, rest: [] };
+  const out: Parsed = { command: undefined, positionals: [], values: {}, rest: [], repeated: {} };
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i];
     if (token === "--") {
@@ -144,6 +149,7 @@ export function parseArgs(argv: readonly string[]): Parsed {
       const v = inline ?? argv[++i];
       if (v === undefined) throw new UsageError(`--${flag.name} needs a value (${flag.value})`);
       out.values[flag.name] = v;
+      (out.repeated[flag.name] ??= []).push(v);
     }
   }
   if (out.command === undefined && out.positionals.length > 0) throw new UsageError(`unknown command "${out.positionals[0]}" (commands: ${COMMANDS.join(", ")})`);

@@ -1,32 +1,19 @@
 /** `cliffcompaction serve` and `cliffcompaction run -- <agent>`: the CLI only starts the proxy host. */
 import { runAgent, startProxy, type ProxyOptions } from "../proxy/index.js";
 import { numberFlag, UsageError, type Parsed } from "./args.js";
-import type { ConfigLayer } from "../core/index.js";
-import { configOf, hostSetting, settingLayers } from "./settings.js";
+import { allowedHosts, upstreamSettings } from "./proxy-settings.js";
+import { configOf, settingLayers } from "./settings.js";
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
-/** Upstreams in the one order: flag, CLIFF_* variable, config file, default; each with where it came from. */
-function upstreams(layers: readonly ConfigLayer[]): { upstreams: ProxyOptions["upstreams"]; sources: Record<string, string> } {
-  const out: ProxyOptions["upstreams"] = {};
-  const sources: Record<string, string> = {};
-  for (const [name, key] of [["anthropic", "anthropicUpstream"], ["openai", "openaiUpstream"]] as const) {
-    const set = hostSetting(layers, key);
-    if (set === undefined) continue;
-    if (typeof set.value !== "string") throw new UsageError(`${set.source}: ${key} must be a URL string`);
-    out[name] = set.value;
-    sources[name] = set.source === "--" + name + "-upstream" || /^CLIFF_/.test(set.source) ? set.source : `${set.source} ${key}`;
-  }
-  return { upstreams: out, sources };
-}
-
 function common(p: Parsed): ProxyOptions & { upstreamSources: Record<string, string> } {
   const layers = settingLayers(p.values);
-  const up = upstreams(layers);
+  const up = upstreamSettings(layers);
   return {
     config: configOf(layers),
     upstreams: up.upstreams,
     upstreamSources: up.sources,
+    allowedHosts: allowedHosts(layers, p),
     compactLimitBytes: numberFlag(p.values, "compact-limit-mb", 64, 0, 1 << 20, false) * 1024 * 1024,
     logJson: p.values["log-json"] === true,
   };
@@ -46,7 +33,7 @@ async function serve(p: Parsed): Promise<number> {
   }
   if (!LOOPBACK.has(host)) process.stderr.write(`cliffcompaction: WARNING: listening on ${host}, not loopback: anyone who can reach it can use your API keys through it\n`);
   const up = proxy.options.upstreams;
-  process.stderr.write(`cliffcompaction: proxy on ${proxy.url} (Anthropic → ${up.anthropic.href}, OpenAI → ${up.openai.href}); status: ${proxy.url}/_cliff/status\n`);
+  process.stderr.write(`cliffcompaction: proxy on ${proxy.url} (Anthropic → ${up.anthropic.href}, OpenAI → ${up.openai.href}, ChatGPT → ${up.chatgpt.href}); status: ${proxy.url}/_cliff/status\n`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once("SIGINT", stop);
