@@ -5,7 +5,8 @@
  */
 import type { ConfigLayer } from "../core/index.js";
 import { upstreamUrl, type ProxyOptions } from "../proxy/index.js";
-import { UsageError, type Parsed } from "./args.js";
+import type { Parsed } from "./args.js";
+import { InputError } from "./readers/index.js";
 import { hostSetting } from "./settings.js";
 
 const UPSTREAM_KEYS = [["anthropic", "anthropicUpstream"], ["openai", "openaiUpstream"], ["chatgpt", "chatgptUpstream"]] as const;
@@ -18,11 +19,11 @@ export function upstreamSettings(layers: readonly ConfigLayer[]): { upstreams: P
     const set = hostSetting(layers, key);
     if (set === undefined) continue;
     const source = set.source === "--" + name + "-upstream" || /^CLIFF_/.test(set.source) ? set.source : `${set.source} ${key}`;
-    if (typeof set.value !== "string") throw new UsageError(`${source} must be a URL string`);
+    if (typeof set.value !== "string") throw new InputError(`${source} must be a URL string`);
     try {
-      upstreamUrl(name, set.value);
+      upstreamUrl(name, set.value, source);
     } catch (e) {
-      throw new UsageError(`${source}: ${(e as Error).message}`);
+      throw new InputError((e as Error).message);
     }
     out[name] = set.value;
     sources[name] = source;
@@ -37,11 +38,11 @@ export function allowedHosts(layers: readonly ConfigLayer[], p: Parsed): string[
   if (set !== undefined) {
     const v = set.value;
     const list = typeof v === "string" ? v.split(",") : Array.isArray(v) && v.every((x) => typeof x === "string") ? (v as string[]) : null;
-    if (list === null) throw new UsageError(`${set.source}: allowedHosts must be a list of host names`);
+    if (list === null) throw new InputError(`${set.source}: allowedHosts must be a list of host names`);
     names.push(...list);
   }
   for (const a of p.repeated["allow-host"] ?? []) names.push(a);
   const out = names.map((n) => n.trim()).filter((n) => n !== "");
-  for (const n of out) if (!/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d+)?$/.test(n)) throw new UsageError(`${set?.source ?? "--allow-host"}: ${JSON.stringify(n)} is not a host name`);
+  for (const n of out) if (!/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d+)?$/.test(n)) throw new InputError(`${set?.source ?? "--allow-host"}: ${JSON.stringify(n)} is not a host name`);
   return out;
 }

@@ -53,16 +53,23 @@ export class UpstreamError extends Error {
   }
 }
 
-/** A base URL for an upstream, or an error that names the setting. Credentials, a query or a fragment have no place in one. */
-export function upstreamUrl(name: string, value: string): URL {
-  let url: URL;
+/**
+ * A base URL for an upstream, or an error that names where it came from (`source`: a flag, a
+ * variable, a file's key). Credentials, a query or a fragment have no place in one.
+ */
+export function upstreamUrl(name: string, value: string, source = `the ${name} upstream`): URL {
+  let url: URL | null = null;
   try {
     url = new URL(value);
   } catch {
-    throw new UpstreamError(name, `${name} upstream ${JSON.stringify(value)} is not a URL`);
+    // named below
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UpstreamError(name, `${name} upstream ${JSON.stringify(value)} must be http or https`);
-  if (url.username !== "" || url.password !== "" || url.search !== "" || url.hash !== "") throw new UpstreamError(name, `${name} upstream ${JSON.stringify(value)} must be a plain base URL (no credentials, query or fragment)`);
+  if (url === null || (url.protocol !== "http:" && url.protocol !== "https:") || url.hostname === "") {
+    throw new UpstreamError(source, `${source} ${JSON.stringify(value)} is not an http:// or https:// URL (e.g. http://localhost:4000)`);
+  }
+  if (url.username !== "" || url.password !== "" || url.search !== "" || url.hash !== "") {
+    throw new UpstreamError(source, `${source} ${JSON.stringify(value)} must be a plain base URL (no credentials, query or fragment)`);
+  }
   return url;
 }
 

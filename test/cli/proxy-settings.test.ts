@@ -19,17 +19,18 @@ describe("bad upstream URLs", () => {
   const file = join(dir, "cfg.json");
   writeFileSync(file, JSON.stringify({ chatgptUpstream: "chatgpt.com" }));
   const cases: [Record<string, string>, string[], RegExp][] = [
-    [{}, ["--anthropic-upstream", "localhost:4000"], /^cliffcompaction: --anthropic-upstream: anthropic upstream "localhost:4000" must be http or https/],
-    [{ CLIFF_OPENAI_UPSTREAM: "not a url" }, [], /^cliffcompaction: CLIFF_OPENAI_UPSTREAM: openai upstream "not a url" is not a URL/],
-    [{}, ["--config", file], new RegExp(`^cliffcompaction: ${file.replace(/[.\\/]/g, "\\$&")} chatgptUpstream: chatgpt upstream "chatgpt.com" is not a URL`)],
-    [{ CLIFF_CHATGPT_UPSTREAM: "https://user:pw@chatgpt.com" }, [], /^cliffcompaction: CLIFF_CHATGPT_UPSTREAM: chatgpt upstream .* must be a plain base URL/],
+    [{}, ["--anthropic-upstream", "localhost:4000"], /^cliffcompaction: --anthropic-upstream "localhost:4000" is not an http:\/\/ or https:\/\/ URL/],
+    [{ CLIFF_OPENAI_UPSTREAM: "not a url" }, [], /^cliffcompaction: CLIFF_OPENAI_UPSTREAM "not a url" is not an http/],
+    [{}, ["--config", file], new RegExp(`^cliffcompaction: ${file.replace(/[.\\/]/g, "\\$&")} chatgptUpstream "chatgpt.com" is not an http`)],
+    [{ CLIFF_CHATGPT_UPSTREAM: "https://user:pw@chatgpt.com" }, [], /^cliffcompaction: CLIFF_CHATGPT_UPSTREAM ".*" must be a plain base URL/],
     [{}, ["--allow-host", "a b"], /^cliffcompaction: --allow-host: "a b" is not a host name/],
   ];
   for (const [env, args, message] of cases) {
     it(`${JSON.stringify(env)} ${args.join(" ")}`, () => {
       const r = serve(env, ...args);
       expect(r.code).toBe(2);
-      expect(r.err.trim().split("\n")[0]).toMatch(message);
+      expect(r.err.trim().split("\n")).toHaveLength(1);
+      expect(r.err.trim()).toMatch(message);
       expect(r.err).not.toMatch(/cannot listen|    at /);
     });
   }
