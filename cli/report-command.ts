@@ -7,6 +7,8 @@ import { checkOutput } from "./input.js";
 import type { Session } from "./readers/index.js";
 import { anatomy, cliffDetail } from "./report-data.js";
 import { renderReport } from "./report-html.js";
+import { cliffCosts } from "./cliff-costs.js";
+import { compareProfiles } from "./report-recall.js";
 import { cacheDiscount, chartSeries, runSimulation } from "./simulate-command.js";
 import { niceStep, renderSvg } from "./svg.js";
 import { n } from "./table.js";
@@ -30,13 +32,15 @@ function reportConfig(session: Session, values: Values, cfg: Config): { cfg: Con
 
 export function reportCommand(file: string, session: Session, values: Values, given: Config, out: string[]): void {
   const { cfg, chosen } = reportConfig(session, values, given);
-  const sim = runSimulation(session, cfg, cacheDiscount(values));
+  const discount = cacheDiscount(values);
+  const sim = runSimulation(session, cfg, discount);
   const cliffs = sim.records.map((rec) => cliffDetail(rec.step, rec.input, rec.plan.result!, rec.plan.rung, rec.before, rec.after, session.dialect, rec.plan.config));
   const name = file.split("/").pop() ?? file;
   const chartSvg = renderSvg({ ...chartSeries(sim), threshold: cfg.thresholdTokens, title: `${name}: context per request, threshold ${n(cfg.thresholdTokens)}` });
   const html = renderReport({
     file, format: session.format, dialect: session.dialect, note: session.note, messages: session.messages.length, threshold: cfg.thresholdTokens,
     sim, chartSvg, anatomy: anatomy(session.messages), cliffs, files: filesTouched(session.messages, session.dialect),
+    costs: cliffCosts(session.messages, session.dialect, sim), profiles: compareProfiles(session, cfg, discount),
   });
   const target = outputOf(values);
   writeFileSync(target, html);

@@ -5,6 +5,8 @@
  */
 import type { Simulation } from "./simulate.js";
 import type { Anatomy, CliffDetail } from "./report-data.js";
+import type { CliffCostRow } from "./cliff-costs.js";
+import { neededHtml, profilesHtml, type ProfileRun } from "./report-recall.js";
 import { shortNumber } from "./svg.js";
 import { n } from "./table.js";
 
@@ -20,6 +22,10 @@ export interface ReportInput {
   anatomy: Anatomy;
   cliffs: CliffDetail[];
   files: { read: string[]; modified: string[] };
+  /** Per cliff (same order as `cliffs`): what the next turns needed that it dropped. */
+  costs: CliffCostRow[];
+  /** The session under each profile. */
+  profiles: ProfileRun[];
 }
 
 /** Text for HTML: every character that could open markup or an attribute is an entity. */
@@ -63,7 +69,7 @@ function listHtml(items: string[], empty: string): string {
   return items.length === 0 ? `<p class="muted">${empty}</p>` : `<ul>${items.map((i) => `<li>${i}</li>`).join("")}</ul>`;
 }
 
-function cliffHtml(c: CliffDetail, i: number): string {
+function cliffHtml(c: CliffDetail, i: number, cost: CliffCostRow | undefined): string {
   const kept = [...c.head.map((m) => `head: <code>${esc(preview(m))}</code>`), ...c.tail.map((m) => `tail: <code>${esc(preview(m))}</code>`)];
   const dropped = c.dropped.map((d) => `${n(d.chars)} chars, from <code>${esc(d.call || "(no call seen)")}</code>`);
   const files = [...c.files.read.map((p) => `read <code>${esc(p)}</code>`), ...c.files.modified.map((p) => `modified <code>${esc(p)}</code>`)];
@@ -71,12 +77,13 @@ function cliffHtml(c: CliffDetail, i: number): string {
 <div class="cols"><div><h3>The summary (excerpts of ${n(c.replaced)} messages)</h3><pre class="summary-text">${esc(c.summaryText)}</pre></div>
 <div><h3>Kept verbatim (${n(c.head.length)} head, ${n(c.tail.length)} tail)</h3>${listHtml(kept, "nothing")}
 <h3>Tool results dropped as too long (${n(c.dropped.length)})</h3>${listHtml(dropped, "none")}
-<h3>Files touched in the compacted span</h3>${listHtml(files, "none")}</div></div></details>`;
+<h3>Files touched in the compacted span</h3>${listHtml(files, "none")}</div></div>${neededHtml(cost)}</details>`;
 }
 
-function cliffTable(cliffs: CliffDetail[]): string {
-  const rows = cliffs.map((c, i) => `<tr><td><a href="#cliff-${i + 1}">${i + 1}</a></td><td>${c.step + 1}</td><td>${n(c.before)}</td><td>${n(c.after)}</td><td>${c.rung}</td><td>${n(c.replaced)}</td><td>${n(c.dropped.length)}</td><td>${n(c.files.read.length + c.files.modified.length)}</td></tr>`);
-  return `<table id="cliffs"><tr><th>cliff</th><th>request</th><th>before</th><th>after</th><th>rung</th><th>messages summarised</th><th>results dropped</th><th>files</th></tr>${rows.join("")}</table>`;
+function cliffTable(cliffs: CliffDetail[], costs: CliffCostRow[]): string {
+  const lost = (i: number): string => (costs[i] === undefined ? "" : `${n(costs[i].needed - costs[i].held)} of ${n(costs[i].needed)}`);
+  const rows = cliffs.map((c, i) => `<tr><td><a href="#cliff-${i + 1}">${i + 1}</a></td><td>${c.step + 1}</td><td>${n(c.before)}</td><td>${n(c.after)}</td><td>${c.rung}</td><td>${n(c.replaced)}</td><td>${n(c.dropped.length)}</td><td>${n(c.files.read.length + c.files.modified.length)}</td><td>${lost(i)}</td></tr>`);
+  return `<table id="cliffs"><tr><th>cliff</th><th>request</th><th>before</th><th>after</th><th>rung</th><th>messages summarised</th><th>results dropped</th><th>files</th><th>needed tokens dropped</th></tr>${rows.join("")}</table>`;
 }
 
 export function renderReport(r: ReportInput): string {
@@ -84,7 +91,8 @@ export function renderReport(r: ReportInput): string {
     file: r.file, format: r.format, dialect: r.dialect, messages: r.messages, threshold: r.threshold, requests: r.sim.steps.length, cliffs: r.sim.cliffs,
     peak: r.sim.peak, floor: r.sim.floor, anatomy: r.anatomy, context: r.sim.steps.map((s) => s.context), baseline: r.sim.steps.map((s) => s.baselineContext),
     billing: { cliff: r.sim.cliff, noCompaction: r.sim.none, llmSummary: r.sim.llm }, files: r.files,
-    cliffDetails: r.cliffs.map((c) => ({ step: c.step, before: c.before, after: c.after, rung: c.rung, replaced: c.replaced, dropped: c.dropped.length, files: c.files })),
+    cliffDetails: r.cliffs.map((c, i) => ({ step: c.step, before: c.before, after: c.after, rung: c.rung, replaced: c.replaced, dropped: c.dropped.length, files: c.files, needed: r.costs[i]?.needed, held: r.costs[i]?.held, neededDropped: r.costs[i]?.neededDropped })),
+    profiles: r.profiles,
   };
   const files = [...r.files.read.map((p) => `read <code>${esc(p)}</code>`), ...r.files.modified.map((p) => `modified <code>${esc(p)}</code>`)];
   return `<!doctype html>
@@ -101,8 +109,10 @@ ${billingHtml(r.sim)}
 <h2>Where the tokens are (the whole session)</h2>
 ${anatomyHtml(r.anatomy)}
 <h2>Cliffs</h2>
-${r.cliffs.length === 0 ? `<p class="muted">The context never crossed ${shortNumber(r.threshold)} tokens: nothing was compacted.</p>` : cliffTable(r.cliffs)}
-${r.cliffs.map(cliffHtml).join("\n")}
+${r.cliffs.length === 0 ? `<p class="muted">The context never crossed ${shortNumber(r.threshold)} tokens: nothing was compacted.</p>` : cliffTable(r.cliffs, r.costs)}
+${r.cliffs.map((c, i) => cliffHtml(c, i, r.costs[i])).join("\n")}
+<h2>Reference or recall</h2>
+${profilesHtml(r.profiles)}
 <h2>Files the session read and modified</h2>
 ${listHtml(files, "no file tool calls")}
 <script type="application/json" id="cliff-data">${inertJson(data)}</script>

@@ -6,6 +6,7 @@ import { checkOutput } from "./input.js";
 import { progressBar } from "./progress.js";
 import type { Session } from "./readers/index.js";
 import { simulate, toCsv, type Billing, type Simulation } from "./simulate.js";
+import { cliffCosts } from "./cliff-costs.js";
 import { renderSvg } from "./svg.js";
 import { fixed2, n, table } from "./table.js";
 import { cliArchive } from "./archive.js";
@@ -32,6 +33,12 @@ export const cacheDiscount = (values: Values): number => numberFlag(values, "cac
 
 const billingJson = (b: Billing) => ({ input: b.input, cached: b.cached, billed: fixed2(b.billed), extraCalls: b.extraCalls, extraOutput: b.extraOutput });
 
+/** Each cliff: where it fell, its sizes and rung, and what the next turns needed that it dropped. */
+function cliffsJson(session: Session, sim: Simulation): unknown[] {
+  const costs = cliffCosts(session.messages, session.dialect, sim);
+  return sim.records.map((rec, k) => ({ step: rec.step, index: costs[k].index, before: rec.before, after: rec.after, rung: rec.plan.rung, needed: costs[k].needed, held: costs[k].held, neededDropped: costs[k].neededDropped }));
+}
+
 export function simulateCommand(file: string, session: Session, values: Values, cfg: Config, out: string[]): void {
   const discount = cacheDiscount(values);
   const writer = cliArchive(cfg);
@@ -41,7 +48,7 @@ export function simulateCommand(file: string, session: Session, values: Values, 
   if (typeof values.csv === "string") writeFileSync(values.csv, toCsv(sim));
   if (values.json === true) {
     out.push(JSON.stringify({
-      file, format: session.format, dialect: session.dialect, threshold: cfg.thresholdTokens, requests: sim.steps.length, cliffs: sim.cliffs, peak: sim.peak, floor: sim.floor, cacheDiscount: discount,
+      file, format: session.format, dialect: session.dialect, threshold: cfg.thresholdTokens, requests: sim.steps.length, cliffs: cliffsJson(session, sim), peak: sim.peak, floor: sim.floor, cacheDiscount: discount,
       billing: { cliff: billingJson(sim.cliff), noCompaction: billingJson(sim.none), llmSummary: billingJson(sim.llm) },
       archive: writer === undefined ? null : { dir: writer.dir, ...writer.stats() },
     }, null, 2));

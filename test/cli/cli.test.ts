@@ -136,10 +136,10 @@ describe("cliffcompaction simulate", () => {
     const r = run("simulate", example, "--threshold", "12000", "--svg", svg, "--csv", csv, "--json");
     expect(r.code).toBe(0);
     const sim = JSON.parse(r.out);
-    expect(sim.cliffs).toBeGreaterThanOrEqual(2);
+    expect(sim.cliffs.length).toBeGreaterThanOrEqual(2);
     expect(sim.peak).toBeLessThanOrEqual(12000 * 1.2);
     expect(sim.billing.cliff.billed).toBeLessThan(sim.billing.noCompaction.billed);
-    expect(sim.billing.llmSummary.extraCalls).toBe(sim.cliffs);
+    expect(sim.billing.llmSummary.extraCalls).toBe(sim.cliffs.length);
     const text = readFileSync(svg, "utf8");
     expect(XMLValidator.validate(text)).toBe(true);
     const doc = new XMLParser({ ignoreAttributes: false }).parse(text);
@@ -148,12 +148,12 @@ describe("cliffcompaction simulate", () => {
     const ys = (context["@_points"] as string).split(" ").map((pt) => Number(pt.split(",")[1]));
     let drops = 0;
     for (let i = 1; i < ys.length; i++) if (ys[i] > ys[i - 1]) drops++; // SVG y grows downwards
-    expect(drops).toBe(sim.cliffs);
-    expect([doc.svg.circle].flat()).toHaveLength(sim.cliffs);
+    expect(drops).toBe(sim.cliffs.length);
+    expect([doc.svg.circle].flat()).toHaveLength(sim.cliffs.length);
     const rows = readFileSync(csv, "utf8").trim().split("\n");
     expect(rows[0]).toBe("step,message_index,context_tokens,cliff,cached_tokens,uncached_tokens,no_compaction_context_tokens");
     expect(rows.length - 1).toBe(sim.requests);
-    expect(rows.filter((l) => l.split(",")[3] === "1")).toHaveLength(sim.cliffs);
+    expect(rows.filter((l) => l.split(",")[3] === "1")).toHaveLength(sim.cliffs.length);
   });
 
   it("needs --threshold", () => {

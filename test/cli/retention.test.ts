@@ -1,0 +1,82 @@
+/** simulate --json's cliffs[].neededDropped and the report's retention parts, on a generated agent session. */
+import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parse, type DefaultTreeAdapterMap } from "parse5";
+import { agentSession } from "../../bench/agent-dialects.js";
+
+type Node = DefaultTreeAdapterMap["node"];
+type Element = DefaultTreeAdapterMap["element"];
+
+const cli = (...args: string[]) => spawnSync(process.execPath, ["dist/cli.mjs", ...args], { encoding: "utf8", timeout: 120_000 });
+const dir = mkdtempSync(join(tmpdir(), "cliff-retention-"));
+const messages = agentSession("anthropic", 11);
+const file = join(dir, "session.json");
+writeFileSync(file, JSON.stringify({ model: "m", max_tokens: 100, messages }));
+
+function elements(root: Node): Element[] {
+  const out: Element[] = [];
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if ("tagName" in n) out.push(n as Element);
+    stack.push(...("childNodes" in n ? (n.childNodes as Node[]) : []));
+  }
+  return out;
+}
+const textOf = (n: Node): string => ("value" in n && n.nodeName === "#text" ? String(n.value) : "childNodes" in n ? (n.childNodes as Node[]).map(textOf).join("") : "");
+const cls = (e: Element): string => e.attrs.find((a) => a.name === "class")?.value ?? "";
+const id = (e: Element): string => e.attrs.find((a) => a.name === "id")?.value ?? "";
+
+describe("what each cliff cost, in simulate --json", () => {
+  const r = cli("simulate", file, "--threshold", "20000", "--json");
+  const sim = JSON.parse(r.stdout);
+
+  it("lists, per cliff, the dropped or cut items that held what the next turns needed", () => {
+    expect(r.status, r.stderr).toBe(0);
+    expect(sim.cliffs.length).toBeGreaterThanOrEqual(2);
+    const items = sim.cliffs.flatMap((c: { neededDropped: unknown[] }) => c.neededDropped);
+    expect(items.length).toBeGreaterThan(0);
+    for (const c of sim.cliffs) {
+      expect(c.held).toBeLessThanOrEqual(c.needed);
+      const lost = new Set(c.neededDropped.flatMap((d: { tokens: string[] }) => d.tokens));
+      expect(lost.size).toBeLessThanOrEqual(c.needed - c.held);
+      for (const d of c.neededDropped) {
+        expect(["result", "call", "text", "thinking", "user", "system", "summary", "other"]).toContain(d.kind);
+        expect(["dropped", "cut"]).toContain(d.action);
+        // The item is the session's message before the cliff, and it holds each token it is charged with.
+        expect(d.message).toBeLessThan(c.index);
+        for (const t of d.tokens) expect(JSON.stringify(messages[d.message])).toContain(t);
+      }
+    }
+    expect(items.some((d: { kind: string; action: string }) => d.kind === "result" && d.action === "dropped")).toBe(true);
+  });
+});
+
+describe("the report's retention parts", () => {
+  const out = join(dir, "r.html");
+  const r = cli("report", file, "--threshold", "20000", "-o", out);
+  const els = elements(parse(readFileSync(out, "utf8")) as unknown as Node);
+
+  it("shows, in each cliff, what the next turns needed that it dropped", () => {
+    expect(r.status, r.stderr).toBe(0);
+    const details = els.filter((e) => e.tagName === "details");
+    const needed = els.filter((e) => cls(e) === "needed");
+    expect(needed).toHaveLength(details.length);
+    expect(els.filter((e) => cls(e) === "needed-item").map(textOf).some((t) => /^message \d+, tool result \(dropped\): \S/.test(t))).toBe(true);
+  });
+
+  it("compares the two profiles: tokens kept, the bill, what each dropped", () => {
+    const table = els.find((e) => id(e) === "profiles")!;
+    const rows = elements(table).filter((e) => e.tagName === "tr" && cls(e).startsWith("profile-"));
+    expect(rows.map(cls).sort()).toEqual(["profile-recall", "profile-reference"]);
+    const data = JSON.parse(textOf(els.find((e) => id(e) === "cliff-data")!));
+    expect(data.profiles.map((p: { profile: string }) => p.profile)).toEqual(["reference", "recall"]);
+    const reference = JSON.parse(cli("simulate", file, "--threshold", "20000", "--json").stdout);
+    expect(Math.round(data.profiles[0].billed)).toBe(Math.round(reference.billing.cliff.billed));
+    expect(data.profiles[0].dropped.length).toBeGreaterThan(0);
+    expect(textOf(els.find((e) => id(e) === "profile-dropped")!)).toMatch(/reference dropped \d+ needed token/);
+  });
+});
