@@ -58,7 +58,8 @@ const nativeTo = (String.prototype as NativeWellFormed).toWellFormed;
 export function toWellFormed(text: string): string {
   if (nativeIs !== undefined && nativeTo !== undefined) return nativeIs.call(text) ? text : nativeTo.call(text);
   if (!SURROGATE.test(text)) return text;
-  let out = "";
+  // Pieces joined once: a string grown at every hit is quadratic in some engines (QuickJS).
+  const out: string[] = [];
   let from = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -70,10 +71,12 @@ export function toWellFormed(text: string): string {
         continue;
       }
     }
-    out += text.slice(from, i) + "\ufffd";
+    out.push(text.slice(from, i), "\ufffd");
     from = i + 1;
   }
-  return from === 0 ? text : out + text.slice(from);
+  if (from === 0) return text;
+  out.push(text.slice(from));
+  return out.join("");
 }
 
 /** True when the string has no lone surrogate. */

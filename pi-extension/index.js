@@ -685,7 +685,7 @@ var nativeTo = String.prototype.toWellFormed;
 function toWellFormed(text) {
   if (nativeIs !== void 0 && nativeTo !== void 0) return nativeIs.call(text) ? text : nativeTo.call(text);
   if (!SURROGATE.test(text)) return text;
-  let out = "";
+  const out = [];
   let from = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -697,10 +697,12 @@ function toWellFormed(text) {
         continue;
       }
     }
-    out += text.slice(from, i) + "\uFFFD";
+    out.push(text.slice(from, i), "\uFFFD");
     from = i + 1;
   }
-  return from === 0 ? text : out + text.slice(from);
+  if (from === 0) return text;
+  out.push(text.slice(from));
+  return out.join("");
 }
 function isWellFormed(text) {
   return nativeIs !== void 0 ? nativeIs.call(text) : toWellFormed(text) === text;

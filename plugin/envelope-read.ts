@@ -7,8 +7,8 @@ import type { FileLists } from "../core/files.js";
 import { unescapeText } from "./escape.js";
 import { CLOSE, MESSAGE_CLOSE, ROLE_MAX, openTagText, checksum, type Envelope, type EnvelopeMessage } from "./envelope.js";
 
-/** The versions this parser reads: 1 (no escapes, no files section) and 2. */
-const VERSIONS = [1, 2];
+/** The versions this parser reads: 1 (no escapes, no files section), 2 and 3 (CR escaped too). */
+const VERSIONS = [1, 2, 3];
 
 // The longest `<message role="…" chars="…">` tag the renderer writes: a role of ROLE_MAX units,
 // each escaped by JSON.stringify (6 units) or by escapeText (5 units, then JSON-escaped), and a length.
@@ -89,12 +89,12 @@ export function parseFiles(content: string): FileLists | null {
   return lists;
 }
 
-function openTag(text: string): { reader: Reader; check: string; version: number } | null {
+function openTag(text: string, at: number): { reader: Reader; check: string; version: number } | null {
   for (const version of VERSIONS) {
     const prefix = openTagText(version, "").slice(0, -3);
-    if (!text.startsWith(prefix)) continue;
-    const check = text.slice(prefix.length, prefix.length + 8);
-    const reader = new Reader(text, prefix.length + 8);
+    if (!text.startsWith(prefix, at)) continue;
+    const check = text.slice(at + prefix.length, at + prefix.length + 8);
+    const reader = new Reader(text, at + prefix.length + 8);
     return /^[0-9a-f]{8}$/.test(check) && reader.literal('">\n') ? { reader, check, version } : null;
   }
   return null;
@@ -107,20 +107,23 @@ function optional(r: Reader, name: string): string | null | undefined {
   return s === null ? null : s.content;
 }
 
-/** The envelope in `text`, or null unless it parses exactly (version, checksum, every length). */
-export function parseEnvelope(text: unknown): Envelope | null {
-  if (typeof text !== "string") return null;
-  const open = openTag(text);
+/**
+ * The envelope that starts at `at` in `text`, and where it ends, or null unless it parses exactly
+ * (version, checksum, every length). Whatever follows the end is not read.
+ */
+export function parseEnvelopeAt(text: string, at: number): { env: Envelope; end: number } | null {
+  const open = openTag(text, at);
   if (open === null) return null;
   const { reader: r, version } = open;
-  if (checksum(text.slice(r.at), version) !== open.check) return null;
+  const bodyStart = r.at;
   const task = r.section("task", true);
   const digest = task && r.section("digest", false);
   const recent = digest && r.section("recent", true);
   if (!task || !digest || !recent) return null;
   const files = version >= 2 ? optional(r, "files") : undefined;
   const focus = optional(r, "focus");
-  if (files === null || focus === null || !r.literal(CLOSE) || r.at !== text.length) return null;
+  if (files === null || focus === null || !r.literal(CLOSE)) return null;
+  if (checksum(text.slice(bodyStart, r.at), version) !== open.check) return null;
   const taskMessages = parseMessages(task.content, task.count, version);
   const recentMessages = parseMessages(recent.content, recent.count, version);
   const digestText = decode(digest.content, version);
@@ -130,16 +133,24 @@ export function parseEnvelope(text: unknown): Envelope | null {
   // A damaged files section is dropped, never a reason to lose the envelope.
   const lists = files === undefined ? null : parseFiles(files);
   if (lists !== null) env.files = lists;
-  return env;
+  return { env, end: r.at };
+}
+
+/** The envelope that is the whole of `text`, or null unless it parses exactly (version, checksum, every length). */
+export function parseEnvelope(text: unknown): Envelope | null {
+  if (typeof text !== "string") return null;
+  const found = parseEnvelopeAt(text, 0);
+  return found !== null && found.end === text.length ? found.env : null;
 }
 
 /**
- * Tolerant read of a damaged envelope: the task section alone, when it still parses by its own
- * lengths right after the opening tag (a later section may be cut or edited). Null otherwise.
+ * Tolerant read of a damaged envelope starting at `at`: the task section alone, when it still
+ * parses by its own lengths right after the opening tag (a later section may be cut or edited).
+ * Null otherwise.
  */
-export function recoverTask(text: unknown): EnvelopeMessage[] | null {
+export function recoverTask(text: unknown, at = 0): EnvelopeMessage[] | null {
   if (typeof text !== "string") return null;
-  const open = openTag(text);
+  const open = openTag(text, at);
   if (open === null) return null;
   const task = open.reader.section("task", true);
   return task === null ? null : parseMessages(task.content, task.count, open.version);

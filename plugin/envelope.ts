@@ -29,14 +29,16 @@
  *   <focus chars="…">…</focus>         (only when a focus was given)
  *   </cliff-summary>
  *
- * Version 1 (no files section, no escapes) is still read.
+ * Version 3 also escapes CR, so the envelope holds no CR of its own and a line-end conversion on
+ * the way can be undone exactly. Versions 1 (no files section, no escapes) and 2 (no CR escape)
+ * are still read.
  */
 // The plugin imports core modules, not the index, so its bundle carries only the dialect it uses.
 import type { FileLists } from "../core/files.js";
 import { SUMMARY_HEADER } from "../core/summary.js";
-import { escapePath, escapeText } from "./escape.js";
+import { escapedLength, escapePath, escapeText } from "./escape.js";
 
-export const ENVELOPE_VERSION = 2;
+export const ENVELOPE_VERSION = 3;
 
 /** Role names are cut to this many UTF-16 units before they are written. */
 export const ROLE_MAX = 64;
@@ -133,12 +135,14 @@ export interface EnvelopeSize {
   focusChars: number | null;
 }
 
+/** Rendered length of one message block whose content escapes to `chars` units. */
+export const blockLength = (role: string, chars: number): number => messageOpen(role, chars).length + chars + MESSAGE_CLOSE.length;
+
 /** Rendered length of messages' blocks. */
 export function messagesLength(messages: readonly EnvelopeMessage[]): number {
   let n = 0;
   for (const m of messages) {
-    const chars = escapeText(m.content).length;
-    n += messageOpen(m.role, chars).length + chars + MESSAGE_CLOSE.length;
+    n += blockLength(m.role, escapedLength(m.content));
   }
   return n;
 }

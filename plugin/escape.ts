@@ -1,69 +1,74 @@
 /**
  * What leaves the plugin must cross any host boundary byte for byte: a UTF-8 round trip (lone
- * surrogates do not survive it) and a C string (NUL ends it). Inside the envelope such characters
- * are written as ESC + four hex digits and decoded when the envelope is read back, so the task and
- * the recent turns stay verbatim and every stated length still holds after the crossing. ESC is a
- * private-use character that ordinary text does not hold; when it does, it is escaped too.
+ * surrogates do not survive it), a C string (NUL ends it) and a line-end conversion (a CR may be
+ * added, dropped or turned into LF). Inside the envelope such characters are written as ESC + four
+ * hex digits and decoded when the envelope is read back, so the task and the recent turns stay
+ * verbatim and every stated length still holds after the crossing. ESC is a private-use character
+ * that ordinary text does not hold; when it does, it is escaped too.
+ *
+ * Every pass here is linear whatever the text holds: characters are replaced by the engine's own
+ * search and replace (a string built by concatenation at each hit was quadratic in QuickJS), and
+ * a length for sizing is counted, never built.
  */
+import { isWellFormed, toWellFormed } from "../core/text.js";
 
 /** The escape introducer, U+E000. */
 export const ESC = "\ue000";
 
-// Characters that cannot cross, plus ESC itself. Lone surrogates only: a well-formed pair crosses.
-// A first look for what must be escaped: NUL and ESC by indexOf, lone surrogates by one regex
-// (well-formed pairs, emoji say, are common and need nothing); any hit is then read exactly.
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const textUnsafe = (s: string): boolean => s.indexOf("\u0000") >= 0 || s.indexOf(ESC) >= 0 || LONE_SURROGATE.test(s);
-// A path in the files section is one line of a tagged list: line breaks and "<" are escaped too.
-const PATH_UNSAFE = /[\u0000\ue000\n\r<]|[\ud800-\udfff]/;
-
 const hex4 = (c: number): string => ("000" + c.toString(16)).slice(-4);
 
-function escapeWith(text: string, unsafe: (c: number, text: string, i: number) => boolean): string {
-  let out = "";
-  let from = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (!unsafe(c, text, i)) {
-      if (c >= 0xd800 && c <= 0xdbff) i++; // a well-formed pair
-      continue;
-    }
-    out += text.slice(from, i) + ESC + hex4(c);
-    from = i + 1;
-  }
-  return from === 0 ? text : out + text.slice(from);
+type Native = { replaceAll?: (this: string, from: string, to: string) => string };
+// ES2021's replaceAll where the engine has it (V8, QuickJS); split and join do the same elsewhere.
+const nativeReplaceAll = (String.prototype as Native).replaceAll;
+
+/** Every `from` in `text` replaced by `to`, by the engine's own search. */
+function replaceEvery(text: string, from: string, to: string): string {
+  if (text.indexOf(from) < 0) return text;
+  return nativeReplaceAll !== undefined ? nativeReplaceAll.call(text, from, to) : text.split(from).join(to);
 }
 
-function loneOrSpecial(c: number, text: string, i: number): boolean {
-  if (c === 0 || c === 0xe000) return true;
-  if (c >= 0xd800 && c <= 0xdbff) {
-    const d = text.charCodeAt(i + 1);
-    return !(d >= 0xdc00 && d <= 0xdfff);
-  }
-  return c >= 0xdc00 && c <= 0xdfff; // a low surrogate not consumed with its high one
+/** How many times the one-unit `ch` occurs in `text`. */
+const occurrences = (text: string, ch: string): number => (text.indexOf(ch) < 0 ? 0 : text.length - replaceEvery(text, ch, "").length);
+
+/** A lone surrogate: a high one not followed by a low one, or a low one not after a high one. */
+const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+// What escapeText writes as ESC + hex, besides lone surrogates; ESC first, so no escape is escaped again.
+const TEXT_UNSAFE = [ESC, "\u0000", "\r"];
+// A path is one line of a tagged list: line breaks and "<" too.
+const PATH_UNSAFE = [ESC, "\u0000", "\r", "\n", "<"];
+
+function escapeWith(text: string, unsafe: readonly string[]): string {
+  let out = text;
+  for (const ch of unsafe) out = replaceEvery(out, ch, ESC + hex4(ch.charCodeAt(0)));
+  // The engine's replace joins its pieces once; only what is rendered is escaped, so the hits are few.
+  return isWellFormed(out) ? out : out.replace(LONE, (c) => ESC + hex4(c.charCodeAt(0)));
 }
 
 /** The text with every character that cannot cross a host boundary escaped (the text itself when none). */
-export function escapeText(text: string): string {
-  return textUnsafe(text) ? escapeWith(text, loneOrSpecial) : text;
-}
+export const escapeText = (text: string): string => escapeWith(text, TEXT_UNSAFE);
 
 /** A file path escaped for one line of the files section. */
-export function escapePath(path: string): string {
-  if (!PATH_UNSAFE.test(path)) return path;
-  return escapeWith(path, (c, text, i) => c === 10 || c === 13 || c === 0x3c || loneOrSpecial(c, text, i));
+export const escapePath = (path: string): string => escapeWith(path, PATH_UNSAFE);
+
+/** How many characters of `text` escapeText escapes (each adds 4 units), counted: the escaped text is never written. */
+export function unsafeCount(text: string): number {
+  let n = 0;
+  for (const ch of TEXT_UNSAFE) n += occurrences(text, ch);
+  // Lone surrogates: each becomes U+FFFD in the well-formed copy, natively.
+  return isWellFormed(text) ? n : n + occurrences(toWellFormed(text), "\ufffd") - occurrences(text, "\ufffd");
 }
+
+/** `escapeText(text).length`, by arithmetic. */
+export const escapedLength = (text: string): number => text.length + 4 * unsafeCount(text);
 
 /** Reverses escapeText / escapePath; null when an escape is malformed (a damaged envelope). */
 export function unescapeText(text: string): string | null {
   if (text.indexOf(ESC) < 0) return text;
-  let out = "";
-  let from = 0;
-  for (let i = text.indexOf(ESC); i >= 0; i = text.indexOf(ESC, from)) {
-    const digits = text.slice(i + 1, i + 5);
-    if (!/^[0-9a-f]{4}$/.test(digits)) return null;
-    out += text.slice(from, i) + String.fromCharCode(parseInt(digits, 16));
-    from = i + 5;
-  }
-  return out + text.slice(from);
+  let bad = false;
+  const out = text.replace(/\ue000([0-9a-f]{4})?/g, (_, hex?: string) => {
+    if (hex === undefined) bad = true;
+    return hex === undefined ? "" : String.fromCharCode(parseInt(hex, 16));
+  });
+  return bad ? null : out;
 }

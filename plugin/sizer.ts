@@ -5,10 +5,10 @@
  */
 import type { CompactResult } from "../core/compact.js";
 import { toFileLists, type FileLists, type TouchedFile } from "../core/files.js";
-import { joinedLength, joinParts } from "../core/summary.js";
+import { joinedLength } from "../core/summary.js";
 import { platformTokens } from "./budget.js";
-import { escapeText } from "./escape.js";
-import { envelopeLength, filesContent, messagesLength, type EnvelopeMessage } from "./envelope.js";
+import { escapedLength, unsafeCount } from "./escape.js";
+import { blockLength, envelopeLength, filesContent, type EnvelopeMessage } from "./envelope.js";
 
 /** Milliseconds, from whatever clock the host has. */
 export type Clock = () => number;
@@ -18,7 +18,28 @@ export class TimeUp extends Error {}
 
 // Characters the core's parts may hold that the envelope escapes (lone surrogates the core already
 // replaced), looked for with indexOf: a plain search is far faster than a regex in QuickJS.
-const unsafe = (s: string): boolean => s.indexOf("\u0000") >= 0 || s.indexOf("\ue000") >= 0;
+const unsafe = (s: string): boolean => s.indexOf("\u0000") >= 0 || s.indexOf("\ue000") >= 0 || s.indexOf("\r") >= 0;
+
+/** Steps of a long loop between two reads of the clock. */
+const TICK_EVERY = 1024;
+
+/**
+ * The time guard: `tick` between steps of the plan, `step` inside long loops (the sizer's, and the
+ * core's parts through the plugin's dialect), so no single step runs on past the deadline unseen.
+ */
+export class Guard {
+  private steps = 0;
+  constructor(private readonly now: Clock, private readonly deadline: number) {}
+
+  /** Throws TimeUp once the deadline has passed. */
+  tick(): void {
+    if (this.now() > this.deadline) throw new TimeUp("time limit");
+  }
+
+  step(): void {
+    if (++this.steps % TICK_EVERY === 0) this.tick();
+  }
+}
 
 export class EnvelopeSizer {
   /** The file lists the envelope will carry, newest first. */
@@ -29,34 +50,60 @@ export class EnvelopeSizer {
   /** No handed text holds a character the envelope escapes, so parts are their own escaped length. */
   private readonly clean: boolean;
   private readonly blocks = new Map<string, number>();
+  /** Rendered block length of each message, counted once per plan (-1: not yet). */
+  private readonly blockChars: number[];
+  /** Units each escaped part adds, counted once per part (only when some text is not clean). */
+  private readonly partExtra = new Map<string, number>();
   /** Candidates sized so far (each without rendering). */
   probes = 0;
 
-  constructor(private readonly all: readonly EnvelopeMessage[], touched: TouchedFile[], focus: string | null, private readonly time: { now: Clock; deadline: number }) {
+  constructor(private readonly all: readonly EnvelopeMessage[], touched: TouchedFile[], focus: string | null, private readonly guard: Guard) {
     this.touched = touched;
     this.files = toFileLists(touched);
     this.filesChars = filesContent(this.files).length;
     this.focus = focus;
-    this.clean = !all.some((m) => unsafe(m.content)) && (focus === null || !unsafe(focus));
+    this.clean = !all.some((m) => unsafe(m.content) || unsafe(m.role)) && (focus === null || !unsafe(focus));
+    this.blockChars = new Array<number>(all.length).fill(-1);
   }
 
   private tick(): void {
-    if (this.time.now() > this.time.deadline) throw new TimeUp("time limit");
+    this.guard.tick();
   }
 
-  /** Rendered length of the message blocks of all[from, to), computed once per range. */
+  private step(): void {
+    this.guard.step();
+  }
+
+  /** Rendered length of the message blocks of all[from, to): each message counted once per plan, each range summed once. */
   private blocksLength(from: number, to: number): number {
     const key = from + ":" + to;
     let n = this.blocks.get(key);
     if (n === undefined) {
-      n = messagesLength(this.all.slice(from, to));
+      n = 0;
+      for (let i = from; i < to; i++) {
+        if (this.blockChars[i] < 0) this.blockChars[i] = blockLength(this.all[i].role, escapedLength(this.all[i].content));
+        n += this.blockChars[i];
+        this.step();
+      }
       this.blocks.set(key, n);
     }
     return n;
   }
 
+  /** Length of the escaped digest, by arithmetic: each part's escapes are counted once, never written. */
   private digestChars(parts: readonly string[]): number {
-    return this.clean ? joinedLength(parts) : escapeText(joinParts(parts)).length;
+    let n = joinedLength(parts);
+    if (this.clean) return n;
+    for (const p of parts) {
+      let extra = this.partExtra.get(p);
+      if (extra === undefined) {
+        extra = 4 * unsafeCount(p);
+        this.partExtra.set(p, extra);
+      }
+      n += extra;
+      this.step();
+    }
+    return n;
   }
 
   /** Tokens of the envelope holding the first `headLen` messages as its task and nothing else. */
@@ -71,7 +118,7 @@ export class EnvelopeSizer {
   tokens(r: CompactResult): number {
     this.tick();
     this.probes++;
-    const focusChars = this.focus === null ? null : escapeText(this.focus).length;
+    const focusChars = this.focus === null ? null : escapedLength(this.focus);
     return platformTokens(envelopeLength({
       taskChars: this.blocksLength(0, r.headLen), taskCount: r.headLen,
       recentChars: this.blocksLength(r.cut, this.all.length), recentCount: this.all.length - r.cut,

@@ -12,11 +12,12 @@ import { parseFocus } from "../core/focus.js";
 import { canonicalJson } from "../core/json.js";
 import { planCliff } from "../core/ladder.js";
 import { headOf, PartsCache } from "../core/compact.js";
-import { joinParts, SUMMARY_HEADER } from "../core/summary.js";
+import { joinParts } from "../core/summary.js";
 import { contentChars, estimateString, platformTokens, thresholdOf, type ThresholdFields } from "./budget.js";
 import { envelopeRole, renderEnvelope, type EnvelopeMessage } from "./envelope.js";
-import { parseEnvelope, recoverTask } from "./envelope-read.js";
-import { EnvelopeSizer, TimeUp, type Clock } from "./sizer.js";
+import { findPrevious } from "./envelope-find.js";
+import { EnvelopeSizer, Guard, TimeUp, type Clock } from "./sizer.js";
+import type { Dialect } from "../core/dialects/types.js";
 
 export { estimateString, platformTokens, thresholdOf } from "./budget.js";
 
@@ -93,58 +94,76 @@ interface Previous {
   files: FileTracker;
 }
 
-/** The task, the live messages and the carried file lists: from our previous envelope on a repeat compaction. */
+/**
+ * The task, the live messages and the carried file lists: from our previous envelope on a repeat
+ * compaction, wherever the platform put it in messages[0]; what it put around it is dropped.
+ */
 function splitPrevious(messages: EnvelopeMessage[]): Previous {
   const files = new FileTracker();
-  if (!messages[0].content.startsWith(SUMMARY_HEADER)) return { task: null, live: messages, repeat: false, damaged: null, files };
-  const previous = parseEnvelope(messages[0].content);
+  const found = findPrevious(messages[0].content);
+  if (!found.ours) return { task: null, live: messages, repeat: false, damaged: null, files };
+  const previous = found.env;
   if (previous !== null) {
     // Lists are written newest first; the tracker takes the oldest first.
     if (previous.files !== undefined) files.add(previous.files.read.slice().reverse(), previous.files.modified.slice().reverse());
     return { task: previous.task, live: previous.recent.concat(messages.slice(1)), repeat: true, damaged: null, files };
   }
-  const recovered = recoverTask(messages[0].content);
+  const recovered = found.recovered;
   return { task: recovered ?? [], live: messages.slice(1), repeat: true, damaged: recovered === null ? "lost" : "recovered", files };
 }
 
 /** summarize with a full account of the decision. Throws only on internal faults (summarize() catches them). */
 export function summarizeWithReport(context: unknown, config: Config, options: SummarizeOptions = {}): SummarizeReport {
   const now = options.now ?? (() => Date.now());
-  const deadline = now() + (options.timeLimitMs ?? 60_000);
+  const guard = new Guard(now, now() + (options.timeLimitMs ?? 60_000));
   const ctx = (context !== null && typeof context === "object" ? context : {}) as SummarizeContext;
   if (!Array.isArray(ctx.messages)) return report({ outcome: "bad-input" });
   const messages = normalizeMessages(ctx.messages);
   if (messages.length === 0) return report({ outcome: "bad-input" });
   const thresholdTokens = thresholdOf(ctx, messages, isAssistant);
   const budgetTokens = Math.floor(config.maxSummaryRatio * thresholdTokens);
-  const previous = splitPrevious(messages);
-  const base = { thresholdTokens, budgetTokens, repeat: previous.repeat, damagedPrevious: previous.damaged, taskMessages: previous.task?.length ?? 0 };
+  let base: Base = { thresholdTokens, budgetTokens, repeat: false, damagedPrevious: null, taskMessages: 0 };
   try {
-    return decide(ctx, config, messages, previous, base, { now, deadline });
+    guard.tick();
+    const previous = splitPrevious(messages);
+    base = { ...base, repeat: previous.repeat, damagedPrevious: previous.damaged, taskMessages: previous.task?.length ?? 0 };
+    return decide(ctx, config, messages, previous, base, guard);
   } catch (e) {
     if (e instanceof TimeUp) return report({ ...base, outcome: "time-limit" });
     throw e;
   }
 }
 
+/** The plain dialect with the time guard stepping once per message the core summarises. */
+function guarded(guard: Guard): Dialect {
+  const d: Dialect = Object.create(plain);
+  d.summarize = (m, c) => {
+    guard.step();
+    return plain.summarize(m, c);
+  };
+  return d;
+}
+
 type Base = Pick<SummarizeReport, "thresholdTokens" | "budgetTokens" | "repeat" | "damagedPrevious" | "taskMessages">;
 
-function decide(ctx: SummarizeContext, config: Config, messages: EnvelopeMessage[], previous: Previous, base: Base, time: { now: Clock; deadline: number }): SummarizeReport {
+function decide(ctx: SummarizeContext, config: Config, messages: EnvelopeMessage[], previous: Previous, base: Base, guard: Guard): SummarizeReport {
   const { task, live } = previous;
   const all = task === null ? live : task.concat(live);
   const focusText = typeof ctx.focus === "string" && ctx.focus.trim() !== "" ? ctx.focus : null;
   // One cache for every pass over these messages: the file lists and each rung decode them once.
   const partsCache = new PartsCache();
   const focus = parseFocus(focusText);
-  const headLen = headOf(all, plain, { headLen: task === null ? undefined : task.length });
+  const dialect = guarded(guard);
+  const headLen = headOf(all, dialect, { headLen: task === null ? undefined : task.length });
   // Where the rungs reuse parts, the file-list pass is also the first rung's: its parts are made once, there.
-  if (PartsCache.reusable(config, focus) && headLen !== null) filesTouchedInPlan(all, headLen, plain, config, partsCache, previous.files);
-  else filesTouched(live, plain, previous.files, partsCache.decoded);
-  const sizer = new EnvelopeSizer(all, previous.files.newest(config.filesMaxPaths, config.filesMaxChars), focusText, time);
+  if (PartsCache.reusable(config, focus) && headLen !== null) filesTouchedInPlan(all, headLen, dialect, config, partsCache, previous.files);
+  else filesTouched(live, dialect, previous.files, partsCache.decoded);
+  guard.tick();
+  const sizer = new EnvelopeSizer(all, previous.files.newest(config.filesMaxPaths, config.filesMaxChars), focusText, guard);
   // What the platform replaces is every handed message, our previous envelope included: a candidate
   // fits when it is within the budget and smaller than that.
   const handed = contentChars(messages);
-  const plan = planCliff(all, plain, config, Math.min(base.budgetTokens, platformTokens(handed) - 1), {
+  const plan = planCliff(all, dialect, config, Math.min(base.budgetTokens, platformTokens(handed) - 1), {
     headLen: headLen ?? undefined,
     focus,
     finalKeepRecent: 0,
@@ -159,6 +178,8 @@ function decide(ctx: SummarizeContext, config: Config, messages: EnvelopeMessage
   if (plan.headOverBudget === true) return report({ ...base, outcome: "task-too-large" });
   const r = plan.result;
   if (r === null) return report({ ...base, probes: sizer.probes, outcome: "nothing-to-gain" });
+  // The plan's size is known by arithmetic: a summary the budget refuses is never rendered.
+  if (plan.estTokens > base.budgetTokens) return report({ ...base, rung: plan.rung, probes: sizer.probes, outcome: "task-too-large" });
   const kept = all.slice(0, r.headLen);
   const recent = all.slice(r.cut);
   const summary = renderEnvelope({ task: kept, digest: joinParts(r.parts), recent, files: sizer.files, focus: sizer.focus });

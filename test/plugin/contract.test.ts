@@ -7,6 +7,7 @@ import { parseEnvelope } from "../../plugin/envelope-read.js";
 import fc from "fast-check";
 import { quickjsSandbox, vmSandbox, bundleSource, type Sandbox } from "../helpers/sandboxes.js";
 import { count, cycleTurns, TASK, type FlatMessage } from "../helpers/flat-session.js";
+import { WRAPPINGS } from "../helpers/wrappings.js";
 
 const plain = getDialect("plain");
 const est = (s: string): number => Math.ceil(s.length / 4);
@@ -103,6 +104,21 @@ describe.each(sandboxes)("plugin contract in %s", (_name, make) => {
     }
     const sizes = summaries.map((s) => s.length);
     for (let c = 2; c < sizes.length; c++) expect(sizes[c]).toBeLessThanOrEqual(sizes[1] * 1.05);
+  });
+
+  it("fifty compactions with our summary handed back under every wrapping a platform may add stay bounded, the task verbatim", () => {
+    for (const w of WRAPPINGS) {
+      let s = sb.summarize({ messages: [TASK, ...cycleTurns(0, 6)], threshold: 100_000 });
+      const sizes: number[] = [];
+      for (let c = 1; c <= 50; c++) {
+        s = sb.summarize({ messages: [{ role: "user", content: w.wrap(s) }, ...cycleTurns(c, 6)], threshold: 100_000 });
+        expect(count(s, SUMMARY_HEADER), `${w.name}, cycle ${c}`).toBe(1);
+        expect(parseEnvelope(s)?.task, `${w.name}, cycle ${c}`).toEqual([TASK]);
+        sizes.push(s.length);
+      }
+      // Each cycle adds the same kind of turns: the summary's size does not grow with the cycle.
+      expect(Math.max(...sizes), w.name).toBeLessThanOrEqual(sizes[0] * 1.1);
+    }
   });
 
   it("tool output or user text holding the header or envelope tags cannot change what is carried forward", () => {
