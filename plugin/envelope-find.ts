@@ -6,7 +6,7 @@
  *
  * Views are tried cheapest first (the text as it is), and each undoes one wrapping: a JSON text
  * block's string, line ends back to LF (a version 3 envelope writes no CR of its own, so every CR
- * came from a conversion), or one level of a line prefix such as `> ` taken from the header's line.
+ * came from a conversion), or one level of a markdown quote.
  */
 import { SUMMARY_HEADER } from "../core/summary.js";
 import type { Envelope, EnvelopeMessage } from "./envelope.js";
@@ -27,54 +27,38 @@ export interface Previous {
   ours: boolean;
 }
 
+/** The strings of a JSON text block list (or of one block, or one string). */
 function jsonStrings(text: string): string[] {
-  const t = text.trim();
-  if (t[0] !== "[" && t[0] !== "{") return [];
+  if (!/^\s*[[{"]/.test(text)) return [];
   let v: unknown;
   try {
-    v = JSON.parse(t);
+    v = JSON.parse(text);
   } catch {
     return [];
   }
   const out: string[] = [];
-  for (const item of Array.isArray(v) ? v : [v]) {
-    if (typeof item === "string") out.push(item);
-    else if (item !== null && typeof item === "object") {
-      const o = item as Record<string, unknown>;
-      for (const k of ["text", "content"]) if (typeof o[k] === "string") out.push(o[k] as string);
-    }
+  for (const b of Array.isArray(v) ? v : [v]) {
+    const t = typeof b === "string" ? b : (b as { text?: unknown } | null)?.text;
+    if (typeof t === "string") out.push(t);
   }
   return out;
-}
-
-/** The text with one level of the line prefix of the header's line removed from every line, or null when there is none. */
-function unprefixed(text: string, header: number): string | null {
-  const lineStart = text.lastIndexOf("\n", header) + 1;
-  const prefix = text.slice(lineStart, header);
-  if (prefix === "" || !/^[ \t>]+$/.test(prefix)) return null;
-  const bare = prefix.replace(/[ \t]+$/, "");
-  return text.split("\n").map((l) => (l.startsWith(prefix) ? l.slice(prefix.length) : bare !== "" && l.startsWith(bare) ? l.slice(bare.length) : l)).join("\n");
 }
 
 /** Texts that may hold the envelope once one wrapping is undone. */
 function unwrapped(text: string): string[] {
   const out = jsonStrings(text);
-  if (text.indexOf("\r") >= 0) {
-    const crlf = text.split("\r\n").join("\n");
-    out.push(crlf);
-    if (crlf.indexOf("\r") >= 0) out.push(crlf.split("\r").join("\n"));
-  }
+  // CRLF back to LF (exact for every version), then any CR too (exact for version 3, which writes none).
+  if (text.indexOf("\r") >= 0) for (const re of [/\r\n/g, /\r\n?/g]) out.push(text.replace(re, "\n"));
+  // A markdown quote (the header's line starts with ">"): one level off every line, "> " or ">".
   const header = text.indexOf(SUMMARY_HEADER);
-  const bare = header < 0 ? null : unprefixed(text, header);
-  if (bare !== null) out.push(bare);
+  if (text.slice(text.lastIndexOf("\n", header) + 1, header).indexOf(">") >= 0) for (const re of [/^[ \t]*> ?/gm, /^[ \t]*>/gm]) out.push(text.replace(re, ""));
   return out;
 }
 
 /** Our previous envelope in `text`, wherever it sits and whatever wraps it. */
 export function findPrevious(text: string): Previous {
-  if (text.indexOf(SUMMARY_HEADER) < 0) return { env: null, recovered: null, ours: false };
   const found: Previous = { env: null, recovered: null, ours: text.trimStart().startsWith(SUMMARY_HEADER) };
-  let views = [text];
+  let views = text.indexOf(SUMMARY_HEADER) < 0 ? [] : [text];
   for (let depth = 0; depth <= DEPTH && views.length > 0; depth++) {
     const next: string[] = [];
     for (const view of views) {

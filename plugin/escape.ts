@@ -36,7 +36,7 @@ const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\ud
 // What escapeText writes as ESC + hex, besides lone surrogates; ESC first, so no escape is escaped again.
 const TEXT_UNSAFE = [ESC, "\u0000", "\r"];
 // A path is one line of a tagged list: line breaks and "<" too.
-const PATH_UNSAFE = [ESC, "\u0000", "\r", "\n", "<"];
+const PATH_UNSAFE = [...TEXT_UNSAFE, "\n", "<"];
 
 function escapeWith(text: string, unsafe: readonly string[]): string {
   let out = text;

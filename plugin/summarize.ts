@@ -16,7 +16,7 @@ import { joinParts } from "../core/summary.js";
 import { contentChars, estimateString, platformTokens, thresholdOf, type ThresholdFields } from "./budget.js";
 import { envelopeRole, renderEnvelope, type EnvelopeMessage } from "./envelope.js";
 import { findPrevious } from "./envelope-find.js";
-import { EnvelopeSizer, Guard, TimeUp, type Clock } from "./sizer.js";
+import { EnvelopeSizer, timeGuard, TimeUp, type Clock, type Guard } from "./sizer.js";
 import type { Dialect } from "../core/dialects/types.js";
 
 export { estimateString, platformTokens, thresholdOf } from "./budget.js";
@@ -115,7 +115,7 @@ function splitPrevious(messages: EnvelopeMessage[]): Previous {
 /** summarize with a full account of the decision. Throws only on internal faults (summarize() catches them). */
 export function summarizeWithReport(context: unknown, config: Config, options: SummarizeOptions = {}): SummarizeReport {
   const now = options.now ?? (() => Date.now());
-  const guard = new Guard(now, now() + (options.timeLimitMs ?? 60_000));
+  const guard = timeGuard(now, now() + (options.timeLimitMs ?? 60_000));
   const ctx = (context !== null && typeof context === "object" ? context : {}) as SummarizeContext;
   if (!Array.isArray(ctx.messages)) return report({ outcome: "bad-input" });
   const messages = normalizeMessages(ctx.messages);
