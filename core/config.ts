@@ -54,6 +54,14 @@ export interface Config {
   archiveDir: string;
   /** Bound on the archive folder's bytes; the least recently archived files go first. */
   archiveMaxBytes: number;
+  /**
+   * After a cliff, the next one waits until the context has grown this many tokens beyond what
+   * the cliff left (0: every crossing cliffs, the reference's rule). Hosts that serve sessions
+   * default it to a tenth of the threshold.
+   */
+  minGainTokens: number;
+  /** Proxy: scale the estimate per session by the provider's reported input tokens (bounded; changes only at a cliff). */
+  calibrate: boolean;
 }
 
 export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
@@ -80,6 +88,8 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   archive: false,
   archiveDir: "",
   archiveMaxBytes: 268435456,
+  minGainTokens: 0,
+  calibrate: false,
 });
 
 /**
@@ -129,6 +139,8 @@ export const CONFIG_KINDS: { readonly [K in keyof Config]: ConfigKind } = {
   archive: "bool",
   archiveDir: "string",
   archiveMaxBytes: "int",
+  minGainTokens: "int",
+  calibrate: "bool",
 };
 
 /** The config keys, in their camelCase spelling. */

@@ -6,77 +6,24 @@
  * escalates through the rungs, and `reactive` takes one more rung after an upstream
  * context-length error.
  */
-import { ConfigError, resolveConfig, type Config } from "../config.js";
+import { resolveConfig, type Config } from "../config.js";
 import { getDialect, type DialectName } from "../dialects/index.js";
 import { billableChars, fixedChars } from "../estimate.js";
 import { canonicalJson } from "../json.js";
 import { climb, maxRung, rungConfig, type Rung } from "../ladder.js";
 import { sha256Hex } from "../sha256.js";
 import { canonicalText } from "./digest.js";
-import { DEFAULT_DIGEST_CACHE_MAX_BYTES, DEFAULT_MEMO_MAX_BYTES, MessageMemo, TextDigests, type CacheStats, type MemoEntry } from "./memo.js";
-import { replay, truncateSummary } from "./replay.js";
+import { DEFAULT_DIGEST_CACHE_MAX_BYTES, DEFAULT_MEMO_MAX_BYTES, MessageMemo, TextDigests, type MemoEntry } from "./memo.js";
+import { replay, truncateSummary, type ChainStart } from "./replay.js";
 import { summaryMessageText } from "../parts.js";
+import { boundCalibration } from "./calibration.js";
 import { cutAllowed, fingerprint, newRequest, outgoingTokens, type PrepareContext, type RequestState } from "./request.js";
-import { PrefixStore } from "./store.js";
+import { byteOption, type EngineOptions, type EngineStats, type PrepareOptions } from "./options.js";
+import { cloneSummary as clone, PrefixStore, type StoreEntry } from "./store.js";
 import type { ArchiveFn } from "../archive.js";
 
-export type { PrepareContext } from "./request.js";
-
-/**
- * A copy of a summary message that the host may change without changing the stored one. Strings
- * cannot change, so they are shared: the copy costs a step per array and object, not one per
- * character. (Summary messages are the dialects' own: a few levels of plain data, fixed keys.)
- */
-function clone<T>(v: T): T {
-  if (v === null || typeof v !== "object") return v;
-  if (Array.isArray(v)) return v.map(clone) as T;
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v)) out[k] = clone((v as Record<string, unknown>)[k]);
-  return out as T;
-}
-
-export interface EngineOptions {
-  /** A store to share between engines (an empty one is kept, not replaced). */
-  store?: PrefixStore;
-  /**
-   * What the message memo may keep, in estimated bytes (default 64 MiB). 0 keeps nothing by
-   * content: every message object not seen before is measured anew.
-   */
-  memoMaxBytes?: number;
-  /**
-   * What the cache of digests by canonical text may keep, in estimated bytes. Default: 32 MiB (or
-   * memoMaxBytes when smaller) with the core's own SHA-256; 0 with a `sha256` of the host's, since
-   * a native hash costs no more than finding the text in a table.
-   */
-  digestCacheMaxBytes?: number;
-  /** @deprecated the earlier name of memoMaxBytes. */
-  memoMaxSize?: number;
-  /**
-   * SHA-256 as lowercase hex. Default: the core's own, in plain JavaScript (it runs in a sandbox);
-   * Node hosts pass node:crypto's. Digests, chains and bodies are the same either way.
-   */
-  sha256?: (text: string) => string;
-  /**
-   * The host's archive (core/archive.ts): what a cliff drops is kept there and the summary points
-   * at it. A pointer depends on the text alone, so warm growth still equals a cold replay.
-   */
-  archive?: ArchiveFn;
-}
-
-/** What the engine keeps, by cache. */
-export interface EngineStats {
-  memo: CacheStats;
-  digests: CacheStats;
-  store: CacheStats;
-  /** Walks the memo compared since the engine was made. */
-  memoComparisons: number;
-}
-
-function byteOption(name: string, v: unknown, fallback: number): number {
-  if (v === undefined) return fallback;
-  if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return v;
-  throw new ConfigError(name, `${name} must be a whole number ≥ 0, got ${String(v)}`);
-}
+export type { CliffFloor, PrepareContext } from "./request.js";
+export type { EngineOptions, EngineStats, PrepareOptions } from "./options.js";
 
 export class Engine {
   readonly config: Config;
@@ -127,17 +74,28 @@ export class Engine {
   }
 
   /** Decides what to send for `body`. Never throws for malformed bodies (they pass through). */
-  prepare(body: unknown, dialectName: DialectName | string): PrepareContext {
+  prepare(body: unknown, dialectName: DialectName | string, options: PrepareOptions = {}): PrepareContext {
+    const ratio = boundCalibration(options.calibration);
+    const ctx = this.prepareWith(body, dialectName, ratio);
+    if (options.recalibrate === undefined || !ctx.compacted) return ctx;
+    const next = boundCalibration(options.recalibrate);
+    if (next === ratio) return ctx;
+    const again = this.prepareWith(body, dialectName, next);
+    return again.compacted ? again : ctx;
+  }
+
+  private prepareWith(body: unknown, dialectName: DialectName | string, ratio: number): RequestState {
     const d = getDialect(dialectName);
     const b = (body !== null && typeof body === "object" && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
     const raw = b[d.messagesKey];
     const messages: unknown[] = Array.isArray(raw) ? raw : [];
     const fixed = fixedChars(b, d.messagesKey);
     const entries = messages.map((m) => this.memo.get(m, billableChars));
-    const ctx = newRequest(b, d, messages, entries, fixed, canonicalJson([this.config, fixed]), this.config, this.hash);
+    const policy = ratio === 1 ? canonicalJson([this.config, fixed]) : canonicalJson([this.config, fixed, ratio]);
+    const ctx = newRequest(b, d, messages, entries, fixed, policy, this.config, this.hash, ratio);
     ctx.archive = this.archive;
     // A request that fits is sent as it is, even when a stored cliff would match it.
-    if (ctx.estTokensIn <= this.config.thresholdTokens || messages.length === 0) return ctx;
+    if (ctx.estTokensIn <= ctx.threshold || messages.length === 0) return ctx;
     this.current = ctx;
     try {
       this.decide(ctx);
@@ -148,13 +106,13 @@ export class Engine {
   }
 
   private decide(ctx: RequestState): void {
-    const threshold = this.config.thresholdTokens;
+    const threshold = ctx.threshold;
     this.lookup(ctx);
     if (ctx.estTokensOut <= threshold) return;
     if (this.proactive(ctx)) this.storeResult(ctx);
     // The reference's rule: strict does nothing in shadow mode, which never sends what it decides.
     const top = this.config.shadow ? 2 : maxRung(this.config);
-    const reached = climb(1, top, (rung) => this.escalate(ctx, rung), () => ctx.estTokensOut <= threshold);
+    const reached = climb(1, top, (rung) => this.escalate(ctx, rung, true), () => ctx.estTokensOut <= threshold);
     if (reached > 0) ctx.rung = reached;
     ctx.overBudget = ctx.estTokensOut > threshold;
   }
@@ -173,29 +131,38 @@ export class Engine {
     if (!done) {
       climb((ctx.rung + 1) as Rung, 3, (rung) => {
         ctx.rung = rung;
-        return (done = this.escalate(ctx, rung));
+        return (done = this.escalate(ctx, rung, false));
       }, () => done);
     }
-    if (done) ctx.overBudget = ctx.estTokensOut > this.config.thresholdTokens;
+    if (done) ctx.overBudget = ctx.estTokensOut > ctx.threshold;
     return done;
   }
 
   /** Rung 0 as the threshold asks: resume after the cliff found in the store, cliff where the replay crosses. */
   private proactive(ctx: RequestState): boolean {
-    return replay(ctx, this.config, { resume: true, force: false });
+    return replay(ctx, this.config, { resume: true, force: false, minGain: ctx.minGain });
   }
 
   /** After an upstream refusal with nothing compacted yet: the base compaction, at least once. */
   private forced(ctx: RequestState): boolean {
-    return replay(ctx, this.config, { resume: true, force: true });
+    return replay(ctx, this.config, { resume: true, force: true, minGain: 0 });
   }
 
   /**
    * Rungs 1 and 2 replay the original history with the rung's config (a resumed replay could not
-   * apply the thought cap to the old summary); rung 3 cuts the summary to its newest parts.
+   * apply the thought cap to the old summary); rung 3 cuts the summary to its newest parts. With a
+   * minimum gain, a proactive rung keeps a chain of its own in the store, so it too cliffs only
+   * once per gain; the reactive path (`proactive` false) is never held back.
    */
-  private escalate(ctx: RequestState, rung: Rung): boolean {
-    return rung < 3 ? replay(ctx, rungConfig(this.config, rung), { resume: false, force: true }) : truncateSummary(ctx);
+  private escalate(ctx: RequestState, rung: Rung, proactive: boolean): boolean {
+    if (rung === 3) return truncateSummary(ctx);
+    const cfg = rungConfig(this.config, rung);
+    if (!proactive || ctx.minGain === 0) return replay(ctx, cfg, { resume: false, force: true, minGain: 0 });
+    const policy = ctx.calibration === 1 ? canonicalJson([cfg, ctx.fixed]) : canonicalJson([cfg, ctx.fixed, ctx.calibration]);
+    const from = this.find(ctx, policy, cfg);
+    const done = replay(ctx, cfg, { resume: false, force: true, minGain: ctx.minGain, from });
+    if (done && ctx.compacted) this.storeResult(ctx, policy);
+    return done;
   }
 
   /**
@@ -224,50 +191,57 @@ export class Engine {
   }
 
   /** Keys carry the policy too, so clients of a shared store with other configs never overwrite each other. */
-  private storeKey(ctx: RequestState, chainHash: string): string {
-    if (ctx.policyKey === null) {
-      const policy = ctx.policy + "\u0000" + ctx.dialect.name;
-      let key = this.policyKeys.get(policy);
-      if (key === undefined) {
-        if (this.policyKeys.size >= 64) this.policyKeys.clear(); // a request's fixed size is part of it
-        key = this.hash(policy).slice(0, 16);
-        this.policyKeys.set(policy, key);
-      }
-      ctx.policyKey = key;
-    }
+  private storeKey(ctx: RequestState, chainHash: string, policy = ctx.policy): string {
+    if (policy !== ctx.policy) return chainHash + ":" + this.policyKey(policy + "\u0000" + ctx.dialect.name);
+    if (ctx.policyKey === null) ctx.policyKey = this.policyKey(ctx.policy + "\u0000" + ctx.dialect.name);
     return chainHash + ":" + ctx.policyKey;
   }
 
-  private lookup(ctx: RequestState): void {
-    if (this.store.size === 0) return; // (this also runs any deferred write)
-    const chain = this.chainOf(ctx);
-    for (let i = ctx.messages.length - 1; i >= 0; i--) {
-      const entry = this.store.get(this.storeKey(ctx, chain[i]));
-      // Entries made under another config, request shape or dialect belong to other clients of a shared store.
-      if (entry === undefined || entry.policy !== ctx.policy || entry.dialect !== ctx.dialect.name) continue;
-      const fits = entry.cut === i + 1 && entry.headLen <= entry.cut && ctx.messages.length >= entry.reach;
-      if (fits && cutAllowed(ctx.dialect, ctx.messages, entry.cut, this.config)) {
-        const summary = clone(entry.summary);
-        ctx.substituted = [...ctx.messages.slice(0, entry.headLen), summary, ...ctx.messages.slice(entry.cut)];
-        ctx.baseCut = entry.cut;
-        ctx.baseHead = entry.headLen;
-        ctx.reach = entry.reach;
-        ctx.modified = ctx.matched = true;
-        ctx.estTokensOut = outgoingTokens(ctx, ctx.substituted);
-        ctx.summaryFp = entry.summaryFp ?? fingerprint(ctx, summaryMessageText(summary));
-      }
-      return; // only the longest stored prefix is considered
+  private policyKey(policy: string): string {
+    let key = this.policyKeys.get(policy);
+    if (key === undefined) {
+      if (this.policyKeys.size >= 64) this.policyKeys.clear(); // a request's fixed size is part of it
+      key = this.hash(policy).slice(0, 16);
+      this.policyKeys.set(policy, key);
     }
+    return key;
   }
 
-  /** Only proactive cliffs made with the base config are stored; escalations stay request-local. */
-  private storeResult(ctx: RequestState): void {
-    const entry = {
+  /** The longest stored cliff for this history under `policy`, when it still applies. */
+  private find(ctx: RequestState, policy: string, cfg: Config): ChainStart | undefined {
+    if (this.store.size === 0) return undefined; // (this also runs any deferred write)
+    const chain = this.chainOf(ctx);
+    for (let i = ctx.messages.length - 1; i >= 0; i--) {
+      const entry = this.store.get(this.storeKey(ctx, chain[i], policy));
+      // Entries made under another config, request shape or dialect belong to other clients of a shared store.
+      if (entry === undefined || entry.policy !== policy || entry.dialect !== ctx.dialect.name) continue;
+      const fits = entry.cut === i + 1 && entry.headLen <= entry.cut && ctx.messages.length >= entry.reach;
+      if (!fits || !cutAllowed(ctx.dialect, ctx.messages, entry.cut, cfg)) return undefined;
+      return { headLen: entry.headLen, summary: clone(entry.summary), cut: entry.cut, reach: entry.reach, summaryFp: entry.summaryFp };
+    }
+    return undefined; // only the longest stored prefix is considered
+  }
+
+  private lookup(ctx: RequestState): void {
+    const entry = this.find(ctx, ctx.policy, this.config);
+    if (entry === undefined) return;
+    ctx.substituted = [...ctx.messages.slice(0, entry.headLen), entry.summary, ...ctx.messages.slice(entry.cut)];
+    ctx.baseCut = entry.cut;
+    ctx.baseHead = entry.headLen;
+    ctx.reach = entry.reach;
+    ctx.modified = ctx.matched = true;
+    ctx.estTokensOut = outgoingTokens(ctx, ctx.substituted);
+    ctx.summaryFp = entry.summaryFp ?? fingerprint(ctx, summaryMessageText(entry.summary));
+  }
+
+  /** Proactive cliffs are stored under the policy they were made with; the reactive path's stay request-local. */
+  private storeResult(ctx: RequestState, policy = ctx.policy): void {
+    const entry: StoreEntry = {
       headLen: ctx.baseHead,
       summary: clone(ctx.substituted[ctx.baseHead]),
       cut: ctx.baseCut,
       reach: ctx.reach,
-      policy: ctx.policy,
+      policy,
       dialect: ctx.dialect.name,
       summaryFp: ctx.summaryFp,
     };
@@ -276,7 +250,7 @@ export class Engine {
     this.store.defer(() => {
       if (ctx.chain === null && !this.unchangedUpTo(ctx, entry.cut)) return;
       // Only the prefix checked above is hashed: later messages may have changed.
-      this.store.put(this.storeKey(ctx, this.chainOf(ctx, entry.cut)[entry.cut - 1]), entry);
+      this.store.put(this.storeKey(ctx, this.chainOf(ctx, entry.cut)[entry.cut - 1], policy), entry);
     });
   }
 

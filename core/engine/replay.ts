@@ -9,13 +9,30 @@ import type { Config } from "../config.js";
 import { billableChars, bodyChars, tokensOfChars } from "../estimate.js";
 import { fitSummary, SUMMARY_HEADER, summaryParts } from "../summary.js";
 import { summaryMessageText } from "../parts.js";
-import { cutAllowed, fingerprint, outgoingChars, outgoingTokens, type RequestState } from "./request.js";
+import { cutAllowed, fingerprint, floorChars, outgoingChars, outgoingTokens, type RequestState } from "./request.js";
 
 export interface ReplayMode {
   /** Resume after the cliff already in the outgoing list (a stored or earlier one) instead of from the start. */
   resume: boolean;
   /** Compact once at the end when the replay never crossed the threshold. */
   force: boolean;
+  /**
+   * After a cliff, cliff again only once the context has grown this many (raw) tokens beyond what
+   * that cliff left. 0 cliffs at every crossing (the reference's rule; the reactive path's).
+   */
+  minGain: number;
+  /** Resume after this cliff (an escalation's own stored chain) instead; its state is adopted even when nothing more is cut. */
+  from?: ChainStart;
+}
+
+/** A cliff a replay may resume after: the messages before the summary, the summary, where the tail starts, and how far the replay had read. */
+export interface ChainStart {
+  headLen: number;
+  summary: unknown;
+  cut: number;
+  reach: number;
+  /** The summary's fingerprint, when the store knows it. */
+  summaryFp?: string;
 }
 
 /** The working list of a replay, with each message's place in the original list (-1 for the summary). */
@@ -31,18 +48,29 @@ class Replay {
   cut: number;
   reach: number;
   chars: number;
+  /** Characters right after the last cliff (-1 before any): what the next cliff must gain on. */
+  floor = -1;
 
-  constructor(private readonly ctx: RequestState, private readonly cfg: Config, resume: boolean) {
-    if (resume && ctx.baseCut > 0) {
-      this.working = ctx.substituted.slice(0, ctx.baseHead + 1);
-      this.origin = this.working.map((_, i) => (i < ctx.baseHead ? i : -1));
-      this.costs = this.working.map((m, i) => (i < ctx.baseHead ? ctx.costs[i] : billableChars(m)));
-      this.summaryAt = ctx.baseHead;
-      this.next = ctx.baseCut;
-    }
-    this.chars = bodyChars(ctx.fixed, this.costs);
+  constructor(private readonly ctx: RequestState, private readonly cfg: Config, private readonly mode: ReplayMode) {
+    const start = mode.from ?? (mode.resume && ctx.baseCut > 0 ? { headLen: ctx.baseHead, summary: ctx.substituted[ctx.baseHead], cut: ctx.baseCut, reach: ctx.reach } : null);
     this.cut = ctx.baseCut;
     this.reach = ctx.reach;
+    if (start !== null) {
+      this.working = [...ctx.messages.slice(0, start.headLen), start.summary];
+      this.origin = this.working.map((_, i) => (i < start.headLen ? i : -1));
+      this.costs = this.working.map((m, i) => (i < start.headLen ? ctx.costs[i] : billableChars(m)));
+      this.summaryAt = start.headLen;
+      this.summary = start.summary;
+      this.next = this.cut = start.cut;
+      this.reach = start.reach;
+      if (mode.minGain > 0) this.floor = floorChars(ctx, start.headLen, this.costs[start.headLen], start.cut, start.reach);
+    }
+    this.chars = bodyChars(ctx.fixed, this.costs);
+  }
+
+  /** No cliff yet, or the context has grown by the minimum gain past what the last one left. */
+  private due(): boolean {
+    return this.floor < 0 || tokensOfChars(this.chars) >= tokensOfChars(this.floor) + this.mode.minGain;
   }
 
   /** Feeds every remaining message, cliffing wherever the estimate crosses the threshold. */
@@ -54,7 +82,7 @@ class Replay {
       this.origin.push(this.next);
       this.costs.push(ctx.costs[this.next]);
       this.next++;
-      if (tokensOfChars(this.chars) > ctx.threshold) this.attempt();
+      if (tokensOfChars(this.chars) > ctx.threshold && this.due()) this.attempt();
     }
   }
 
@@ -78,6 +106,7 @@ class Replay {
     this.cut = newCut;
     this.reach = this.next;
     this.steps++;
+    if (this.mode.minGain > 0) this.floor = this.chars;
   }
 
   /** Writes the replay's outcome into the request. */
@@ -87,7 +116,10 @@ class Replay {
     ctx.baseCut = this.cut;
     ctx.baseHead = this.summaryAt;
     ctx.reach = this.reach;
-    ctx.modified = ctx.compacted = true;
+    ctx.modified = true;
+    // Resumed after a stored cliff with nothing more cut, the chain sends what it sent before.
+    ctx.compacted = this.steps > 0;
+    if (this.steps === 0) ctx.matched = true;
     ctx.chainSteps = this.steps;
     ctx.estTokensOut = tokensOfChars(this.chars);
     ctx.summaryFp = fingerprint(ctx, summaryMessageText(this.summary));
@@ -96,10 +128,10 @@ class Replay {
 
 /** Replays the request's history with `cfg`; true when it compacted (the request then holds the result). */
 export function replay(ctx: RequestState, cfg: Config, mode: ReplayMode): boolean {
-  const r = new Replay(ctx, cfg, mode.resume);
+  const r = new Replay(ctx, cfg, mode);
   r.run();
-  if (!r.stopped && r.steps === 0 && mode.force) r.attempt();
-  if (r.steps === 0) return false;
+  if (!r.stopped && r.steps === 0 && mode.force && mode.from === undefined) r.attempt();
+  if (r.steps === 0 && mode.from === undefined) return false;
   r.adopt();
   return true;
 }

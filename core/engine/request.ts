@@ -35,8 +35,24 @@ export interface PrepareContext {
   chainSteps: number;
   /** First 8 hex digits of the summary text's SHA-256 ("" when none). */
   summaryFp: string;
+  /** The multiplier of the chars/4 estimate this request was decided with (1 unless calibrated). */
+  calibration: number;
+  /** What stays right after the outgoing list's cliff (null when there is none), in estimated tokens. */
+  floor(): CliffFloor | null;
   /** The body to send: the original object when nothing changed (or in shadow mode), else a shallow copy. */
   outgoingBody(): Record<string, unknown>;
+}
+
+/**
+ * What a cliff leaves: the head (the body's fixed part, system prompt and tools, with the messages
+ * before the summary), the summary, and the tail the replay had read when it cut, in estimated
+ * tokens (`head + summary + tail = tokens`).
+ */
+export interface CliffFloor {
+  tokens: number;
+  head: number;
+  summary: number;
+  tail: number;
 }
 
 /** The engine's side of a request. */
@@ -52,8 +68,10 @@ export interface RequestState extends PrepareContext {
   reactiveBaseTried: boolean;
   /** Messages read when the current cut was made. */
   reach: number;
-  /** The threshold the request is decided against. */
+  /** The threshold the request is decided against, in raw estimated tokens (the calibration applied). */
   threshold: number;
+  /** The minimum gain between cliffs, in raw estimated tokens (0: none). */
+  minGain: number;
   /** The engine's SHA-256 (hex). */
   hash: (text: string) => string;
   /** The engine's archive, when the host gave one. */
@@ -63,7 +81,7 @@ export interface RequestState extends PrepareContext {
 /** A new request state: nothing substituted yet, estimates of the body as received. */
 export function newRequest(
   body: Record<string, unknown>, d: Dialect, messages: unknown[], entries: MemoEntry[], fixed: number, policy: string, cfg: Config,
-  hash: (text: string) => string,
+  hash: (text: string) => string, calibration = 1,
 ): RequestState {
   const costs = entries.map((e) => e.cost);
   const shadow = cfg.shadow;
@@ -72,8 +90,15 @@ export function newRequest(
     body, dialect: d, messages, substituted: messages, modified: false, compacted: false, matched: false,
     baseCut: 0, baseHead: 0, estTokensIn: est, estTokensOut: est, rung: 0, overBudget: false, chainSteps: 0, summaryFp: "",
     fixed, costs, entries, chain: null, index: null, policy, policyKey: null, reactiveBaseTried: false, reach: 0,
-    threshold: cfg.thresholdTokens,
+    // estimate × ratio > threshold ⟺ estimate > ⌊threshold / ratio⌋, for a whole estimate.
+    threshold: calibration === 1 ? cfg.thresholdTokens : Math.floor(cfg.thresholdTokens / calibration),
+    minGain: calibration === 1 ? cfg.minGainTokens : Math.ceil(cfg.minGainTokens / calibration),
+    calibration,
     hash,
+    floor() {
+      if (this.baseCut <= 0 || !this.modified) return null;
+      return cliffFloor(this as RequestState, this.baseHead, billableChars(this.substituted[this.baseHead]), this.baseCut, this.reach);
+    },
     outgoingBody() {
       return !this.modified || shadow ? body : { ...body, [d.messagesKey]: this.substituted };
     },
@@ -107,4 +132,20 @@ export function fingerprint(ctx: RequestState, text: string): string {
 /** With keepRecent 0 a cut may only fall where a turn ends. */
 export function cutAllowed(d: Dialect, msgs: readonly unknown[], cut: number, cfg: Config): boolean {
   return cfg.keepRecent > 0 || cut >= msgs.length || d.startsTurn(msgs[cut], msgs[cut - 1]);
+}
+
+/** Body characters right after a cliff: the head, the summary (costing `summaryCost`), and messages [cut, reach). */
+export function floorChars(ctx: RequestState, headLen: number, summaryCost: number, cut: number, reach: number): number {
+  const costs = ctx.costs.slice(0, headLen);
+  costs.push(summaryCost);
+  for (let i = cut; i < reach; i++) costs.push(ctx.costs[i]);
+  return bodyChars(ctx.fixed, costs);
+}
+
+/** `floorChars` in tokens, with what makes it up. */
+export function cliffFloor(ctx: RequestState, headLen: number, summaryCost: number, cut: number, reach: number): CliffFloor {
+  const tokens = tokensOfChars(floorChars(ctx, headLen, summaryCost, cut, reach));
+  const head = tokensOfChars(bodyChars(ctx.fixed, ctx.costs, headLen));
+  const summary = Math.min(tokens - head, tokensOfChars(summaryCost));
+  return { tokens, head, summary, tail: tokens - head - summary };
 }

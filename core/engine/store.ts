@@ -6,6 +6,19 @@
 import { pythonJson } from "../json.js";
 import { utf8Length } from "../sha256.js";
 
+/**
+ * A copy of a summary message that the host may change without changing the stored one. Strings
+ * cannot change, so they are shared: the copy costs a step per array and object, not one per
+ * character. (Summary messages are the dialects' own: a few levels of plain data, fixed keys.)
+ */
+export function cloneSummary<T>(v: T): T {
+  if (v === null || typeof v !== "object") return v;
+  if (Array.isArray(v)) return v.map(cloneSummary) as T;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) out[k] = cloneSummary((v as Record<string, unknown>)[k]);
+  return out as T;
+}
+
 export interface StoreEntry {
   /** Messages before the summary. */
   headLen: number;
