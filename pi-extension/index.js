@@ -29,7 +29,9 @@ var DEFAULT_CONFIG = Object.freeze({
   appendFileLists: false,
   archive: false,
   archiveDir: "",
-  archiveMaxBytes: 268435456
+  archiveMaxBytes: 268435456,
+  minGainTokens: 0,
+  calibrate: false
 });
 var PROFILES = {
   reference: {},
@@ -61,7 +63,9 @@ var CONFIG_KINDS = {
   appendFileLists: "bool",
   archive: "bool",
   archiveDir: "string",
-  archiveMaxBytes: "int"
+  archiveMaxBytes: "int",
+  minGainTokens: "int",
+  calibrate: "bool"
 };
 var CONFIG_KEYS = Object.keys(CONFIG_KINDS);
 var WHAT = {
