@@ -62,12 +62,18 @@ export interface NamedPolicy {
   policy: Policy;
 }
 
-export function policies(): NamedPolicy[] {
+/**
+ * The five policies, then any named in `extra` (JSON: `{"name": {config}}`, from
+ * $CLIFF_RETENTION_EXTRA), so a rule's gain and cost can be read off one run.
+ */
+export function policies(extra = process.env.CLIFF_RETENTION_EXTRA): NamedPolicy[] {
+  const more = extra === undefined || extra === "" ? {} : (JSON.parse(extra) as Record<string, Partial<Config>>);
   return [
     { name: "reference", policy: cliff({}) },
     { name: "paper", policy: cliff({ thoughtMaxChars: 300, keepThinking: false }) },
     { name: "recall", policy: cliff({ profile: "recall" }) },
     { name: "masking", policy: masking() },
     { name: "tail", policy: headAndTail },
+    ...Object.entries(more).map(([name, cfg]) => ({ name, policy: cliff(cfg) })),
   ];
 }

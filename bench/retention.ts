@@ -3,7 +3,8 @@
  * history before it, and the measure (core/retention.ts) asks how many of the tokens the next 8
  * model turns need that only that history held the compacted request still holds, and at what
  * share of the history's estimated tokens. Sessions: the corpus in ../shared/corpus (or
- * $CLIFF_CORPUS), when present, and generated agent sessions in every dialect.
+ * $CLIFF_CORPUS), when present, and generated agent sessions in every dialect. More
+ * configurations to compare: CLIFF_RETENTION_EXTRA='{"cmd1000":{"cmdMaxChars":1000}}'.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,13 +1,15 @@
 /**
  * The report's retention parts: for each cliff, what the next turns needed that it dropped; and
- * the session replayed under both profiles (each with its own defaults at the report's threshold
- * and keepRecent), side by side: tokens kept, the bill, and what the next turns needed that each
+ * the session replayed under both profiles (each with its own defaults at the report's threshold,
+ * keepRecent and archive folder), side by side: tokens kept, the bill, and what the next turns needed that each
  * profile's cliffs dropped.
  */
-import { resolveConfig, type Config, type Profile } from "../core/index.js";
+import { createHash } from "node:crypto";
+import { archiveName, fixedChars, getDialect, resolveConfig, type ArchiveFn, type Config, type Profile } from "../core/index.js";
+import { defaultArchiveDir } from "../node/archive.js";
 import { cliffCosts, type CliffCostRow, type NeededDropped } from "./cliff-costs.js";
 import type { Session } from "./readers/index.js";
-import { runSimulation } from "./simulate-command.js";
+import { simulate } from "./simulate.js";
 import { esc } from "./report-html.js";
 import { n } from "./table.js";
 
@@ -26,10 +28,21 @@ export interface ProfileRun {
 
 const PROFILE_NAMES: Profile[] = ["reference", "recall"];
 
+/**
+ * Where an archive would keep each text, writing nothing: a profile with the archive on is
+ * compared with its pointer lines as they would read, and a report never fills the archive.
+ */
+function dryArchive(cfg: Config): ArchiveFn | undefined {
+  if (!cfg.archive) return undefined;
+  const root = (cfg.archiveDir || defaultArchiveDir()).replace(/\/+$/, "");
+  return (text) => [root, ...archiveName(createHash("sha256").update(text).digest("hex"))].join("/");
+}
+
 export function compareProfiles(session: Session, cfg: Config, discount: number): ProfileRun[] {
+  const fixed = fixedChars(session.body, getDialect(session.dialect).messagesKey);
   return PROFILE_NAMES.map((profile) => {
-    const c = resolveConfig({ profile, thresholdTokens: cfg.thresholdTokens, keepRecent: cfg.keepRecent });
-    const sim = runSimulation(session, c, discount);
+    const c = resolveConfig({ profile, thresholdTokens: cfg.thresholdTokens, keepRecent: cfg.keepRecent, archiveDir: cfg.archiveDir });
+    const sim = simulate(session.messages, session.dialect, c, { threshold: c.thresholdTokens, cacheDiscount: discount, fixedChars: fixed, archive: dryArchive(c) });
     const costs = cliffCosts(session.messages, session.dialect, sim);
     const dropped = new Set<string>();
     for (const row of costs) for (const item of row.neededDropped) for (const t of item.tokens) dropped.add(t);

@@ -1,7 +1,7 @@
 /** simulate --json's cliffs[].neededDropped and the report's retention parts, on a generated agent session. */
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse, type DefaultTreeAdapterMap } from "parse5";
@@ -57,7 +57,8 @@ describe("what each cliff cost, in simulate --json", () => {
 
 describe("the report's retention parts", () => {
   const out = join(dir, "r.html");
-  const r = cli("report", file, "--threshold", "20000", "-o", out);
+  const cache = join(dir, "cache");
+  const r = spawnSync(process.execPath, ["dist/cli.mjs", "report", file, "--threshold", "20000", "-o", out], { encoding: "utf8", timeout: 120_000, env: { ...process.env, XDG_CACHE_HOME: cache } });
   const els = elements(parse(readFileSync(out, "utf8")) as unknown as Node);
 
   it("shows, in each cliff, what the next turns needed that it dropped", () => {
@@ -78,5 +79,10 @@ describe("the report's retention parts", () => {
     expect(Math.round(data.profiles[0].billed)).toBe(Math.round(reference.billing.cliff.billed));
     expect(data.profiles[0].dropped.length).toBeGreaterThan(0);
     expect(textOf(els.find((e) => id(e) === "profile-dropped")!)).toMatch(/reference dropped \d+ needed token/);
+  });
+
+  it("replays the recall profile's archive without writing one", () => {
+    expect(r.status, r.stderr).toBe(0);
+    expect(existsSync(cache)).toBe(false);
   });
 });

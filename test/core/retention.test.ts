@@ -3,7 +3,7 @@ import { compact, estimateTokens, DIALECT_NAMES } from "../../core/index.js";
 import { distinctiveTokens, isDistinctive } from "../../core/distinctive.js";
 import { cutPoints, measureCut, neededTokens, TokenReader } from "../../core/retention.js";
 import { agentSession } from "../../bench/agent-dialects.js";
-import { masking, headAndTail, MASK_PLACEHOLDER } from "../../bench/retention-policies.js";
+import { masking, headAndTail, policies, MASK_PLACEHOLDER } from "../../bench/retention-policies.js";
 
 describe("distinctive tokens", () => {
   it("holds a digit, underscore, dot, slash, colon or dash, or an inner capital; numbers from three digits", () => {
@@ -120,5 +120,14 @@ describe("generated sessions and the comparison policies", () => {
       const r = compact(msgs, d, {})!;
       expect(tail.length, d).toBe(r.messages.length - 1);
     }
+  });
+
+  it("compares the five policies and any named configuration besides", () => {
+    const named = policies('{"cmd1000":{"cmdMaxChars":1000}}');
+    expect(named.map((p) => p.name)).toEqual(["reference", "paper", "recall", "masking", "tail", "cmd1000"]);
+    const msgs = agentSession("anthropic", 3, 2);
+    const history = msgs.slice(0, cutPoints(msgs, "anthropic")[2]);
+    const text = (k: number): string => JSON.stringify(named[k].policy(history, "anthropic"));
+    expect(text(5).length).toBeGreaterThan(text(0).length);
   });
 });
