@@ -83,7 +83,7 @@ const pct = (a: number, b: number): string => (b === 0 ? "-" : ((100 * a) / b).t
 
 function line(label: string, tallies: Tally[]): string {
   const cells = tallies.map((t) => `${pct(t.held, t.needed).padStart(6)} ${pct(t.kept, t.history).padStart(6)}`);
-  return `  ${label.padEnd(40)} ${String(tallies[0].needed).padStart(6)}  ${cells.join("   ")}`;
+  return `  ${label.padEnd(48)} ${String(tallies[0].needed).padStart(6)}  ${cells.join("   ")}`;
 }
 
 export function benchRetention(): void {
@@ -92,7 +92,7 @@ export function benchRetention(): void {
   const sources = [...corpus, ...generatedSources()];
   console.log("retention: needed tokens held / context kept (estimated tokens of the compacted request ÷ the history's), 5 cuts per session, next 8 model turns");
   if (corpus.length === 0) console.log(`  (no corpus at ${corpusDir()}: generated sessions only)`);
-  console.log(`  ${"source".padEnd(40)} ${"needed".padStart(6)}  ${named.map((p) => p.name.padEnd(13)).join("   ")}`);
+  console.log(`  ${"source".padEnd(48)} ${"needed".padStart(6)}  ${named.map((p) => p.name.padEnd(13)).join("   ")}`);
   const groups: Record<string, Tally[]> = {};
   const zero = (): Tally[] => named.map(() => ({ needed: 0, held: 0, kept: 0, history: 0 }));
   for (const src of sources) {

@@ -25,8 +25,13 @@ const MODEL_THINKING: Config = resolveConfig({ ...MODEL_TEXT, keepThinking: true
 /** Adds the string and number values (never the keys) of a call's arguments; a JSON string is read as its value. */
 export function addValueTokens(value: unknown, into: Set<string>): void {
   const stack: unknown[] = [value];
+  const seen = new Set<object>();
   while (stack.length > 0) {
     const v = stack.pop();
+    if (typeof v === "object" && v !== null) {
+      if (seen.has(v)) continue;
+      seen.add(v);
+    }
     if (typeof v === "string") {
       const parsed = jsonValue(v);
       if (parsed === undefined) addDistinctive(v, into);
@@ -50,8 +55,13 @@ function jsonValue(text: string): unknown {
 
 function stringLeaves(value: unknown, into: Set<string>): void {
   const stack: unknown[] = [value];
+  const seen = new Set<object>();
   while (stack.length > 0) {
     const v = stack.pop();
+    if (typeof v === "object" && v !== null) {
+      if (seen.has(v)) continue;
+      seen.add(v);
+    }
     if (typeof v === "string") addDistinctive(v, into);
     else if (Array.isArray(v)) for (const x of v) stack.push(x);
     else if (isObj(v)) for (const k of Object.keys(v)) stack.push(v[k]);

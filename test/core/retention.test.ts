@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compact, estimateTokens, DIALECT_NAMES } from "../../core/index.js";
+import { compact, estimateTokens, CliffInputError, DIALECT_NAMES } from "../../core/index.js";
 import { distinctiveTokens, isDistinctive } from "../../core/distinctive.js";
 import { cutPoints, measureCut, neededTokens, TokenReader } from "../../core/retention.js";
 import { agentSession } from "../../bench/agent-dialects.js";
@@ -73,6 +73,19 @@ describe("needed tokens and what a compaction holds of them", () => {
       content: [{ type: "thinking", thinking: "secretPlanB", signature: "s" }, { type: "tool_use", id: "toolu_09XYZ", name: "str_replace_editor", input: { file_path: "plain" } }],
     });
     expect(neededTokens(msgs, cut, reader).size).toBe(0);
+  });
+
+  it("reads a cyclic summary once; a cyclic call is refused as compact refuses it, never looped over", () => {
+    const summary: Record<string, unknown> = { role: "user", content: "The following is a summary of your previous actions (long observations omitted):\n\nsummaryToken_9" };
+    summary.loop = summary;
+    const msgs: unknown[] = [{ role: "user", content: "lib/cyclic_1.ts" }, summary, { role: "assistant", content: "ok" }];
+    const cut = msgs.length;
+    msgs.push({ role: "assistant", content: "summaryToken_9" });
+    expect([...neededTokens(msgs, cut, reader).keys()]).toEqual(["summaryToken_9"]);
+    const args: Record<string, unknown> = { path: "lib/cyclic_1.ts" };
+    args.self = args;
+    msgs.push({ role: "assistant", content: [{ type: "tool_use", id: "t", name: "Read", input: args }] });
+    expect(() => neededTokens(msgs, cut, new TokenReader("anthropic"))).toThrow(CliffInputError);
   });
 
   it("a token shown again after the cut, before its use, is not needed; one used beyond the next 8 turns is not counted", () => {
