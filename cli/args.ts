@@ -5,7 +5,7 @@
  */
 import { CONFIG_KEYS, CONFIG_KINDS, DEFAULT_CONFIG, type Config } from "../core/index.js";
 
-export const COMMANDS = ["compact", "simulate", "report", "serve", "run"] as const;
+export const COMMANDS = ["compact", "simulate", "report", "serve", "run", "enable", "disable", "status"] as const;
 export type Command = (typeof COMMANDS)[number];
 
 /** A problem with how the command was called; printed with a pointer to --help, exit code 2. */
@@ -23,7 +23,9 @@ export interface Flag {
 }
 
 const SESSION: Command[] = ["compact", "simulate", "report"];
-const ALL: Command[] = [...COMMANDS];
+// The commands that compact or proxy: every setting applies to them. `enable` takes serve's flags (see appliesTo).
+const ALL: Command[] = ["compact", "simulate", "report", "serve", "run"];
+const SERVICE: Command[] = ["enable", "disable", "status"];
 export const kebab = (k: string): string => k.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase());
 
 const CONFIG_HELP: Partial<Record<keyof Config, string>> = {
@@ -81,8 +83,8 @@ const CONFIG_FLAGS: Flag[] = CONFIG_KEYS.filter((k) => NO_FLAG.indexOf(k) < 0).f
 });
 
 export const FLAGS: Flag[] = [
-  { name: "help", short: "h", commands: ALL, help: "this text" },
-  { name: "version", short: "v", commands: ALL, help: "the version" },
+  { name: "help", short: "h", commands: [...ALL, ...SERVICE], help: "this text" },
+  { name: "version", short: "v", commands: [...ALL, ...SERVICE], help: "the version" },
   { name: "format", value: "NAME", commands: SESSION, help: "read FILE as this format instead of detecting it" },
   { name: "json", commands: ["compact", "simulate"], help: "print a machine-readable result instead of the report" },
   { name: "lines", value: "N", commands: ["compact"], help: "summary lines to print (0 = all)", default: "30" },
@@ -97,7 +99,11 @@ export const FLAGS: Flag[] = [
   { name: "csv", value: "FILE", commands: ["simulate"], help: "write one row per request as CSV" },
   { name: "cache-discount", value: "X", commands: ["simulate", "report"], help: "price of a cached input token relative to an uncached one, in [0, 1]", default: "0.1" },
   { name: "output", short: "o", value: "FILE", commands: ["report"], help: "where to write the HTML report", default: "report.html" },
-  { name: "port", value: "N", commands: ["serve"], help: "port to listen on (0 picks a free one)", default: "8257" },
+  { name: "port", value: "N", commands: ["serve", "enable", "status"], help: "port to listen on (serve: 0 picks a free one)", default: "8257" },
+  { name: "name", value: "NAME", commands: SERVICE, help: "a second instance: its own service, port and log", default: "default" },
+  { name: "no-env", commands: ["enable"], help: "leave the shell profile alone (no ANTHROPIC_BASE_URL / OPENAI_BASE_URL)" },
+  { name: "shell-profile", value: "FILE", commands: ["enable", "disable"], help: "the profile to wire instead of the one $SHELL reads (bash, zsh, fish)" },
+  { name: "codex", commands: ["enable"], help: "also point Codex at the proxy in ~/.codex/config.toml (ChatGPT sign-in or API key)" },
   { name: "bind", value: "ADDRESS", commands: ["serve"], help: "address to listen on; anything but loopback exposes the proxy (a warning says so)", default: "127.0.0.1" },
   { name: "anthropic-upstream", value: "URL", commands: ["serve", "run"], help: "where Anthropic requests go (also CLIFF_ANTHROPIC_UPSTREAM; run: ANTHROPIC_BASE_URL)", default: "https://api.anthropic.com" },
   { name: "openai-upstream", value: "URL", commands: ["serve", "run"], help: "where OpenAI requests go (also CLIFF_OPENAI_UPSTREAM; run: OPENAI_BASE_URL)", default: "https://api.openai.com/v1" },
@@ -108,6 +114,9 @@ export const FLAGS: Flag[] = [
   { name: "quiet", commands: ["serve"], help: "no log lines" },
   { name: "log-json", commands: ["serve", "run"], help: "log lines as JSON" },
 ];
+
+/** Whether a flag applies to a command: `enable` takes its own flags and every one of serve's (the service runs serve with them). */
+export const appliesTo = (flag: Flag, command: Command): boolean => flag.commands.includes(command) || (command === "enable" && flag.commands.includes("serve"));
 
 export interface Parsed {
   command: Command | undefined;
@@ -157,7 +166,7 @@ export function parseArgs(argv: readonly string[]): Parsed {
   if (command !== undefined) {
     for (const name of Object.keys(out.values)) {
       const flag = FLAGS.find((f) => f.name === name)!;
-      if (!flag.commands.includes(command)) throw new UsageError(`--${name} does not apply to ${command} (it is for: ${flag.commands.join(", ")})`);
+      if (!appliesTo(flag, command)) throw new UsageError(`--${name} does not apply to ${command} (it is for: ${flag.commands.join(", ")})`);
     }
   }
   return out;

@@ -1,5 +1,5 @@
 /** The help texts, made from the flag table so every flag is listed with its default. */
-import { FLAGS, type Command } from "./args.js";
+import { appliesTo, FLAGS, type Command } from "./args.js";
 import { FORMATS } from "./readers/index.js";
 
 declare const __CLIFF_VERSION__: string;
@@ -36,10 +36,25 @@ const USAGE: Record<Command, { line: string; what: string; examples: string[] }>
     what: "start the proxy on a free loopback port and run an agent through it",
     examples: ["cliffcompaction run -- claude", "cliffcompaction run -- codex"],
   },
+  enable: {
+    line: "enable [--port 8257] [--name NAME] [--no-env] [--shell-profile FILE] [--codex] [serve's options]",
+    what: "run the proxy always (a systemd user service or a launchd agent) and point the shell's base URLs at it",
+    examples: ["cliffcompaction enable", "cliffcompaction enable --codex --threshold 100000", "cliffcompaction enable --name team --port 8258 --no-env"],
+  },
+  disable: {
+    line: "disable [--name NAME]",
+    what: "stop and remove the service, and take out exactly what enable added to the shell profile and Codex's config",
+    examples: ["cliffcompaction disable"],
+  },
+  status: {
+    line: "status [--name NAME] [--port N]",
+    what: "whether the service runs, the proxy answers (and its settings), the shell is wired, and who holds the port",
+    examples: ["cliffcompaction status"],
+  },
 };
 
 function flagLines(command: Command | undefined): string[] {
-  const flags = FLAGS.filter((f) => command === undefined ? f.name === "help" || f.name === "version" : f.commands.includes(command));
+  const flags = FLAGS.filter((f) => command === undefined ? f.name === "help" || f.name === "version" : appliesTo(f, command));
   const left = flags.map((f) => `${f.short ? `-${f.short}, ` : ""}--${f.name}${f.value ? " " + f.value : ""}`);
   const width = Math.max(...left.map((l) => l.length)) + 2;
   return flags.map((f, i) => `  ${left[i].padEnd(width)}${f.help}${f.default !== undefined ? ` (default ${f.default})` : ""}`);
@@ -54,7 +69,7 @@ export function helpText(command?: Command): string {
     return [head, "Usage:", ...commands, "", "Examples:", ...examples, "", `Session formats (detected from the content, or forced with --format NAME):\n  ${FORMATS.join(", ")}`, "", "Options:", ...flagLines(undefined), "", 'Run "cliffcompaction COMMAND --help" for a command\'s options.', ""].join("\n");
   }
   const u = USAGE[command];
-  const formats = command === "serve" || command === "run" ? [] : [`Session formats (detected, or --format NAME): ${FORMATS.join(", ")}`, ""];
+  const formats = !["compact", "simulate", "report"].includes(command) ? [] : [`Session formats (detected, or --format NAME): ${FORMATS.join(", ")}`, ""];
   return [head, `Usage: cliffcompaction ${u.line}`, `  ${u.what}`, "", ...formats, "Options:", ...flagLines(command), "", "Examples:", ...u.examples.map((e) => "  " + e), ""].join("\n");
 }
 

@@ -45,7 +45,10 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (p.command === undefined) throw new UsageError(SHORT_USAGE.replace(/^usage: /, "no command given; usage: "));
     if (SESSION_COMMANDS.includes(p.command)) await sessionCommand(p, out);
-    else {
+    else if (p.command === "enable" || p.command === "disable" || p.command === "status") {
+      const { serviceCommand } = await import("./service-command.js");
+      return await serviceCommand(p);
+    } else {
       const { proxyCommand } = await import("./proxy-command.js");
       return await proxyCommand(p);
     }

@@ -1,6 +1,10 @@
 /** The proxy's counters, as `GET /_cliff/status` shows them. No body or header content is kept. */
 import type { Engine } from "../core/index.js";
 
+declare const __CLIFF_VERSION__: string;
+// Set when the proxy runs from the CLI's bundle; `status` shows it.
+const VERSION = typeof __CLIFF_VERSION__ === "string" ? __CLIFF_VERSION__ : undefined;
+
 export type Action = "pass" | "reuse" | "cliff" | "escalate" | "fail-open" | "oversize";
 
 export class Stats {
@@ -35,12 +39,12 @@ export class Stats {
   status(engine: Engine, extra: Record<string, unknown>): Record<string, unknown> {
     const s = engine.stats();
     return {
-      name: "cliffcompaction", uptimeSeconds: Math.round((Date.now() - this.started) / 1000),
+      name: "cliffcompaction", version: VERSION, pid: process.pid, uptimeSeconds: Math.round((Date.now() - this.started) / 1000),
       requests: this.requests, compactable: this.compactable, inFlight: this.inFlight,
       passes: this.passes, cliffs: this.cliffs, reuses: this.reuses, escalations: this.escalations,
       failOpens: this.failOpens, oversize: this.oversize, upstreamErrors: this.upstreamErrors, refused: this.refused, remoteSummaries: this.remoteSummaries, tokensSaved: this.tokensSaved,
       store: { entries: s.store.entries, bytes: s.store.bytes, maxEntries: engine.config.storeMaxEntries, maxBytes: engine.config.storeMaxBytes },
-      memo: s.memo, digests: s.digests, ...extra,
+      keepRecent: engine.config.keepRecent, memo: s.memo, digests: s.digests, ...extra,
     };
   }
 }
