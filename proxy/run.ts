@@ -8,7 +8,7 @@ import { appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { constants } from "node:os";
-import type { ProxyOptions } from "./options.js";
+import { upstreamUrl, type ProxyOptions } from "./options.js";
 import { codexArgs, codexCommand, planCodex, type CodexCommand, type CodexPlan } from "./codex.js";
 import { codexHome, codexSignIn, readCodexConfig } from "./codex-home.js";
 import { startProxy, type RunningProxy } from "./server.js";
@@ -44,15 +44,11 @@ function userUpstreams(o: RunOptions, env: NodeJS.ProcessEnv, codex: CodexPlan |
 
 /** A base URL that cannot be an upstream, named by where it came from; null when every one can. */
 function badUpstream(up: Upstreams): string | null {
-  for (const { url, source } of Object.values(up)) {
-    let parsed: URL | null = null;
+  for (const [name, { url, source }] of Object.entries(up)) {
     try {
-      parsed = new URL(url);
-    } catch {
-      // reported below
-    }
-    if (parsed === null || (parsed.protocol !== "http:" && parsed.protocol !== "https:") || parsed.hostname === "") {
-      return `${source} ${JSON.stringify(url)} is not an http:// or https:// URL (e.g. http://localhost:4000)`;
+      upstreamUrl(name, url, source);
+    } catch (e) {
+      return (e as Error).message;
     }
   }
   return null;
