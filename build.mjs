@@ -8,7 +8,7 @@
 import { build } from "esbuild";
 import { zipSync, strToU8 } from "fflate";
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -109,9 +109,30 @@ await bundle("pi-extension/index.ts", "pi-extension.mjs", { ...PI_EXTENSION_OPTI
 if (args.extension) writeFileSync(join(root, "pi-extension", "index.js"), readFileSync(join(dist, "pi-extension.mjs")));
 await bundle("plugin/lib.ts", "plugin.mjs", { format: "esm", platform: "neutral", target: "es2020" });
 await bundle("proxy/index.ts", "proxy.mjs", { format: "esm", platform: "node", target: "node20" });
+// CommonJS entries behind the `require` condition, for consumers compiled as CommonJS (TypeScript
+// under node16 resolution refuses to require an ES module's declarations), as dual packages do.
+await bundle("core/index.ts", "core.cjs", { format: "cjs", platform: "node", target: "node20" });
+await bundle("plugin/lib.ts", "plugin.cjs", { format: "cjs", platform: "node", target: "node20" });
+await bundle("proxy/index.ts", "proxy.cjs", { format: "cjs", platform: "node", target: "node20" });
 if (args.types) {
   const tsc = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(root, "tsconfig.types.json"), "--outDir", join(dist, "types")], { stdio: "inherit" });
   if (tsc.status !== 0) fail("declarations did not build");
+  writeCommonJsDeclarations(join(dist, "types"));
+}
+
+/**
+ * Beside every `x.d.ts`, an `x.d.cts`: the same declarations typed as CommonJS, their relative
+ * imports naming `.cjs` files, so a CommonJS consumer's compiler reads them as the `require` entry.
+ */
+function writeCommonJsDeclarations(dir) {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) writeCommonJsDeclarations(p);
+    else if (name.endsWith(".d.ts")) {
+      const text = readFileSync(p, "utf8").replace(/(from\s+|import\()(["'])(\.{1,2}\/[^"']+?)\.js\2/g, "$1$2$3.cjs$2");
+      writeFileSync(p.slice(0, -".d.ts".length) + ".d.cts", text);
+    }
+  }
 }
 
 const zip = zipSync({

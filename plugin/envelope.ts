@@ -10,7 +10,7 @@
  *
  *   <header>
  *
- *   <cliff-summary v="2" check="9f3a01bc">
+ *   <cliff-summary v="3" check="9f3a01bc">
  *   <task n="1" chars="57">
  *   <message role="user" chars="30">
  *   Fix the failing test in repo X.

@@ -1,11 +1,12 @@
 /**
  * What a consumer downloads: `npm pack`, the tarball installed into a fresh project, then what
- * they would do with it. No Node binary, a small install, an ESM import (and require on Node
- * 20.19+), declarations that compile under strict settings and three module resolutions, the CLI.
+ * they would do with it. No Node binary, a small install, an ESM import and a CommonJS require
+ * (each with its own entry and declarations), declarations that compile under strict settings and
+ * three module resolutions, a CommonJS TypeScript project under node16, the CLI.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { execFileSync, spawnSync } from "node:child_process";
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -62,8 +63,9 @@ describe("the published package", () => {
       console.log(r.messages.length, estimateTokens(msgs) > 0, typeof new Engine().prepare, typeof summarize);`], { cwd: consumer, encoding: "utf8" });
     expect(esm.stderr).toBe("");
     expect(esm.stdout.trim()).toBe("4 true function function");
-    const cjs = spawnSync(process.execPath, ["-e", `const m = require("cliffcompaction"); console.log(typeof m.compact)`], { cwd: consumer, encoding: "utf8" });
-    expect(cjs.stdout.trim()).toBe("function");
+    const cjs = spawnSync(process.execPath, ["-e", `const m = require("cliffcompaction"); const p = require("cliffcompaction/plugin"); const x = require("cliffcompaction/proxy"); console.log(typeof m.compact, typeof p.summarize, typeof x.startProxy, require.resolve("cliffcompaction").endsWith("core.cjs"))`], { cwd: consumer, encoding: "utf8" });
+    expect(cjs.stderr).toBe("");
+    expect(cjs.stdout.trim()).toBe("function function function true");
   });
 
   it("its declarations compile under strict flags with bundler, node16 and nodenext resolution", () => {
@@ -89,6 +91,35 @@ export default out;
       expect(r.stdout + r.stderr, resolution).toBe("");
       expect(r.status).toBe(0);
     }
+  });
+
+  it("a CommonJS TypeScript project (no \"type\": \"module\") under node16 compiles against the require entry and runs", () => {
+    // A folder of its own below the consumer: its package.json says nothing of "type", so its .ts is CommonJS.
+    const cjs = join(consumer, "cjs");
+    mkdirSync(cjs, { recursive: true });
+    writeFileSync(join(cjs, "package.json"), JSON.stringify({ name: "cjs-consumer", private: true }));
+    writeFileSync(join(cjs, "use.ts"), `
+import { compact, Engine, estimateTokens, type Config } from "cliffcompaction";
+import { summarize, type SummarizeReport } from "cliffcompaction/plugin";
+import { nodeSha256 } from "cliffcompaction/proxy";
+const cfg: Partial<Config> = { keepRecent: 1 };
+const msgs = [{ role: "user", content: "task" }, ...Array.from({ length: 8 }, (_, i) => ({ role: i % 2 ? "user" : "assistant", content: "step " + i }))];
+const r = compact(msgs, "anthropic", cfg);
+const report: SummarizeReport | null = null;
+console.log(r === null ? 0 : r.messages.length, estimateTokens(msgs) > 0, typeof new Engine().prepare, typeof summarize, nodeSha256("").slice(0, 8), report);
+`);
+    writeFileSync(join(cjs, "tsconfig.json"), JSON.stringify({
+      compilerOptions: { target: "es2022", module: "node16", moduleResolution: "node16", strict: true, skipLibCheck: false, outDir: "out", types: ["node"], typeRoots: [join(ROOT, "node_modules", "@types")] },
+      files: ["use.ts"],
+    }));
+    const tsc = spawnSync(process.execPath, [TSC, "-p", join(cjs, "tsconfig.json")], { cwd: cjs, encoding: "utf8" });
+    expect(tsc.stdout + tsc.stderr).toBe("");
+    expect(tsc.status).toBe(0);
+    const out = readFileSync(join(cjs, "out", "use.js"), "utf8");
+    expect(out).toContain('require("cliffcompaction")');
+    const run = spawnSync(process.execPath, [join(cjs, "out", "use.js")], { cwd: cjs, encoding: "utf8" });
+    expect(run.stderr).toBe("");
+    expect(run.stdout.trim()).toBe("4 true function function e3b0c442 null");
   });
 
   it("npx cliffcompaction --help runs from the consumer; --sandbox quickjs says how to get QuickJS", () => {
