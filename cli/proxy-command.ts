@@ -3,13 +3,17 @@ import { runAgent, startProxy, type ProxyOptions } from "../proxy/index.js";
 import { numberFlag, UsageError, type Parsed } from "./args.js";
 import { allowedHosts, upstreamSettings } from "./proxy-settings.js";
 import { configOf, settingLayers } from "./settings.js";
+import { setBy } from "../core/index.js";
+import { archiveOffNote, isLoopback } from "../proxy/archive.js";
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
-function common(p: Parsed): ProxyOptions & { upstreamSources: Record<string, string> } {
+function common(p: Parsed): ProxyOptions & { upstreamSources: Record<string, string>; archiveAsked: boolean } {
   const layers = settingLayers(p.values);
   const up = upstreamSettings(layers);
   return {
+    // Asked for by name (not only supplied by the recall profile): a serve beyond loopback says it is off.
+    archiveAsked: setBy(layers, "archive") !== undefined,
     config: configOf(layers),
     upstreams: up.upstreams,
     upstreamSources: up.sources,
@@ -32,8 +36,9 @@ async function serve(p: Parsed): Promise<number> {
     throw new UsageError(`cannot listen on ${host}:${port} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
   if (!LOOPBACK.has(host)) process.stderr.write(`cliffcompaction: WARNING: listening on ${host}, not loopback: anyone who can reach it can use your API keys through it\n`);
+  if (options.archiveAsked && options.config?.archive === true && !isLoopback(host)) process.stderr.write(archiveOffNote(host) + "\n");
   const up = proxy.options.upstreams;
-  process.stderr.write(`cliffcompaction: proxy on ${proxy.url} (Anthropic → ${up.anthropic.href}, OpenAI → ${up.openai.href}, ChatGPT → ${up.chatgpt.href}); status: ${proxy.url}/_cliff/status\n`);
+  process.stderr.write(`cliffcompaction: proxy on ${proxy.url} (Anthropic → ${up.anthropic.href}, OpenAI → ${up.openai.href}, ChatGPT → ${up.chatgpt.href}); status: ${proxy.url}/_cliff/status${proxy.archive ? `; archive: ${proxy.archive.dir}` : ""}\n`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once("SIGINT", stop);

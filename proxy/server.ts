@@ -12,6 +12,8 @@ import { resolveOptions, type ProxyOptions, type Resolved } from "./options.js";
 import { admit } from "./admission.js";
 import { HostGuard } from "./guard.js";
 import { errorBody } from "./refusal.js";
+import { proxyArchive } from "./archive.js";
+import type { ArchiveWriter } from "../node/archive.js";
 import { Stats } from "./stats.js";
 import { endToEnd, newAgents, send, type Agents } from "./upstream.js";
 
@@ -26,6 +28,8 @@ export interface RunningProxy {
   engine: Engine;
   stats: Stats;
   options: Resolved;
+  /** The archive the engine hands dropped texts to, when it is on. */
+  archive?: ArchiveWriter;
   close(): Promise<void>;
 }
 
@@ -54,14 +58,16 @@ async function refuseUpgrade(req: IncomingMessage, socket: Socket, options: Reso
 
 export async function startProxy(o: ProxyOptions = {}): Promise<RunningProxy> {
   const options = resolveOptions(o);
-  const engine = new Engine(options.config, { memoMaxBytes: options.memoMaxBytes, digestCacheMaxBytes: options.digestCacheMaxBytes, sha256: nodeSha256 });
+  const archive = proxyArchive(options.config, options.host, options.log);
+  const engine = new Engine(options.config, { memoMaxBytes: options.memoMaxBytes, digestCacheMaxBytes: options.digestCacheMaxBytes, sha256: nodeSha256, archive: archive?.archive });
   const stats = new Stats();
   const agents = newAgents();
   let port = options.port;
   const guard = new HostGuard(options.host, options.allowedHosts);
   const ctx: Context = {
     agents, engine, options, stats, guard,
-    statusExtra: () => ({ listen: `http://${options.host}:${port}`, upstreams: Object.fromEntries(Object.entries(options.upstreams).map(([k, u]) => [k, u.href])), allowedHosts: options.allowedHosts, logFile: options.logFile ?? null, shadow: engine.config.shadow, thresholdTokens: engine.config.thresholdTokens }),
+    statusExtra: () => ({ listen: `http://${options.host}:${port}`, upstreams: Object.fromEntries(Object.entries(options.upstreams).map(([k, u]) => [k, u.href])), allowedHosts: options.allowedHosts, logFile: options.logFile ?? null, shadow: engine.config.shadow, thresholdTokens: engine.config.thresholdTokens,
+      archive: archive === undefined ? null : { dir: archive.dir, ...archive.stats() } }),
   };
   const server = http.createServer((req, res) => {
     handle(req, res, ctx).catch(() => {
@@ -79,7 +85,7 @@ export async function startProxy(o: ProxyOptions = {}): Promise<RunningProxy> {
   port = (server.address() as AddressInfo).port;
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
   return {
-    url: `http://${host}:${port}`, port, engine, stats, options,
+    url: `http://${host}:${port}`, port, engine, stats, options, archive,
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();

@@ -1,0 +1,25 @@
+/**
+ * The proxy's archive: on only where the agent shares this machine's files, which a proxy can
+ * know only when it listens on loopback (`run` always does). Bound beyond loopback, its clients
+ * may be other machines, whose agents could not read a path on this one.
+ */
+import type { Config } from "../core/index.js";
+import { archiveWriter, defaultArchiveDir, type ArchiveWriter } from "../node/archive.js";
+
+const LOOPBACK = new Set(["127.0.0.1", "::1", "[::1]", "localhost"]);
+
+/** True for the addresses that only this machine can reach. */
+export function isLoopback(host: string): boolean {
+  return LOOPBACK.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** The writer for a proxy listening on `host`, or undefined (the archive off, or bound beyond loopback). */
+export function proxyArchive(config: Config, host: string, log: ((line: string) => void) | undefined, env: NodeJS.ProcessEnv = process.env): ArchiveWriter | undefined {
+  if (!config.archive || !isLoopback(host)) return undefined;
+  return archiveWriter({ dir: config.archiveDir || defaultArchiveDir(env), maxBytes: config.archiveMaxBytes, log });
+}
+
+/** What `serve` says when the archive was asked for but the proxy listens beyond loopback. */
+export function archiveOffNote(host: string): string {
+  return `cliffcompaction: the archive is off: the proxy listens on ${host}, beyond loopback, so its clients' agents may not share this machine's files; summaries keep their usual lines`;
+}
