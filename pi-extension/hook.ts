@@ -11,6 +11,7 @@ import {
   parseFocus,
   planCliff,
   renderSummary,
+  type ArchiveFn,
   type CompactResult,
   type Config,
   FileTracker,
@@ -74,6 +75,8 @@ export interface CompactSessionOptions {
   customInstructions?: string;
   /** File lists carried from earlier compactions and from Pi's preparation; the compacted span's are added. */
   files?: FileTracker;
+  /** Where dropped results and cut calls are kept (the session's archive folder), when the archive is on. */
+  archive?: ArchiveFn;
 }
 
 /**
@@ -96,6 +99,7 @@ export function compactSession(live: readonly LiveMessage[], cfg: Config, opts: 
     maxRung: maxRung(cfg),
     // Pi has decided to compact on its threshold or an overflow: escalate past an empty rung.
     mustCompact: opts.reason !== "manual",
+    archive: opts.archive,
   });
   const r = plan.result;
   if (r === null || foldHead(r) === null) return null;

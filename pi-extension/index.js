@@ -644,14 +644,14 @@ ${modified.join("\n")}
   return sections.length === 0 ? "" : "\n\n" + sections.join("\n\n");
 }
 function addCarriedFiles(tracker, branchEntries, preparation) {
-  const strings = (v) => Array.isArray(v) ? v.filter((f) => typeof f === "string") : [];
+  const strings2 = (v) => Array.isArray(v) ? v.filter((f) => typeof f === "string") : [];
   for (const e of branchEntries) {
     if (!isObj(e) || e.type !== "compaction") continue;
     const d = obj(e.details);
-    tracker.add(strings(d.readFiles), strings(d.modifiedFiles));
+    tracker.add(strings2(d.readFiles), strings2(d.modifiedFiles));
   }
   const ops = obj(obj(preparation).fileOps);
-  const list = (v) => strings(v instanceof Set ? [...v] : v);
+  const list = (v) => strings2(v instanceof Set ? [...v] : v);
   tracker.add(list(ops.read), [...list(ops.written), ...list(ops.edited)]);
 }
 
@@ -838,6 +838,9 @@ function archivePointer(archive, text, kind) {
 }
 function withPointer(line, pointer) {
   return pointer === null ? line : line === null ? pointer : line + "\n" + pointer;
+}
+function archiveName(hashHex) {
+  return [hashHex.slice(0, 2), hashHex + ".txt"];
 }
 
 // core/parts.ts
@@ -1087,6 +1090,10 @@ function headOf(messages, d, options) {
   if (options.head !== "before-first-turn") return headLength(messages, d);
   const first = firstTurn(messages, d);
   return first < 0 ? null : first;
+}
+function compact(messages, dialect, config, options = {}) {
+  if (!Array.isArray(messages)) return null;
+  return compactWith(messages.slice(), getDialect(dialect), toConfig(config), options);
 }
 function compactWith(messages, d, cfg, options = {}) {
   const headLen = headOf(messages, d, options);
@@ -2135,7 +2142,8 @@ function compactSession(live, cfg, opts) {
     measure,
     maxRung: maxRung(cfg),
     // Pi has decided to compact on its threshold or an overflow: escalate past an empty rung.
-    mustCompact: opts.reason !== "manual"
+    mustCompact: opts.reason !== "manual",
+    archive: opts.archive
   });
   const r = plan.result;
   if (r === null || foldHead(r) === null) return null;
@@ -2164,6 +2172,261 @@ function compactSession(live, cfg, opts) {
   };
 }
 
+// pi-extension/archive.ts
+import { createHash as createHash2 } from "node:crypto";
+import { homedir as homedir2 } from "node:os";
+import { join as join3 } from "node:path";
+
+// node/archive.ts
+import * as fs from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { join as join2, resolve } from "node:path";
+var NAME = /^[0-9a-f]{64}\.txt$/;
+var SHARD = /^[0-9a-f]{2}$/;
+var Failure = class extends Error {
+};
+var Folder = class {
+  constructor(dir, maxBytes, io) {
+    this.dir = dir;
+    this.maxBytes = maxBytes;
+    this.io = io;
+    this.index = null;
+    this.bytes = 0;
+    this.counts = { written: 0, refreshed: 0, failures: 0 };
+  }
+  get files() {
+    return this.index?.size ?? 0;
+  }
+  /** A folder of ours: made 0700 when missing; refused when it is a symlink or not a folder. */
+  folder(path, recursive) {
+    let st;
+    try {
+      st = this.io.lstatSync(path);
+    } catch (e) {
+      if (e.code !== "ENOENT") throw e;
+    }
+    if (st === void 0) {
+      this.io.mkdirSync(path, { recursive, mode: 448 });
+      this.io.chmodSync(path, 448);
+    } else if (st.isSymbolicLink() || !st.isDirectory()) {
+      throw new Failure(`${path} is not a folder (a symlink is never followed)`);
+    }
+  }
+  /** The folder's files, oldest first, read once (the bound counts what earlier runs left). */
+  load() {
+    const io = this.io;
+    this.folder(this.dir, true);
+    const found = [];
+    for (const shard of io.readdirSync(this.dir)) {
+      const sub = join2(this.dir, shard);
+      if (!SHARD.test(shard) || !io.lstatSync(sub).isDirectory()) continue;
+      for (const name of io.readdirSync(sub)) {
+        if (!NAME.test(name)) continue;
+        const st = io.lstatSync(join2(sub, name));
+        if (st.isFile()) found.push({ path: join2(sub, name), size: st.size, at: st.mtimeMs });
+      }
+    }
+    found.sort((a, b) => a.at - b.at);
+    const out = /* @__PURE__ */ new Map();
+    for (const f of found) out.set(f.path, f.size);
+    this.bytes = found.reduce((s, f) => s + f.size, 0);
+    return out;
+  }
+  forget(files, path) {
+    const size = files.get(path);
+    if (size === void 0) return;
+    files.delete(path);
+    this.bytes -= size;
+  }
+  remember(files, path, size) {
+    this.forget(files, path);
+    files.set(path, size);
+    this.bytes += size;
+  }
+  /** Oldest out until `size` more bytes fit. */
+  makeRoom(files, size) {
+    for (const [path] of files) {
+      if (this.bytes + size <= this.maxBytes) break;
+      try {
+        this.io.unlinkSync(path);
+      } catch (e) {
+        if (e.code !== "ENOENT") throw e;
+      }
+      this.forget(files, path);
+    }
+  }
+  /** The text in place under `path`: a temporary file of ours (never an existing one), then a rename. */
+  writeAtomically(path, data) {
+    const io = this.io;
+    const temp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+    const fd = io.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 384);
+    try {
+      for (let at = 0; at < data.length; ) at += io.writeSync(fd, data, at, data.length - at);
+    } catch (e) {
+      io.closeSync(fd);
+      io.unlinkSync(temp);
+      throw e;
+    }
+    io.closeSync(fd);
+    try {
+      io.renameSync(temp, path);
+    } catch (e) {
+      io.unlinkSync(temp);
+      throw e;
+    }
+  }
+  /** Where `text` is kept: written once, refreshed when archived again. Throws on any failure. */
+  store(text) {
+    if (!(this.maxBytes > 0)) throw new Failure("archiveMaxBytes is 0");
+    const files = this.index ??= this.load();
+    const data = Buffer.from(text, "utf8");
+    const [shard, name] = archiveName(createHash("sha256").update(data).digest("hex"));
+    const path = join2(this.dir, shard, name);
+    this.folder(join2(this.dir, shard), false);
+    let st;
+    try {
+      st = this.io.lstatSync(path);
+    } catch (e) {
+      if (e.code !== "ENOENT") throw e;
+    }
+    if (st !== void 0 && st.isFile() && st.size === data.length) {
+      const now = /* @__PURE__ */ new Date();
+      this.io.utimesSync(path, now, now);
+      this.remember(files, path, data.length);
+      this.counts.refreshed++;
+      return path;
+    }
+    if (data.length > this.maxBytes) throw new Failure(`a text of ${data.length} bytes is over archiveMaxBytes (${this.maxBytes})`);
+    this.forget(files, path);
+    this.makeRoom(files, data.length);
+    this.writeAtomically(path, data);
+    this.remember(files, path, data.length);
+    this.counts.written++;
+    return path;
+  }
+};
+function archiveWriter(options) {
+  const folder = new Folder(resolve(options.dir), options.maxBytes, { ...fs, ...options.io });
+  const archive = (text) => {
+    try {
+      return folder.store(text);
+    } catch (e) {
+      if (folder.counts.failures++ === 0) {
+        const why = e instanceof Failure ? e.message : `${e.code ?? e.message}`;
+        options.log?.(`cliffcompaction: archive: cannot keep a dropped text in ${folder.dir} (${why}); summaries keep their usual lines where this happens`);
+      }
+      return null;
+    }
+  };
+  return { archive, dir: folder.dir, stats: () => ({ files: folder.files, bytes: folder.bytes, ...folder.counts }) };
+}
+
+// pi-extension/archive.ts
+function agentDir(env = process.env, home = homedir2(), host = detectHost()) {
+  if (env.PI_CODING_AGENT_DIR) return env.PI_CODING_AGENT_DIR;
+  if (host === "omp") return join3(home, env.PI_CONFIG_DIR || ".omp", "agent");
+  return join3(home, ".pi", "agent");
+}
+function sessionFolderName(id) {
+  if (typeof id === "string" && /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(id)) return id;
+  return "session-" + createHash2("sha256").update(String(id ?? "")).digest("hex").slice(0, 16);
+}
+function sessionId(ctx) {
+  const sm = ctx?.sessionManager;
+  try {
+    return sm?.getSessionId?.();
+  } catch {
+    return void 0;
+  }
+}
+var SessionArchives = class {
+  constructor(warn, env = process.env) {
+    this.warn = warn;
+    this.env = env;
+    this.writers = /* @__PURE__ */ new Map();
+  }
+  /** The folder a session's archive goes to under `cfg`. */
+  folderFor(cfg, ctx) {
+    return join3(cfg.archiveDir || join3(agentDir(this.env), "cliffcompaction", "archive"), sessionFolderName(sessionId(ctx)));
+  }
+  /** The session's writer, or undefined when the archive is off. */
+  forSession(cfg, ctx) {
+    if (!cfg.archive) return void 0;
+    const dir = this.folderFor(cfg, ctx);
+    const key = dir + "\0" + cfg.archiveMaxBytes;
+    let w = this.writers.get(key);
+    if (w === void 0) {
+      w = archiveWriter({ dir, maxBytes: cfg.archiveMaxBytes, log: this.warn });
+      this.writers.set(key, w);
+    }
+    this.last = w;
+    return w;
+  }
+};
+
+// pi-extension/branch.ts
+var strings = (v) => Array.isArray(v) ? v.filter((f) => typeof f === "string") : [];
+function carriedFiles(entries) {
+  const tracker = new FileTracker();
+  for (const e of entries) {
+    const entry = e;
+    if (entry?.type === "branch_summary") tracker.add(strings(entry.details?.readFiles), strings(entry.details?.modifiedFiles));
+  }
+  addCarriedFiles(tracker, entries, void 0);
+  return tracker;
+}
+function summarizeBranch(entries, cfg, opts = {}) {
+  const msgs = liveFromEntries(entries).map((l) => l.message);
+  if (msgs.length === 0) return null;
+  const r = compact(msgs, "pi", { ...cfg, keepRecent: 0 }, { headLen: 0, hostJudgesGain: true, focus: parseFocus(opts.customInstructions), archive: opts.archive });
+  if (r === null || r.parts.length === 0) return null;
+  const files = filesTouched(msgs, "pi", carriedFiles(entries));
+  const details = {
+    readFiles: files.read.sort(),
+    modifiedFiles: files.modified.sort(),
+    version: 1,
+    method: "cliffcompaction",
+    messages: msgs.length,
+    parts: r.parts.length
+  };
+  if (opts.customInstructions) details.focus = opts.customInstructions;
+  return { summary: renderSummary(r.parts) + formatFileLists({ read: details.readFiles, modified: details.modifiedFiles }), details };
+}
+
+// pi-extension/status.ts
+var BRANCH_LINES = 40;
+function archiveLine(c, writer) {
+  if (!c.archive) return "archive: off";
+  if (writer === void 0) return `archive: on, max ${c.archiveMaxBytes} bytes per session (nothing archived yet)`;
+  const s = writer.stats();
+  return `archive: on, ${writer.dir} \xB7 ${s.files} file(s), ${s.bytes} bytes of ${c.archiveMaxBytes}${s.failures > 0 ? ` \xB7 ${s.failures} could not be written` : ""}`;
+}
+function branchLines(last) {
+  const d = last.result.details;
+  const text = last.result.summary.split("\n");
+  const shown = text.slice(0, BRANCH_LINES);
+  if (text.length > BRANCH_LINES) shown.push(`\u2026 (${text.length - BRANCH_LINES} more lines)`);
+  return [`last branch summary: @ ${last.at} from ${d.messages} message(s), ${d.parts} part(s), ${last.result.summary.length} chars, no model call`, ...shown];
+}
+function statusLines(loaded, last, branch, writer) {
+  const c = loaded.config;
+  const lines = [
+    `cliffcompaction: ${c.enabled ? "on" : "off (Pi's default compaction runs)"}${c.shadow ? ", shadow (reports, never compacts)" : ""}`,
+    `keepRecent ${c.keepRecent} \xB7 resultMaxChars ${c.resultMaxChars} \xB7 cmdMaxChars ${c.cmdMaxChars}`,
+    `thoughtMaxChars ${c.thoughtMaxChars} \xB7 thinkingMaxChars ${c.thinkingMaxChars} \xB7 keepThinking ${c.keepThinking}`,
+    `humanMaxChars ${c.humanMaxChars} \xB7 strict ${c.strict} \xB7 thresholdTokens ${c.thresholdTokens}`,
+    archiveLine(c, writer),
+    `config: ${loaded.path}${loaded.fileFound ? "" : " (not found, defaults)"}`
+  ];
+  if (last !== void 0) {
+    const d = last.details;
+    lines.push(`last: ${last.reason} @ ${last.at} live=${d.liveMessages} kept=${d.keptMessages} rung=${d.rung} est=${d.estTokensOut}${d.overBudget ? " (over thresholdTokens)" : ""}`);
+  }
+  for (const p of loaded.problems) lines.push(`problem: ${p}`);
+  if (branch !== void 0) lines.push(...branchLines(branch));
+  return lines.join("\n");
+}
+
 // pi-extension/index.ts
 var STATUS_KEY = "cliff";
 function ui(ctx) {
@@ -2176,22 +2439,6 @@ function toReason(v) {
   if (v === "manual") return "manual";
   return void 0;
 }
-function statusLines(loaded, last) {
-  const c = loaded.config;
-  const lines = [
-    `cliffcompaction: ${c.enabled ? "on" : "off (Pi's default compaction runs)"}${c.shadow ? ", shadow (reports, never compacts)" : ""}`,
-    `keepRecent ${c.keepRecent} \xB7 resultMaxChars ${c.resultMaxChars} \xB7 cmdMaxChars ${c.cmdMaxChars}`,
-    `thoughtMaxChars ${c.thoughtMaxChars} \xB7 thinkingMaxChars ${c.thinkingMaxChars} \xB7 keepThinking ${c.keepThinking}`,
-    `humanMaxChars ${c.humanMaxChars} \xB7 strict ${c.strict} \xB7 thresholdTokens ${c.thresholdTokens}`,
-    `config: ${loaded.path}${loaded.fileFound ? "" : " (not found, defaults)"}`
-  ];
-  if (last !== void 0) {
-    const d = last.details;
-    lines.push(`last: ${last.reason} @ ${last.at} live=${d.liveMessages} kept=${d.keptMessages} rung=${d.rung} est=${d.estTokensOut}${d.overBudget ? " (over thresholdTokens)" : ""}`);
-  }
-  for (const p of loaded.problems) lines.push(`problem: ${p}`);
-  return lines.join("\n");
-}
 function carried(entries, preparation) {
   const tracker = new FileTracker();
   addCarriedFiles(tracker, entries, preparation);
@@ -2203,7 +2450,7 @@ function reportProblems(state, ctx) {
   ui(ctx).notify?.(`cliffcompaction config: ${state.loaded.problems.join("; ")}`, "warning");
 }
 function beforeCompact(state, event, ctx) {
-  const u = ui(ctx);
+  const u = state.ui = ui(ctx);
   reportProblems(state, ctx);
   const cfg = state.loaded.config;
   if (!cfg.enabled) return void 0;
@@ -2213,7 +2460,8 @@ function beforeCompact(state, event, ctx) {
   try {
     const entries = Array.isArray(event?.branchEntries) ? event.branchEntries : [];
     const instructions = typeof event?.customInstructions === "string" && event.customInstructions.trim() !== "" ? event.customInstructions : void 0;
-    const result = compactSession(liveFromEntries(entries), cfg, { reason, customInstructions: instructions, files: carried(entries, event?.preparation) });
+    const archive = cfg.shadow ? void 0 : state.archives.forSession(cfg, ctx)?.archive;
+    const result = compactSession(liveFromEntries(entries), cfg, { reason, customInstructions: instructions, files: carried(entries, event?.preparation), archive });
     if (cfg.shadow) {
       u.setStatus?.(STATUS_KEY, result === null ? "cliff shadow \xB7 nothing to compact" : `cliff shadow \xB7 would keep ${result.details.keptMessages} msgs`);
       return { cancel: true };
@@ -2228,6 +2476,25 @@ function beforeCompact(state, event, ctx) {
     return void 0;
   }
 }
+function beforeTree(state, event, ctx) {
+  const u = state.ui = ui(ctx);
+  reportProblems(state, ctx);
+  const cfg = state.loaded.config;
+  const prep = event?.preparation;
+  if (!cfg.enabled || cfg.shadow || prep?.userWantsSummary !== true) return void 0;
+  try {
+    const entries = Array.isArray(prep.entriesToSummarize) ? prep.entriesToSummarize : [];
+    const instructions = typeof prep.customInstructions === "string" && prep.customInstructions.trim() !== "" ? prep.customInstructions : void 0;
+    const result = summarizeBranch(entries, cfg, { customInstructions: instructions, archive: state.archives.forSession(cfg, ctx)?.archive });
+    if (result === null) return void 0;
+    state.lastBranch = { at: (/* @__PURE__ */ new Date()).toISOString(), result };
+    u.setStatus?.(STATUS_KEY, `cliff \xB7 branch summary \xB7 ${result.details.parts} parts`);
+    return { summary: { summary: result.summary, details: result.details } };
+  } catch (e) {
+    u.notify?.(`cliffcompaction failed, Pi's default branch summary runs instead: ${e.message}`, "warning");
+    return void 0;
+  }
+}
 function cliffCommand(state, args, ctx) {
   const action = (args ?? "").trim().split(/\s+/)[0] || "status";
   const u = ui(ctx);
@@ -2236,15 +2503,23 @@ function cliffCommand(state, args, ctx) {
     state.reportedProblems = false;
     const problems = state.loaded.problems.length;
     u.notify?.(`cliffcompaction: reloaded ${state.loaded.path}${problems ? ` (${problems} problem(s))` : ""}`, problems ? "warning" : "info");
-    u.notify?.(statusLines(state.loaded, state.last), "info");
+    u.notify?.(statusLines(state.loaded, state.last, state.lastBranch, state.archives.last), "info");
   } else if (action === "config") {
     u.notify?.(JSON.stringify(state.loaded.config, null, 2), "info");
   } else {
-    u.notify?.(statusLines(state.loaded, state.last), "info");
+    u.notify?.(statusLines(state.loaded, state.last, state.lastBranch, state.archives.last), "info");
   }
 }
 function cliffcompaction(api) {
-  const state = { loaded: loadConfig(), last: void 0, pendingReason: "manual", reportedProblems: false };
+  const state = {
+    loaded: loadConfig(),
+    last: void 0,
+    pendingReason: "manual",
+    reportedProblems: false,
+    lastBranch: void 0,
+    ui: {},
+    archives: new SessionArchives((line) => state.ui.notify?.(line, "warning"))
+  };
   const on = api.on.bind(api);
   on("session_start", (_event, ctx) => reportProblems(state, ctx));
   on("auto_compaction_start", (event) => {
@@ -2254,6 +2529,7 @@ function cliffcompaction(api) {
     state.pendingReason = "manual";
   });
   on("session_before_compact", (event, ctx) => beforeCompact(state, event, ctx));
+  on("session_before_tree", (event, ctx) => beforeTree(state, event, ctx));
   on("session_compact", (event, ctx) => {
     if (event?.fromExtension === true) ui(ctx).setStatus?.(STATUS_KEY, `cliff \xB7 compacted (${toReason(event?.reason) ?? state.last?.reason ?? "manual"})`);
   });

@@ -1,13 +1,15 @@
 /**
- * cliffcompaction for Pi and OMP: answers session_before_compact with a mechanical cliff, so a
- * compaction costs no model call. Only type imports from Pi, so the same file loads in Pi 0.73+,
+ * cliffcompaction for Pi and OMP: answers session_before_compact with a mechanical cliff, and
+ * session_before_tree with a mechanical branch summary, so neither costs a model call. Only type imports from Pi, so the same file loads in Pi 0.73+,
  * Pi 1.x and OMP. Fails open: whenever it cannot do better, it returns nothing and Pi's own
  * compaction runs.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import type { Config } from "../core/index.js";
 import { loadConfig, type LoadedConfig } from "./config.js";
-import { compactSession, type CliffDetails, type CompactReason } from "./hook.js";
+import { compactSession, type CompactReason } from "./hook.js";
+import { SessionArchives } from "./archive.js";
+import { summarizeBranch } from "./branch.js";
+import { statusLines, type LastBranch, type LastCliff } from "./status.js";
 import { liveFromEntries } from "../core/pi/session.js";
 import { addCarriedFiles, FileTracker } from "../core/files.js";
 
@@ -16,12 +18,6 @@ const STATUS_KEY = "cliff";
 interface UiLike {
   notify?(message: string, type?: "info" | "warning" | "error"): void;
   setStatus?(key: string, text: string | undefined): void;
-}
-
-interface LastCliff {
-  reason: CompactReason;
-  at: string;
-  details: CliffDetails;
 }
 
 function ui(ctx: unknown): UiLike {
@@ -34,23 +30,6 @@ function toReason(v: unknown): CompactReason | undefined {
   if (v === "threshold" || v === "idle") return "threshold";
   if (v === "manual") return "manual";
   return undefined;
-}
-
-function statusLines(loaded: LoadedConfig, last: LastCliff | undefined): string {
-  const c: Config = loaded.config;
-  const lines = [
-    `cliffcompaction: ${c.enabled ? "on" : "off (Pi's default compaction runs)"}${c.shadow ? ", shadow (reports, never compacts)" : ""}`,
-    `keepRecent ${c.keepRecent} · resultMaxChars ${c.resultMaxChars} · cmdMaxChars ${c.cmdMaxChars}`,
-    `thoughtMaxChars ${c.thoughtMaxChars} · thinkingMaxChars ${c.thinkingMaxChars} · keepThinking ${c.keepThinking}`,
-    `humanMaxChars ${c.humanMaxChars} · strict ${c.strict} · thresholdTokens ${c.thresholdTokens}`,
-    `config: ${loaded.path}${loaded.fileFound ? "" : " (not found, defaults)"}`,
-  ];
-  if (last !== undefined) {
-    const d = last.details;
-    lines.push(`last: ${last.reason} @ ${last.at} live=${d.liveMessages} kept=${d.keptMessages} rung=${d.rung} est=${d.estTokensOut}${d.overBudget ? " (over thresholdTokens)" : ""}`);
-  }
-  for (const p of loaded.problems) lines.push(`problem: ${p}`);
-  return lines.join("\n");
 }
 
 function carried(entries: readonly unknown[], preparation: unknown): FileTracker {
@@ -66,6 +45,10 @@ interface State {
   /** Hosts that send no reason with the event (Pi 0.73, OMP) announce automatic compactions first. */
   pendingReason: CompactReason;
   reportedProblems: boolean;
+  lastBranch: LastBranch | undefined;
+  archives: SessionArchives;
+  /** The UI of the event being handled: where an archive failure is told. */
+  ui: UiLike;
 }
 
 function reportProblems(state: State, ctx: unknown): void {
@@ -76,7 +59,7 @@ function reportProblems(state: State, ctx: unknown): void {
 
 /** The answer to session_before_compact: our compaction, a cancel in shadow mode, or nothing (Pi's own runs). */
 function beforeCompact(state: State, event: any, ctx: unknown): unknown {
-  const u = ui(ctx);
+  const u = (state.ui = ui(ctx));
   reportProblems(state, ctx);
   const cfg = state.loaded.config;
   if (!cfg.enabled) return undefined;
@@ -86,7 +69,9 @@ function beforeCompact(state: State, event: any, ctx: unknown): unknown {
   try {
     const entries: unknown[] = Array.isArray(event?.branchEntries) ? event.branchEntries : [];
     const instructions = typeof event?.customInstructions === "string" && event.customInstructions.trim() !== "" ? event.customInstructions : undefined;
-    const result = compactSession(liveFromEntries(entries), cfg, { reason, customInstructions: instructions, files: carried(entries, event?.preparation) });
+    // Shadow mode changes nothing, so it keeps nothing either.
+    const archive = cfg.shadow ? undefined : state.archives.forSession(cfg, ctx)?.archive;
+    const result = compactSession(liveFromEntries(entries), cfg, { reason, customInstructions: instructions, files: carried(entries, event?.preparation), archive });
     if (cfg.shadow) {
       u.setStatus?.(STATUS_KEY, result === null ? "cliff shadow · nothing to compact" : `cliff shadow · would keep ${result.details.keptMessages} msgs`);
       return { cancel: true };
@@ -102,6 +87,30 @@ function beforeCompact(state: State, event: any, ctx: unknown): unknown {
   }
 }
 
+/**
+ * The answer to session_before_tree: our summary of the branch being left, when the user asked
+ * for one and it holds something to summarise; otherwise nothing, and Pi does as it would.
+ */
+function beforeTree(state: State, event: any, ctx: unknown): unknown {
+  const u = (state.ui = ui(ctx));
+  reportProblems(state, ctx);
+  const cfg = state.loaded.config;
+  const prep = event?.preparation;
+  if (!cfg.enabled || cfg.shadow || prep?.userWantsSummary !== true) return undefined;
+  try {
+    const entries: unknown[] = Array.isArray(prep.entriesToSummarize) ? prep.entriesToSummarize : [];
+    const instructions = typeof prep.customInstructions === "string" && prep.customInstructions.trim() !== "" ? prep.customInstructions : undefined;
+    const result = summarizeBranch(entries, cfg, { customInstructions: instructions, archive: state.archives.forSession(cfg, ctx)?.archive });
+    if (result === null) return undefined;
+    state.lastBranch = { at: new Date().toISOString(), result };
+    u.setStatus?.(STATUS_KEY, `cliff · branch summary · ${result.details.parts} parts`);
+    return { summary: { summary: result.summary, details: result.details } };
+  } catch (e) {
+    u.notify?.(`cliffcompaction failed, Pi's default branch summary runs instead: ${(e as Error).message}`, "warning");
+    return undefined;
+  }
+}
+
 /** `/cliff status | config | reload`. */
 function cliffCommand(state: State, args: string, ctx: unknown): void {
   const action = (args ?? "").trim().split(/\s+/)[0] || "status";
@@ -111,16 +120,19 @@ function cliffCommand(state: State, args: string, ctx: unknown): void {
     state.reportedProblems = false;
     const problems = state.loaded.problems.length;
     u.notify?.(`cliffcompaction: reloaded ${state.loaded.path}${problems ? ` (${problems} problem(s))` : ""}`, problems ? "warning" : "info");
-    u.notify?.(statusLines(state.loaded, state.last), "info");
+    u.notify?.(statusLines(state.loaded, state.last, state.lastBranch, state.archives.last), "info");
   } else if (action === "config") {
     u.notify?.(JSON.stringify(state.loaded.config, null, 2), "info");
   } else {
-    u.notify?.(statusLines(state.loaded, state.last), "info");
+    u.notify?.(statusLines(state.loaded, state.last, state.lastBranch, state.archives.last), "info");
   }
 }
 
 export default function cliffcompaction(api: ExtensionAPI): void {
-  const state: State = { loaded: loadConfig(), last: undefined, pendingReason: "manual", reportedProblems: false };
+  const state: State = {
+    loaded: loadConfig(), last: undefined, pendingReason: "manual", reportedProblems: false, lastBranch: undefined, ui: {},
+    archives: new SessionArchives((line) => state.ui.notify?.(line, "warning")),
+  };
   const on = api.on.bind(api) as unknown as (event: string, handler: (event: any, ctx: any) => unknown) => unknown;
   on("session_start", (_event, ctx) => reportProblems(state, ctx));
   on("auto_compaction_start", (event) => {
@@ -130,6 +142,7 @@ export default function cliffcompaction(api: ExtensionAPI): void {
     state.pendingReason = "manual";
   });
   on("session_before_compact", (event, ctx) => beforeCompact(state, event, ctx));
+  on("session_before_tree", (event, ctx) => beforeTree(state, event, ctx));
   on("session_compact", (event, ctx) => {
     if (event?.fromExtension === true) ui(ctx).setStatus?.(STATUS_KEY, `cliff · compacted (${toReason(event?.reason) ?? state.last?.reason ?? "manual"})`);
   });
