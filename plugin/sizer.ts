@@ -16,8 +16,9 @@ export type Clock = () => number;
 /** Thrown between steps once the time limit has passed. */
 export class TimeUp extends Error {}
 
-// Whether a text holds anything the envelope escapes (a few native searches when it holds nothing).
-const unsafe = (s: string): boolean => unsafeCount(s) > 0;
+// Characters the core's parts may hold that the envelope escapes (lone surrogates the core already
+// replaced): three plain searches per message, far cheaper in QuickJS than a regex or a full count.
+const unsafe = (s: string): boolean => s.indexOf("\u0000") >= 0 || s.indexOf("\ue000") >= 0 || s.indexOf("\r") >= 0;
 
 /**
  * The time guard: `tick` between steps of the plan, `step` inside long loops (the sizer's, and the
