@@ -108,12 +108,12 @@ const banner = { js: `// cliffcompaction ${pkg.version} (MIT): built from the Ty
 await bundle("pi-extension/index.ts", "pi-extension.mjs", { ...PI_EXTENSION_OPTIONS, banner });
 if (args.extension) writeFileSync(join(root, "pi-extension", "index.js"), readFileSync(join(dist, "pi-extension.mjs")));
 await bundle("plugin/lib.ts", "plugin.mjs", { format: "esm", platform: "neutral", target: "es2020" });
-await bundle("proxy/index.ts", "proxy.mjs", { format: "esm", platform: "node", target: "node20" });
+await bundle("proxy/index.ts", "proxy.mjs", { format: "esm", platform: "node", target: "node20", define: { __CLIFF_VERSION__: JSON.stringify(pkg.version) } });
 // CommonJS entries behind the `require` condition, for consumers compiled as CommonJS (TypeScript
 // under node16 resolution refuses to require an ES module's declarations), as dual packages do.
 await bundle("core/index.ts", "core.cjs", { format: "cjs", platform: "node", target: "node20" });
 await bundle("plugin/lib.ts", "plugin.cjs", { format: "cjs", platform: "node", target: "node20" });
-await bundle("proxy/index.ts", "proxy.cjs", { format: "cjs", platform: "node", target: "node20" });
+await bundle("proxy/index.ts", "proxy.cjs", { format: "cjs", platform: "node", target: "node20", define: { __CLIFF_VERSION__: JSON.stringify(pkg.version) } });
 if (args.types) {
   const tsc = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(root, "tsconfig.types.json"), "--outDir", join(dist, "types")], { stdio: "inherit" });
   if (tsc.status !== 0) fail("declarations did not build");

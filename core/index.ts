@@ -59,5 +59,5 @@ export { liveFromEntries, type LiveMessage } from "./pi/session.js";
 export { PI_SUMMARY_PREFIX, PI_BRANCH_PREFIX, piBranchSummaryText, startsLikeSummary } from "./pi/format.js";
 export { filesTouched, fileOpsOfCall, formatFileLists, parseFileLists, addCarriedFiles, toFileLists, FileTracker, type FileLists, type TouchedFile } from "./files.js";
 export { isObj, obj, arr, str } from "./guards.js";
-export { partKind, RESULT_TAG, ASSISTANT_TAG, THINKING_TAG, type PartKind } from "./parts.js";
+export { partKind, summaryMessageText, RESULT_TAG, ASSISTANT_TAG, THINKING_TAG, type PartKind } from "./parts.js";
 export { archivePointer, archiveName, memoryArchive, withPointer, pointerLine, groupDigits, POINTER_LINE, ARCHIVED_RESULT_OPENING, ARCHIVED_CALL_OPENING, type ArchiveFn, type ArchivedKind, type MemoryArchive } from "./archive.js";

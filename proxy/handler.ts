@@ -9,8 +9,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream";
 import { isObj, type Engine, type PrepareContext } from "../core/index.js";
+import { admin } from "./admin.js";
 import { bodyText } from "./body.js";
 import { logLine, type RequestRecord } from "./log.js";
+import type { Observer } from "./observe.js";
 import type { Resolved } from "./options.js";
 import { ERROR_BODY_LIMIT, isContextError } from "./reactive.js";
 import { admit } from "./admission.js";
@@ -26,6 +28,9 @@ export interface Context {
   options: Resolved;
   stats: Stats;
   guard: HostGuard;
+  observer: Observer;
+  /** The proxy listens on a loopback address only. */
+  loopback: boolean;
   statusExtra: () => Record<string, unknown>;
 }
 
@@ -64,6 +69,8 @@ async function passThrough(req: IncomingMessage, res: ServerResponse, ctx: Conte
 
 interface Decision {
   body: Buffer;
+  /** The parsed request (null when it did not parse as an object). */
+  parsed: Record<string, unknown> | null;
   prepared: PrepareContext | null;
   action: Action;
   record: Omit<RequestRecord, "status" | "escalations" | "action">;
@@ -73,8 +80,8 @@ interface Decision {
 function decide(ctx: Context, api: NonNullable<Route["api"]>, raw: Buffer): Decision {
   const started = performance.now();
   const record = { api, messagesIn: 0, messagesOut: 0, tokensIn: 0, tokensOut: 0, addedMs: 0 };
-  const failOpen = (): Decision => ({ body: raw, prepared: null, action: "fail-open", record: { ...record, addedMs: performance.now() - started } });
   let parsed: unknown;
+  const failOpen = (): Decision => ({ body: raw, parsed: isObj(parsed) ? parsed : null, prepared: null, action: "fail-open", record: { ...record, addedMs: performance.now() - started } });
   try {
     parsed = JSON.parse(bodyText(raw));
   } catch {
@@ -92,7 +99,7 @@ function decide(ctx: Context, api: NonNullable<Route["api"]>, raw: Buffer): Deci
   const action: Action = prepared.compacted ? "cliff" : prepared.matched ? "reuse" : "pass";
   const out = ctx.engine.config.shadow ? prepared.messages.length : prepared.substituted.length;
   return {
-    body, prepared, action,
+    body, parsed, prepared, action,
     record: { ...record, messagesIn: prepared.messages.length, messagesOut: out, tokensIn: prepared.estTokensIn, tokensOut: ctx.engine.config.shadow ? prepared.estTokensIn : prepared.estTokensOut, addedMs: performance.now() - started },
   };
 }
@@ -100,6 +107,7 @@ function decide(ctx: Context, api: NonNullable<Route["api"]>, raw: Buffer): Deci
 /** Sends the decided body; after a context-length refusal, one more rung and a retry, up to the ladder's end. */
 async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context, route: Route, url: URL, raw: Buffer): Promise<void> {
   const d = decide(ctx, route.api!, raw);
+  const watched = ctx.observer.begin(ctx.engine, req.headers, route.api!, d.parsed, d.prepared);
   const request: UpstreamRequest = { agents: ctx.agents, url, method: "POST", headers: req.headers, body: d.body };
   let escalations = 0;
   let status = 0;
@@ -107,7 +115,10 @@ async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context
     for (;;) {
       const upstream = await send(request);
       status = upstream.statusCode ?? 0;
-      if (status < 400 || d.prepared === null || ctx.engine.config.shadow) return relay(upstream, res);
+      if (status < 400 || d.prepared === null || ctx.engine.config.shadow) {
+        relay(upstream, res);
+        return watched.read(upstream);
+      }
       const error = await readUpTo(upstream, ERROR_BODY_LIMIT);
       const encoding = upstream.headers["content-encoding"];
       if (!error.complete || !isContextError(status, Buffer.concat(error.chunks), encoding) || !ctx.engine.reactive(d.prepared)) {
@@ -124,6 +135,7 @@ async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context
     const action: Action = escalations > 0 ? "escalate" : d.action;
     ctx.stats.count(action, d.record.tokensIn, d.record.tokensOut, escalations);
     ctx.options.log?.(logLine({ ...d.record, action, escalations, status }, ctx.options.logJson));
+    watched.end({ ...d.record, action, escalations, status }, d.prepared?.rung ?? 0);
   }
 }
 
@@ -137,18 +149,18 @@ export async function handle(req: IncomingMessage, res: ServerResponse, ctx: Con
     return refuse(res, a.refusal.status, a.refusal.upstream, a.refusal.type, a.refusal.message);
   }
   if (a.kind === "own") {
-    if (req.method !== "GET" || a.path !== "/_cliff/status") return refuse(res, 404, "openai", "not_found", `no endpoint ${req.method} ${a.path}`);
-    const status = JSON.stringify(ctx.stats.status(ctx.engine, ctx.statusExtra()), null, 2) + "\n";
-    res.writeHead(200, { "content-type": "application/json", "content-length": String(Buffer.byteLength(status)) });
-    return void res.end(status);
+    if (admin(req, res, ctx)) return;
+    return refuse(res, 404, "openai", "not_found", `no endpoint ${req.method} ${a.path}`);
   }
   const { route, url } = a;
   if (route.remoteSummary) ctx.stats.remoteSummaries++;
   if (route.api === null) return passThrough(req, res, ctx, url);
   const body = await readUpTo(req, ctx.options.compactLimitBytes);
   if (!body.complete) {
+    const record: RequestRecord = { api: route.api, messagesIn: 0, messagesOut: 0, tokensIn: 0, tokensOut: 0, action: "oversize", escalations: 0, addedMs: 0, status: 0 };
     ctx.stats.count("oversize", 0, 0, 0);
-    ctx.options.log?.(logLine({ api: route.api, messagesIn: 0, messagesOut: 0, tokensIn: 0, tokensOut: 0, action: "oversize", escalations: 0, addedMs: 0, status: 0 }, ctx.options.logJson));
+    ctx.options.log?.(logLine(record, ctx.options.logJson));
+    ctx.observer.begin(ctx.engine, req.headers, route.api, null, null).end(record, 0);
     return passThrough(req, res, ctx, url, body.chunks);
   }
   return compacted(req, res, ctx, route, url, Buffer.concat(body.chunks, body.total));

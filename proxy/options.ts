@@ -1,5 +1,6 @@
 /** The proxy's settings: where it listens, where each API goes, what it logs, and its bounds. */
 import { resolveConfig, type Config } from "../core/index.js";
+import type { PriceTable } from "./prices.js";
 import { UPSTREAM_NAMES, type UpstreamName } from "./routes.js";
 
 export const DEFAULT_PORT = 8257;
@@ -27,6 +28,12 @@ export interface ProxyOptions {
   /** Engine cache bounds (bytes). */
   memoMaxBytes?: number;
   digestCacheMaxBytes?: number;
+  /** Prices (dollars per million tokens) by model, over the built-in table. */
+  prices?: PriceTable;
+  /** Sessions kept (the one idle longest goes first). */
+  maxSessions?: number;
+  /** Between keep-alive comments on the event stream (ms). */
+  keepAliveMs?: number;
 }
 
 export interface Resolved {
@@ -43,6 +50,9 @@ export interface Resolved {
   requestTimeoutMs: number;
   memoMaxBytes: number;
   digestCacheMaxBytes: number;
+  prices: PriceTable;
+  maxSessions: number | undefined;
+  keepAliveMs: number | undefined;
 }
 
 /** A configured upstream that is not an http(s) base URL; `setting` names it. */
@@ -90,5 +100,8 @@ export function resolveOptions(o: ProxyOptions): Resolved {
     memoMaxBytes: o.memoMaxBytes ?? 64 * 1024 * 1024,
     // node:crypto hashes a text as fast as a table finds it: no digest cache unless asked for.
     digestCacheMaxBytes: o.digestCacheMaxBytes ?? 0,
+    prices: o.prices ?? {},
+    maxSessions: o.maxSessions,
+    keepAliveMs: o.keepAliveMs,
   };
 }

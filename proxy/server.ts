@@ -14,6 +14,8 @@ import { HostGuard } from "./guard.js";
 import { errorBody } from "./refusal.js";
 import { proxyArchive } from "./archive.js";
 import type { ArchiveWriter } from "../node/archive.js";
+import { isLoopback } from "./admin.js";
+import { Observer } from "./observe.js";
 import { Stats } from "./stats.js";
 import { endToEnd, newAgents, send, type Agents } from "./upstream.js";
 
@@ -27,6 +29,7 @@ export interface RunningProxy {
   port: number;
   engine: Engine;
   stats: Stats;
+  observer: Observer;
   options: Resolved;
   /** The archive the engine hands dropped texts to, when it is on. */
   archive?: ArchiveWriter;
@@ -62,10 +65,12 @@ export async function startProxy(o: ProxyOptions = {}): Promise<RunningProxy> {
   const engine = new Engine(options.config, { memoMaxBytes: options.memoMaxBytes, digestCacheMaxBytes: options.digestCacheMaxBytes, sha256: nodeSha256, archive: archive?.archive });
   const stats = new Stats();
   const agents = newAgents();
+  const loopback = isLoopback(options.host);
+  const observer = new Observer({ hash: nodeSha256, keepLastCliff: loopback, prices: options.prices, maxSessions: options.maxSessions, keepAliveMs: options.keepAliveMs });
   let port = options.port;
   const guard = new HostGuard(options.host, options.allowedHosts);
   const ctx: Context = {
-    agents, engine, options, stats, guard,
+    agents, engine, options, stats, guard, observer, loopback,
     statusExtra: () => ({ listen: `http://${options.host}:${port}`, upstreams: Object.fromEntries(Object.entries(options.upstreams).map(([k, u]) => [k, u.href])), allowedHosts: options.allowedHosts, logFile: options.logFile ?? null, shadow: engine.config.shadow, thresholdTokens: engine.config.thresholdTokens,
       archive: archive === undefined ? null : { dir: archive.dir, ...archive.stats() } }),
   };
@@ -85,8 +90,9 @@ export async function startProxy(o: ProxyOptions = {}): Promise<RunningProxy> {
   port = (server.address() as AddressInfo).port;
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
   return {
-    url: `http://${host}:${port}`, port, engine, stats, options, archive,
+    url: `http://${host}:${port}`, port, engine, stats, observer, options, archive,
     close: () => new Promise<void>((resolve) => {
+      observer.events.close();
       server.close(() => resolve());
       server.closeAllConnections();
       agents["http:"].destroy();

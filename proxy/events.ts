@@ -1,0 +1,104 @@
+/**
+ * `GET /_cliff/events`: server-sent events, one `data: {json}` line per compactable request when
+ * its exchange ends. A new subscriber first gets the backlog (the last 1,024 events, oldest first),
+ * then the comment `: live`, then each event as it happens. A subscriber that reads slower than
+ * events come has a bounded queue: past it, events are dropped and counted (its own count is sent
+ * as a comment when it catches up). Comments every `keepAliveMs` keep idle connections open.
+ * Events carry counts and names only: never a body's text nor a header's value.
+ */
+import type { ServerResponse } from "node:http";
+
+export const BACKLOG = 1024;
+/** Events a subscriber may have waiting beyond what its socket took. */
+export const SUBSCRIBER_QUEUE = 256;
+
+class Subscriber {
+  private readonly queue: string[] = [];
+  private waiting = false;
+  dropped = 0;
+  private reported = 0;
+
+  constructor(readonly res: ServerResponse, private readonly hub: EventHub) {
+    res.on("drain", () => this.flush());
+  }
+
+  /** The backlog: written whole (it is bounded), whatever the socket took. */
+  sendAll(lines: readonly string[]): void {
+    for (const line of lines) if (!this.res.write(line)) this.waiting = true;
+  }
+
+  send(line: string): void {
+    if (this.waiting) {
+      if (this.queue.length >= this.hub.queueLimit) {
+        this.dropped++;
+        this.hub.dropped++;
+        return;
+      }
+      this.queue.push(line);
+      return;
+    }
+    this.waiting = !this.res.write(line);
+  }
+
+  private flush(): void {
+    this.waiting = false;
+    while (this.queue.length > 0 && !this.waiting) this.waiting = !this.res.write(this.queue.shift()!);
+    if (!this.waiting && this.dropped > this.reported) {
+      this.reported = this.dropped;
+      this.waiting = !this.res.write(`: dropped ${this.dropped}\n\n`);
+    }
+  }
+}
+
+export class EventHub {
+  private readonly backlog: string[] = [];
+  private readonly subscribers = new Set<Subscriber>();
+  /** Events dropped for slow subscribers, over all of them. */
+  dropped = 0;
+  published = 0;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly keepAliveMs = 15_000, readonly queueLimit = SUBSCRIBER_QUEUE, private readonly backlogSize = BACKLOG) {}
+
+  get subscriberCount(): number {
+    return this.subscribers.size;
+  }
+
+  publish(event: Record<string, unknown>): void {
+    const line = `data: ${JSON.stringify(event)}\n\n`;
+    this.published++;
+    this.backlog.push(line);
+    if (this.backlog.length > this.backlogSize) this.backlog.shift();
+    for (const s of this.subscribers) s.send(line);
+  }
+
+  /** Answers a GET /_cliff/events: the stream stays open until the client leaves or the proxy closes. */
+  subscribe(res: ServerResponse): void {
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" });
+    const s = new Subscriber(res, this);
+    s.sendAll([...this.backlog, ": live\n\n"]);
+    this.subscribers.add(s);
+    res.on("close", () => {
+      this.subscribers.delete(s);
+      if (this.subscribers.size === 0) this.stopKeepAlive();
+    });
+    if (this.timer === null && this.keepAliveMs > 0) {
+      this.timer = setInterval(() => {
+        for (const sub of this.subscribers) sub.send(": keep-alive\n\n");
+      }, this.keepAliveMs);
+      this.timer.unref();
+    }
+  }
+
+  /** Ends every subscriber's stream (the proxy is closing). */
+  close(): void {
+    this.stopKeepAlive();
+    for (const s of this.subscribers) s.res.end();
+    this.subscribers.clear();
+  }
+
+  private stopKeepAlive(): void {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+  }
+}

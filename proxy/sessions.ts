@@ -1,0 +1,151 @@
+/**
+ * The sessions the proxy has seen, by key (see session-key.ts), each with its counts, the
+ * provider's usage, the context of its recent requests and the bill of its cliffs. Probes and
+ * one-shots are counted apart, never in a session's requests or cliffs, and never open a session.
+ * The table is bounded: past `maxSessions`, the session idle longest goes.
+ */
+import { Ledger } from "./ledger.js";
+import type { LastCliff } from "./last-cliff.js";
+import type { Price } from "./prices.js";
+import type { RequestKind } from "./session-key.js";
+import { addUsage, promptTokens, type Usage } from "./usage.js";
+
+export const MAX_SESSIONS = 1000;
+/** Requests whose context each session keeps for its sparkline. */
+export const POINTS = 120;
+
+export interface Exchange {
+  kind: RequestKind;
+  model: string;
+  api: string;
+  action: string;
+  messagesIn: number;
+  messagesOut: number;
+  tokensIn: number;
+  tokensOut: number;
+  usage: Usage | null;
+  price: Price | null;
+  time: number;
+}
+
+const NEW_CLIFF = new Set(["cliff", "escalate"]);
+
+export class Session {
+  model = "";
+  api = "";
+  readonly started: number;
+  lastSeen: number;
+  requests = 0;
+  cliffs = 0;
+  reuses = 0;
+  escalations = 0;
+  failOpens = 0;
+  probes = 0;
+  oneShots = 0;
+  readonly usage: Usage = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
+  last = { messagesIn: 0, messagesOut: 0, tokensIn: 0, tokensOut: 0 };
+  /** Estimated tokens sent per request, and whether it was a new cliff, newest last. */
+  readonly context: number[] = [];
+  readonly cliffAt: boolean[] = [];
+  readonly ledger = new Ledger();
+  lastCliff: LastCliff | null = null;
+  /** Anything a host adds for this session (a warning given once, say). */
+  readonly notes: Record<string, unknown> = {};
+
+  constructor(readonly id: string, now: number) {
+    this.started = this.lastSeen = now;
+  }
+
+  add(e: Exchange): void {
+    this.lastSeen = e.time;
+    if (e.kind === "probe") return void this.probes++;
+    if (e.kind === "one-shot") return void this.oneShots++;
+    this.model = e.model;
+    this.api = e.api;
+    this.requests++;
+    const cliff = NEW_CLIFF.has(e.action);
+    if (cliff) this.cliffs++;
+    if (e.action === "reuse") this.reuses++;
+    if (e.action === "escalate") this.escalations++;
+    if (e.action === "fail-open") this.failOpens++;
+    if (e.usage !== null) addUsage(this.usage, e.usage);
+    this.last = { messagesIn: e.messagesIn, messagesOut: e.messagesOut, tokensIn: e.tokensIn, tokensOut: e.tokensOut };
+    this.context.push(e.tokensOut);
+    this.cliffAt.push(cliff);
+    if (this.context.length > POINTS) {
+      this.context.shift();
+      this.cliffAt.shift();
+    }
+    this.ledger.add(cliff, Math.max(0, e.tokensIn - e.tokensOut), e.usage, e.price, e.time);
+  }
+
+  /** Estimated bytes it holds: its fields, its points, its bills, and its last cliff's text (two bytes a character). */
+  bytes(): number {
+    const c = this.lastCliff;
+    const cliffText = c === null ? 0 : 2 * (c.summary.length + c.dropped.reduce((n, d) => n + d.text.length + d.role.length + 32, 0));
+    return 600 + this.context.length * 9 + this.ledger.bills.length * 80 + cliffText;
+  }
+
+  /** The session as `/_cliff/status` shows it. */
+  view(): Record<string, unknown> {
+    const prompt = promptTokens(this.usage);
+    return {
+      id: this.id, model: this.model, api: this.api, requests: this.requests, cliffs: this.cliffs, reuses: this.reuses,
+      escalations: this.escalations, failOpens: this.failOpens, probes: this.probes, oneShots: this.oneShots,
+      usage: { ...this.usage }, cacheHitRate: prompt > 0 ? this.usage.cacheRead / prompt : null,
+      ...this.last,
+      context: [...this.context], cliffAt: this.cliffAt.flatMap((c, i) => (c ? [i] : [])),
+      ledger: { ...this.ledger.total, bills: this.ledger.bills.map((b) => ({ ...b, time: new Date(b.time).toISOString() })) },
+      started: new Date(this.started).toISOString(), lastSeen: new Date(this.lastSeen).toISOString(),
+      lastCliff: this.lastCliff !== null, ...this.notes,
+    };
+  }
+}
+
+export class Sessions {
+  private readonly byKey = new Map<string, Session>();
+  /** Probes and one-shots over all sessions (a keyless one belongs to none). */
+  probes = 0;
+  oneShots = 0;
+
+  constructor(private readonly hash: (text: string) => string, private readonly max = MAX_SESSIONS) {}
+
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  /** The display id of a key: short, stable, and not the key. */
+  idOf(key: string): string {
+    return this.hash("cliffcompaction session\u0000" + key).slice(0, 10);
+  }
+
+  /** The session of `key` (made for a turn; null for a probe or one-shot of a session not seen yet). */
+  find(key: string | null, kind: RequestKind, now: number): Session | null {
+    if (kind === "probe") this.probes++;
+    if (kind === "one-shot") this.oneShots++;
+    if (key === null) return null;
+    const id = this.idOf(key);
+    let s = this.byKey.get(id);
+    if (s !== undefined) this.byKey.delete(id); // re-inserted last: the map's order is idle longest first
+    else if (kind === "turn") s = new Session(id, now);
+    else return null;
+    this.byKey.set(id, s);
+    if (this.byKey.size > this.max) this.byKey.delete(this.byKey.keys().next().value!);
+    return s;
+  }
+
+  bytes(): number {
+    let n = 0;
+    for (const s of this.byKey.values()) n += s.bytes();
+    return n;
+  }
+
+  byId(id: string): Session | undefined {
+    return this.byKey.get(id);
+  }
+
+  /** Newest first. */
+  list(): Session[] {
+    return [...this.byKey.values()].reverse();
+  }
+}

@@ -1,0 +1,207 @@
+/**
+ * The provider's own token counts, read from an answer as it streams past. The reader sees a copy
+ * of each chunk after it was written to the client: it never holds a byte back, reorders or
+ * changes one. Server-sent events are read line by line (a line may arrive split anywhere, even
+ * inside a UTF-8 character); a JSON answer is read once it has all arrived; a gzip, deflate or br
+ * answer is decoded for the reader only.
+ *
+ * Counts are kept in one shape for the three APIs, `input` being the input tokens not read from
+ * the cache (Anthropic's `input_tokens`; OpenAI's `prompt_tokens` or `input_tokens` minus their
+ * `cached_tokens`), so that input + cacheRead + cacheWrite is the whole prompt for each.
+ */
+import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import type { Transform } from "node:stream";
+
+export interface Usage {
+  input: number;
+  cacheRead: number;
+  cacheWrite: number;
+  output: number;
+}
+
+export const ZERO_USAGE: Readonly<Usage> = Object.freeze({ input: 0, cacheRead: 0, cacheWrite: 0, output: 0 });
+
+export function addUsage(into: Usage, u: Readonly<Usage>): void {
+  into.input += u.input;
+  into.cacheRead += u.cacheRead;
+  into.cacheWrite += u.cacheWrite;
+  into.output += u.output;
+}
+
+/** The whole prompt the provider counted. */
+export const promptTokens = (u: Readonly<Usage>): number => u.input + u.cacheRead + u.cacheWrite;
+
+/** The last value seen of each field a provider reports (Anthropic's message_delta repeats them cumulatively). */
+interface Fields {
+  input_tokens?: number;
+  prompt_tokens?: number;
+  cache_read_input_tokens?: number;
+  cache_creation_input_tokens?: number;
+  cached_tokens?: number;
+  output_tokens?: number;
+  completion_tokens?: number;
+}
+
+const COUNT_KEYS = ["input_tokens", "prompt_tokens", "cache_read_input_tokens", "cache_creation_input_tokens", "output_tokens", "completion_tokens"] as const;
+const count = (v: unknown): number | undefined => (typeof v === "number" && Number.isSafeInteger(v) && v >= 0 ? v : undefined);
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** Where a usage object sits in each API's answers and events. */
+function usageIn(v: unknown): Record<string, unknown> | undefined {
+  if (!isRecord(v)) return undefined;
+  for (const u of [v.usage, isRecord(v.message) ? v.message.usage : undefined, isRecord(v.response) ? v.response.usage : undefined]) {
+    if (isRecord(u)) return u;
+  }
+  return undefined;
+}
+
+function merge(into: Fields, u: Record<string, unknown>): void {
+  for (const k of COUNT_KEYS) {
+    const n = count(u[k]);
+    if (n !== undefined) into[k] = n;
+  }
+  for (const details of [u.prompt_tokens_details, u.input_tokens_details]) {
+    const n = isRecord(details) ? count(details.cached_tokens) : undefined;
+    if (n !== undefined) into.cached_tokens = n;
+  }
+}
+
+function normalised(f: Fields): Usage | null {
+  const prompt = f.prompt_tokens ?? f.input_tokens;
+  const output = f.completion_tokens ?? f.output_tokens;
+  if (prompt === undefined && output === undefined) return null;
+  if (f.cached_tokens !== undefined || f.prompt_tokens !== undefined) {
+    const cached = Math.min(f.cached_tokens ?? 0, prompt ?? 0);
+    return { input: (prompt ?? 0) - cached, cacheRead: cached, cacheWrite: 0, output: output ?? 0 };
+  }
+  return { input: prompt ?? 0, cacheRead: f.cache_read_input_tokens ?? 0, cacheWrite: f.cache_creation_input_tokens ?? 0, output: output ?? 0 };
+}
+
+/** Beyond this many bytes of one event line or one JSON answer the reader stops reading (the answer goes on). */
+const MAX_HELD = 16 * 1024 * 1024;
+const NEWLINE = 0x0a;
+const USAGE_KEY = '"usage"';
+
+/** Reads decoded answer bytes: SSE lines or one JSON document. */
+export class UsageParser {
+  private readonly fields: Fields = {};
+  private held: Buffer[] = [];
+  private heldBytes = 0;
+  private gaveUp = false;
+  found = false;
+
+  constructor(private readonly sse: boolean) {}
+
+  push(chunk: Buffer): void {
+    if (this.gaveUp) return;
+    if (!this.sse) return this.hold(chunk);
+    let start = 0;
+    for (let nl = chunk.indexOf(NEWLINE); nl >= 0; nl = chunk.indexOf(NEWLINE, start)) {
+      const piece = chunk.subarray(start, nl);
+      if (this.heldBytes > 0) {
+        this.held.push(piece);
+        this.line(Buffer.concat(this.held, this.heldBytes + piece.length));
+        this.held = [];
+        this.heldBytes = 0;
+      } else this.line(piece);
+      start = nl + 1;
+    }
+    if (start < chunk.length) this.hold(chunk.subarray(start));
+  }
+
+  /** The answer ended: a JSON answer is read now, an unfinished event line too. */
+  end(): Usage | null {
+    if (!this.gaveUp && this.heldBytes > 0) {
+      const rest = Buffer.concat(this.held, this.heldBytes);
+      if (this.sse) this.line(rest);
+      else this.json(rest.toString("utf8"));
+    }
+    this.held = [];
+    this.heldBytes = 0;
+    return this.found ? normalised(this.fields) : null;
+  }
+
+  private hold(piece: Buffer): void {
+    this.heldBytes += piece.length;
+    if (this.heldBytes > MAX_HELD) {
+      this.gaveUp = true;
+      this.held = [];
+      this.heldBytes = 0;
+      return;
+    }
+    // A copy: the chunk's memory belongs to the stream.
+    this.held.push(Buffer.from(piece));
+  }
+
+  private line(bytes: Buffer): void {
+    // Only data lines that name a usage field are parsed (a quoted "usage" inside a string is escaped).
+    if (bytes.length < 6 || bytes[0] !== 0x64 /* d */ || bytes.indexOf(USAGE_KEY) < 0) return;
+    const text = bytes.toString("utf8");
+    if (!text.startsWith("data:")) return;
+    this.json(text.slice(5));
+  }
+
+  private json(text: string): void {
+    let v: unknown;
+    try {
+      v = JSON.parse(text);
+    } catch {
+      return;
+    }
+    const u = usageIn(v);
+    if (u === undefined) return;
+    merge(this.fields, u);
+    this.found = true;
+  }
+}
+
+function decoder(encoding: string): Transform | null {
+  if (encoding === "gzip" || encoding === "x-gzip") return createGunzip();
+  if (encoding === "deflate") return createInflate();
+  if (encoding === "br") return createBrotliDecompress();
+  return null;
+}
+
+/**
+ * A reader for one answer, fed the bytes as they pass. `done` resolves with the usage found (null
+ * when none) once the answer has ended and any decoder has flushed.
+ */
+export class UsageTap {
+  private readonly parser: UsageParser;
+  private readonly decode: Transform | null;
+  private finished = false;
+  private resolveDone!: (u: Usage | null) => void;
+  readonly done: Promise<Usage | null>;
+
+  constructor(contentType: string | undefined, contentEncoding: string | undefined) {
+    this.done = new Promise((resolve) => (this.resolveDone = resolve));
+    this.parser = new UsageParser(/event-stream/i.test(contentType ?? ""));
+    const encoding = (contentEncoding ?? "identity").trim().toLowerCase();
+    this.decode = encoding === "identity" || encoding === "" ? null : decoder(encoding);
+    if (encoding !== "identity" && encoding !== "" && this.decode === null) this.finish(null); // an encoding it cannot read
+    if (this.decode !== null) {
+      this.decode.on("data", (c: Buffer) => this.parser.push(c));
+      this.decode.on("end", () => this.finish(this.parser.end()));
+      this.decode.on("error", () => this.finish(null));
+    }
+  }
+
+  push(chunk: Buffer): void {
+    if (this.finished) return;
+    if (this.decode !== null) this.decode.write(chunk);
+    else this.parser.push(chunk);
+  }
+
+  /** The answer ended (complete or not). */
+  end(): void {
+    if (this.finished) return;
+    if (this.decode !== null) this.decode.end();
+    else this.finish(this.parser.end());
+  }
+
+  private finish(u: Usage | null): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.resolveDone(u);
+  }
+}
