@@ -5,6 +5,7 @@
  */
 import type { ConfigLayer } from "../core/index.js";
 import { upstreamUrl, type ProxyOptions } from "../proxy/index.js";
+import { checkPrices, type PriceTable } from "../proxy/prices.js";
 import type { Parsed } from "./args.js";
 import { InputError } from "./readers/index.js";
 import { hostSetting } from "./settings.js";
@@ -45,4 +46,15 @@ export function allowedHosts(layers: readonly ConfigLayer[], p: Parsed): string[
   const out = names.map((n) => n.trim()).filter((n) => n !== "");
   for (const n of out) if (!/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d+)?$/.test(n)) throw new InputError(`${set?.source ?? "--allow-host"}: ${JSON.stringify(n)} is not a host name`);
   return out;
+}
+
+/** `prices` (dollars per million tokens by model, over the built-in table): an object in the config file, JSON in CLIFF_PRICES. */
+export function priceSettings(layers: readonly ConfigLayer[]): PriceTable | undefined {
+  const set = hostSetting(layers, "prices");
+  if (set === undefined) return undefined;
+  try {
+    return checkPrices(typeof set.value === "string" ? JSON.parse(set.value) : set.value);
+  } catch (e) {
+    throw new InputError(`${set.source}: ${(e as Error).message.split("\n")[0]}`);
+  }
 }
