@@ -5,7 +5,7 @@
  */
 import { CONFIG_KEYS, CONFIG_KINDS, DEFAULT_CONFIG, type Config } from "../core/index.js";
 
-export const COMMANDS = ["compact", "simulate", "report", "serve", "run", "enable", "disable", "status"] as const;
+export const COMMANDS = ["compact", "simulate", "report", "serve", "run", "enable", "disable", "status", "watch"] as const;
 export type Command = (typeof COMMANDS)[number];
 
 /** A problem with how the command was called; printed with a pointer to --help, exit code 2. */
@@ -26,6 +26,8 @@ const SESSION: Command[] = ["compact", "simulate", "report"];
 // The commands that compact or proxy: every setting applies to them. `enable` takes serve's flags (see appliesTo).
 const ALL: Command[] = ["compact", "simulate", "report", "serve", "run"];
 const SERVICE: Command[] = ["enable", "disable", "status"];
+// watch only reads a running proxy.
+const WATCH: Command[] = ["watch"];
 export const kebab = (k: string): string => k.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase());
 
 const CONFIG_HELP: Partial<Record<keyof Config, string>> = {
@@ -83,8 +85,8 @@ const CONFIG_FLAGS: Flag[] = CONFIG_KEYS.filter((k) => NO_FLAG.indexOf(k) < 0).f
 });
 
 export const FLAGS: Flag[] = [
-  { name: "help", short: "h", commands: [...ALL, ...SERVICE], help: "this text" },
-  { name: "version", short: "v", commands: [...ALL, ...SERVICE], help: "the version" },
+  { name: "help", short: "h", commands: [...ALL, ...SERVICE, ...WATCH], help: "this text" },
+  { name: "version", short: "v", commands: [...ALL, ...SERVICE, ...WATCH], help: "the version" },
   { name: "format", value: "NAME", commands: SESSION, help: "read FILE as this format instead of detecting it" },
   { name: "json", commands: ["compact", "simulate"], help: "print a machine-readable result instead of the report" },
   { name: "lines", value: "N", commands: ["compact"], help: "summary lines to print (0 = all)", default: "30" },
@@ -99,7 +101,9 @@ export const FLAGS: Flag[] = [
   { name: "csv", value: "FILE", commands: ["simulate"], help: "write one row per request as CSV" },
   { name: "cache-discount", value: "X", commands: ["simulate", "report"], help: "price of a cached input token relative to an uncached one, in [0, 1]", default: "0.1" },
   { name: "output", short: "o", value: "FILE", commands: ["report"], help: "where to write the HTML report", default: "report.html" },
-  { name: "port", value: "N", commands: ["serve", "enable", "status"], help: "port to listen on (serve: 0 picks a free one)", default: "8257" },
+  { name: "port", value: "N", commands: ["serve", "run", "enable", "status", "watch"], help: "port to listen on (serve and run: 0 picks a free one, run's default; watch: the proxy's port on 127.0.0.1)", default: "8257" },
+  { name: "proxy", value: "URL", commands: ["watch"], help: "the proxy to watch, when not on 127.0.0.1 (http://HOST:PORT)" },
+  { name: "once", commands: ["watch"], help: "print one plain-text frame and exit" },
   { name: "name", value: "NAME", commands: SERVICE, help: "a second instance: its own service, port and log", default: "default" },
   { name: "no-env", commands: ["enable"], help: "leave the shell profile alone (no ANTHROPIC_BASE_URL / OPENAI_BASE_URL)" },
   { name: "shell-profile", value: "FILE", commands: ["enable", "disable"], help: "the profile to wire instead of the one $SHELL reads (bash, zsh, fish)" },

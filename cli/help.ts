@@ -51,6 +51,11 @@ const USAGE: Record<Command, { line: string; what: string; examples: string[] }>
     what: "whether the service runs, the proxy answers (and its settings), the shell is wired, and who holds the port",
     examples: ["cliffcompaction status"],
   },
+  watch: {
+    line: "watch [--port 8257] [--once]",
+    what: "a live view of a running proxy: its sessions, their context and cliffs, the bill, the newest events",
+    examples: ["cliffcompaction watch", "cliffcompaction watch --once --port 8300"],
+  },
 };
 
 function flagLines(command: Command | undefined): string[] {

@@ -48,6 +48,9 @@ export async function main(argv: string[]): Promise<number> {
     else if (p.command === "enable" || p.command === "disable" || p.command === "status") {
       const { serviceCommand } = await import("./service-command.js");
       return await serviceCommand(p);
+    } else if (p.command === "watch") {
+      const { watchCommand } = await import("./watch.js");
+      return await watchCommand(p);
     } else {
       const { proxyCommand } = await import("./proxy-command.js");
       return await proxyCommand(p);

@@ -1,0 +1,128 @@
+/**
+ * One frame of `cliffcompaction watch`, as lines of text from what the proxy said: a header
+ * (settings, uptime, totals), one row per session newest first, and the newest events. Pure: the
+ * same state and size give the same frame. In a terminal the selected row is shown in reverse
+ * and cliffs in colour; `plain` frames (`watch --once`) have no escape sequences at all.
+ */
+import { sparkline } from "./sparkline.js";
+
+/** What the proxy's /_cliff/status and /_cliff/events say, as far as a frame reads them. */
+export interface WatchEvent {
+  time: string;
+  session: string | null;
+  api: string;
+  model: string;
+  action: string;
+  messagesIn: number;
+  messagesOut: number;
+  tokensIn: number;
+  tokensOut: number;
+  addedMs: number;
+  status: number;
+  shadow?: boolean;
+  usage: { input: number; cacheRead: number; cacheWrite: number; output: number } | null;
+}
+
+export interface FrameState {
+  url: string;
+  status: any;
+  events: readonly WatchEvent[];
+  paused: boolean;
+  selected: number;
+  /** A line about the connection (the proxy went away, say), or null. */
+  problem: string | null;
+  now: number;
+}
+
+/** Since this long without a request, a session is idle. */
+export const LIVE_MS = 60_000;
+
+const REVERSE = "\x1b[7m";
+const DIM = "\x1b[2m";
+const RED = "\x1b[31m";
+const BOLD = "\x1b[1m";
+const RESET = "\x1b[0m";
+
+export const int = (n: number): string => Math.round(n).toLocaleString("en-US");
+
+/** 1234 → 1.2k, 3456789 → 3.5M. */
+export function short(n: number): string {
+  const a = Math.abs(n);
+  if (a < 1000) return String(Math.round(n));
+  if (a < 1e6) return (n / 1e3).toFixed(a < 1e4 ? 1 : 0) + "k";
+  return (n / 1e6).toFixed(a < 1e7 ? 1 : 0) + "M";
+}
+
+export const dollars = (d: number | null | undefined): string => (d === null || d === undefined ? "—" : `${d < 0 ? "-" : ""}$${Math.abs(d).toFixed(Math.abs(d) < 10 ? 3 : 2)}`);
+
+export function duration(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
+  if (s < 86400) return `${Math.floor(s / 3600)}h${String(Math.floor(s / 60) % 60).padStart(2, "0")}m`;
+  return `${Math.floor(s / 86400)}d${String(Math.floor(s / 3600) % 24).padStart(2, "0")}h`;
+}
+
+/** Cuts or pads to exactly `width` characters (by code point). */
+export function fit(text: string, width: number): string {
+  const chars = [...text];
+  if (chars.length <= width) return text + " ".repeat(width - chars.length);
+  const cut = width > 0 ? chars.slice(0, width - 1).join("").trimEnd() + "…" : "";
+  return cut + " ".repeat(width - [...cut].length);
+}
+
+function header(s: any, state: FrameState): string[] {
+  const c = s.config ?? {};
+  const top = `${state.paused ? "PAUSED · " : ""}cliffcompaction ${s.version ?? ""} · ${state.url} · up ${duration((s.uptimeSeconds ?? 0) * 1000)} · threshold ${int(c.thresholdTokens ?? 0)} · keepRecent ${c.keepRecent ?? "?"}${c.shadow ? " · shadow" : ""}`;
+  const u = s.usage ?? { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
+  const totals = `requests ${int(s.compactable ?? 0)} · cliffs ${int(s.cliffs ?? 0)} · reuses ${int(s.reuses ?? 0)} · saved ${short(s.tokensSaved ?? 0)} tokens, net ${dollars(s.netDollars)}`;
+  const provider = `provider's count: input ${short(u.input)} · cache read ${short(u.cacheRead)} · cache write ${short(u.cacheWrite)} · output ${short(u.output)}`;
+  return [top, totals, provider];
+}
+
+const COLUMNS = "  SESSION     MODEL               CONTEXT";
+
+function sessionRows(s: any, state: FrameState, width: number, rows: number, plain: boolean): string[] {
+  const sessions: any[] = s.sessions ?? [];
+  if (sessions.length === 0) return ["  no sessions yet"];
+  const ceiling = s.config?.thresholdTokens ?? 0;
+  const rightHead = "  MSGS CUT   TOKENS IN→OUT  CLIFFS   HIT      NET    AGE";
+  const spark = Math.max(8, width - COLUMNS.length + "CONTEXT".length - rightHead.length - 1);
+  const out = [fit(`${COLUMNS}${" ".repeat(Math.max(0, spark - "CONTEXT".length))}${rightHead}`, width)];
+  const first = Math.max(0, Math.min(state.selected - rows + 1, sessions.length - rows));
+  for (const [i, x] of sessions.slice(first, first + rows).entries()) {
+    const live = state.now - Date.parse(x.lastSeen) < LIVE_MS;
+    const line = sparkline(x.context ?? [], ceiling, new Set<number>(x.cliffAt ?? []), spark);
+    const cut = `${int(Math.max(0, x.messagesIn - x.messagesOut))}/${int(x.messagesIn)}`;
+    const hit = x.cacheHitRate === null || x.cacheHitRate === undefined ? "—" : `${Math.round(x.cacheHitRate * 100)}%`;
+    const net = x.ledger?.cliffs > 0 ? dollars(x.ledger.netDollars) : "";
+    const right = `${cut.padStart(10)} ${`${short(x.tokensIn)}→${short(x.tokensOut)}`.padStart(15)} ${String(x.cliffs).padStart(7)} ${hit.padStart(5)} ${net.padStart(8)} ${duration(state.now - Date.parse(x.started)).padStart(6)}`;
+    const drawn = plain ? line : line.replace(/×/g, `${RED}${BOLD}×${RESET}`);
+    const row = `${live ? "●" : "○"} ${fit(x.id, 11)} ${fit(x.model || "", 19)} ${drawn}${" ".repeat(Math.max(0, spark - [...line].length))}${right}`;
+    out.push(!plain && first + i === state.selected ? `${REVERSE}${row}${RESET}` : row);
+  }
+  if (sessions.length > rows) out.push(`  … ${sessions.length - rows} more (of ${s.sessionCount ?? sessions.length})`);
+  return out;
+}
+
+export function eventLine(e: WatchEvent): string {
+  const u = e.usage === null ? "" : ` · provider in ${short(e.usage.input)} cache ${short(e.usage.cacheRead)}/${short(e.usage.cacheWrite)} out ${short(e.usage.output)}`;
+  const time = e.time.slice(11, 19);
+  return `${time} ${fit(e.session ?? "-", 10)} ${fit(e.action + (e.shadow ? "*" : ""), 9)} ${int(e.messagesIn)}→${int(e.messagesOut)} msgs ${int(e.tokensIn)}→${int(e.tokensOut)} tok +${e.addedMs.toFixed(1)}ms ${e.status || "no upstream"}${u}`;
+}
+
+/** The frame's lines, at most `height` of them, each at most `width` characters. */
+export function frame(state: FrameState, width: number, height: number, plain: boolean): string[] {
+  const s = state.status;
+  const out = [...header(s, state)];
+  if (state.problem !== null) out.push(plain ? state.problem : `${RED}${state.problem}${RESET}`);
+  out.push("");
+  const feedRows = Math.max(3, Math.min(10, Math.floor((height - out.length) / 3)));
+  const sessionRoom = Math.max(1, height - out.length - feedRows - 5);
+  out.push(...sessionRows(s, state, width, sessionRoom, plain));
+  out.push("", plain ? "EVENTS" : `${BOLD}EVENTS${RESET}`);
+  const newest = state.events.slice(-feedRows).reverse();
+  out.push(...(newest.length === 0 ? ["  none yet"] : newest.map((e) => fit(eventLine(e), width))));
+  if (!plain) out.push(`${DIM}↑↓ select · enter: last cliff · p: ${state.paused ? "resume" : "pause"} · q: quit${RESET}`);
+  return out.slice(0, height).map((l) => (l.includes("\x1b") ? l : fit(l, width).trimEnd()));
+}
