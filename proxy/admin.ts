@@ -31,10 +31,12 @@ export function isLoopback(address: string | undefined): boolean {
   return isIP(a) === 4 && a.startsWith("127.");
 }
 
-function json(res: ServerResponse, status: number, value: unknown): void {
-  res.writeHead(status, { "content-type": "application/json" });
-  res.end(JSON.stringify(value, null, 2) + "\n");
+function send(res: ServerResponse, status: number, type: string, text: string): void {
+  res.writeHead(status, { "content-type": type, "content-length": String(Buffer.byteLength(text)) });
+  res.end(text);
 }
+
+const json = (res: ServerResponse, status: number, value: unknown): void => send(res, status, "application/json", JSON.stringify(value, null, 2) + "\n");
 
 export function statusOf(ctx: AdminContext, sessions = STATUS_SESSIONS): Record<string, unknown> {
   const o = ctx.observer;
@@ -63,8 +65,7 @@ export function admin(req: IncomingMessage, res: ServerResponse, ctx: AdminConte
   } else if (path === "/_cliff/events") {
     ctx.observer.events.subscribe(res);
   } else if (path === "/_cliff/metrics") {
-    res.writeHead(200, { "content-type": METRICS_CONTENT_TYPE });
-    res.end(metricsText(ctx.stats, ctx.engine, ctx.observer));
+    send(res, 200, METRICS_CONTENT_TYPE, metricsText(ctx.stats, ctx.engine, ctx.observer));
   } else {
     const m = /^\/_cliff\/sessions\/([0-9a-f]{1,64})\/last-cliff$/.exec(path);
     if (m === null) return false;
