@@ -3,14 +3,13 @@
  * of each chunk after it was written to the client: it never holds a byte back, reorders or
  * changes one. Server-sent events are read line by line (a line may arrive split anywhere, even
  * inside a UTF-8 character); a JSON answer is read once it has all arrived; a gzip, deflate or br
- * answer is decoded for the reader only.
+ * answer is decoded at its end, for the reader only.
  *
  * Counts are kept in one shape for the three APIs, `input` being the input tokens not read from
  * the cache (Anthropic's `input_tokens`; OpenAI's `prompt_tokens` or `input_tokens` minus their
  * `cached_tokens`), so that input + cacheRead + cacheWrite is the whole prompt for each.
  */
-import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
-import type { Transform } from "node:stream";
+import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 
 export interface Usage {
   input: number;
@@ -95,18 +94,24 @@ export class UsageParser {
   push(chunk: Buffer): void {
     if (this.gaveUp) return;
     if (!this.sse) return this.hold(chunk);
-    let start = 0;
-    for (let nl = chunk.indexOf(NEWLINE); nl >= 0; nl = chunk.indexOf(NEWLINE, start)) {
-      const piece = chunk.subarray(start, nl);
-      if (this.heldBytes > 0) {
-        this.held.push(piece);
-        this.line(Buffer.concat(this.held, this.heldBytes + piece.length));
-        this.held = [];
-        this.heldBytes = 0;
-      } else this.line(piece);
-      start = nl + 1;
+    const first = chunk.indexOf(NEWLINE);
+    if (first < 0) return this.hold(chunk);
+    // The line the held bytes began ends here.
+    if (this.heldBytes > 0) {
+      this.held.push(chunk.subarray(0, first));
+      this.line(Buffer.concat(this.held, this.heldBytes + first));
+      this.held = [];
+      this.heldBytes = 0;
+    } else this.line(chunk.subarray(0, first));
+    // The complete lines after it: only those naming a usage field are looked at, found by one search.
+    const last = chunk.lastIndexOf(NEWLINE);
+    for (let at = chunk.indexOf(USAGE_KEY, first + 1); at >= 0 && at < last; at = chunk.indexOf(USAGE_KEY, at)) {
+      const start = chunk.lastIndexOf(NEWLINE, at) + 1;
+      const end = chunk.indexOf(NEWLINE, at);
+      this.line(chunk.subarray(start, end));
+      at = end + 1;
     }
-    if (start < chunk.length) this.hold(chunk.subarray(start));
+    if (last + 1 < chunk.length) this.hold(chunk.subarray(last + 1));
   }
 
   /** The answer ended: a JSON answer is read now, an unfinished event line too. */
@@ -155,20 +160,22 @@ export class UsageParser {
   }
 }
 
-function decoder(encoding: string): Transform | null {
-  if (encoding === "gzip" || encoding === "x-gzip") return createGunzip();
-  if (encoding === "deflate") return createInflate();
-  if (encoding === "br") return createBrotliDecompress();
-  return null;
-}
+const DECODERS: Record<string, (b: Buffer, o: { maxOutputLength: number }) => Buffer> = {
+  gzip: gunzipSync, "x-gzip": gunzipSync, deflate: inflateSync, br: brotliDecompressSync,
+};
+/** The most an encoded answer may decode to for reading. */
+const MAX_DECODED = 4 * MAX_HELD;
 
 /**
  * A reader for one answer, fed the bytes as they pass. `done` resolves with the usage found (null
- * when none) once the answer has ended and any decoder has flushed.
+ * when none) once the answer has ended. An encoded answer's bytes are kept (up to the bound) and
+ * decoded once at its end: one call costs less than a decoding stream fed piece by piece.
  */
 export class UsageTap {
   private readonly parser: UsageParser;
-  private readonly decode: Transform | null;
+  private readonly decode: ((b: Buffer, o: { maxOutputLength: number }) => Buffer) | null;
+  private readonly encoded: Buffer[] = [];
+  private encodedBytes = 0;
   private finished = false;
   private resolveDone!: (u: Usage | null) => void;
   readonly done: Promise<Usage | null>;
@@ -177,31 +184,35 @@ export class UsageTap {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     this.parser = new UsageParser(/event-stream/i.test(contentType ?? ""));
     const encoding = (contentEncoding ?? "identity").trim().toLowerCase();
-    this.decode = encoding === "identity" || encoding === "" ? null : decoder(encoding);
+    this.decode = encoding === "identity" || encoding === "" ? null : DECODERS[encoding] ?? null;
     if (encoding !== "identity" && encoding !== "" && this.decode === null) this.finish(null); // an encoding it cannot read
-    if (this.decode !== null) {
-      this.decode.on("data", (c: Buffer) => this.parser.push(c));
-      this.decode.on("end", () => this.finish(this.parser.end()));
-      this.decode.on("error", () => this.finish(null));
-    }
   }
 
   push(chunk: Buffer): void {
     if (this.finished) return;
-    if (this.decode !== null) this.decode.write(chunk);
-    else this.parser.push(chunk);
+    if (this.decode === null) return this.parser.push(chunk);
+    this.encodedBytes += chunk.length;
+    if (this.encodedBytes > MAX_HELD) return this.finish(null);
+    this.encoded.push(Buffer.from(chunk));
   }
 
   /** The answer ended (complete or not). */
   end(): void {
     if (this.finished) return;
-    if (this.decode !== null) this.decode.end();
-    else this.finish(this.parser.end());
+    if (this.decode !== null) {
+      try {
+        this.parser.push(this.decode(Buffer.concat(this.encoded, this.encodedBytes), { maxOutputLength: MAX_DECODED }));
+      } catch {
+        return this.finish(null);
+      }
+    }
+    this.finish(this.parser.end());
   }
 
   private finish(u: Usage | null): void {
     if (this.finished) return;
     this.finished = true;
+    this.encoded.length = 0;
     this.resolveDone(u);
   }
 }
