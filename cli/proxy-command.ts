@@ -54,7 +54,8 @@ export async function proxyCommand(p: Parsed): Promise<number> {
   if (p.positionals.length > 0) throw new UsageError(`run takes its command after --: cliffcompaction run -- ${p.positionals.join(" ")}`);
   const [command, ...args] = p.rest;
   if (command === undefined) throw new UsageError("run needs a command after --, e.g. cliffcompaction run -- claude");
-  return runAgent({ ...common(p), command, args });
+  const port = p.values.port === undefined ? undefined : numberFlag(p.values, "port", 0, 0, 65535, true);
+  return runAgent({ ...common(p), port, command, args });
 }
 
 

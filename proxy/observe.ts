@@ -123,6 +123,6 @@ export class Watched {
   private keepCliff(session: Session, r: RequestRecord): void {
     const p = this.prepared;
     if (!this.o.options.keepLastCliff || p === null || p.baseCut <= 0) return;
-    session.lastCliff = lastCliff(summaryMessageText(p.substituted[p.baseHead]), p.messages.slice(p.baseHead, p.baseCut), r);
+    this.o.sessions.setLastCliff(session, lastCliff(summaryMessageText(p.substituted[p.baseHead]), p.messages.slice(p.baseHead, p.baseCut), r));
   }
 }

@@ -13,6 +13,8 @@ import { addUsage, promptTokens, type Usage } from "./usage.js";
 export const MAX_SESSIONS = 1000;
 /** Requests whose context each session keeps for its sparkline. */
 export const POINTS = 120;
+/** What the last cliffs' text may hold over all sessions; past it, the sessions idle longest lose theirs. */
+export const LAST_CLIFF_MAX_BYTES = 16 * 1024 * 1024;
 
 export interface Exchange {
   kind: RequestKind;
@@ -79,11 +81,9 @@ export class Session {
     this.ledger.add(cliff, Math.max(0, e.tokensIn - e.tokensOut), e.usage, e.price, e.time);
   }
 
-  /** Estimated bytes it holds: its fields, its points, its bills, and its last cliff's text (two bytes a character). */
+  /** Estimated bytes it holds: its fields, its points, its bills, and its last cliff's text. */
   bytes(): number {
-    const c = this.lastCliff;
-    const cliffText = c === null ? 0 : 2 * (c.summary.length + c.dropped.reduce((n, d) => n + d.text.length + d.role.length + 32, 0));
-    return 600 + this.context.length * 9 + this.ledger.bills.length * 80 + cliffText;
+    return 600 + this.context.length * 9 + this.ledger.bills.length * 80 + lastCliffBytes(this.lastCliff);
   }
 
   /** The session as `/_cliff/status` shows it. */
@@ -102,13 +102,31 @@ export class Session {
   }
 }
 
+/** A last cliff's text, two bytes a character, and a little for each dropped message's fields. */
+export function lastCliffBytes(c: LastCliff | null): number {
+  return c === null ? 0 : 2 * (c.summary.length + c.dropped.reduce((n, d) => n + d.text.length + d.role.length + 32, 0));
+}
+
 export class Sessions {
   private readonly byKey = new Map<string, Session>();
+  private cliffBytes = 0;
   /** Probes and one-shots over all sessions (a keyless one belongs to none). */
   probes = 0;
   oneShots = 0;
 
-  constructor(private readonly hash: (text: string) => string, private readonly max = MAX_SESSIONS) {}
+  constructor(private readonly hash: (text: string) => string, private readonly max = MAX_SESSIONS, private readonly maxCliffBytes = LAST_CLIFF_MAX_BYTES) {}
+
+  /** Keeps a session's last cliff within the bound over all sessions (the sessions idle longest lose theirs first). */
+  setLastCliff(s: Session, c: LastCliff): void {
+    this.cliffBytes += lastCliffBytes(c) - lastCliffBytes(s.lastCliff);
+    s.lastCliff = c;
+    for (const other of this.byKey.values()) {
+      if (this.cliffBytes <= this.maxCliffBytes) break;
+      if (other === s || other.lastCliff === null) continue;
+      this.cliffBytes -= lastCliffBytes(other.lastCliff);
+      other.lastCliff = null;
+    }
+  }
 
   get size(): number {
     return this.byKey.size;
@@ -130,7 +148,11 @@ export class Sessions {
     else if (kind === "turn") s = new Session(id, now);
     else return null;
     this.byKey.set(id, s);
-    if (this.byKey.size > this.max) this.byKey.delete(this.byKey.keys().next().value!);
+    if (this.byKey.size > this.max) {
+      const [oldest, gone] = this.byKey.entries().next().value!;
+      this.cliffBytes -= lastCliffBytes(gone.lastCliff);
+      this.byKey.delete(oldest);
+    }
     return s;
   }
 

@@ -145,6 +145,18 @@ describe("watch --once", () => {
   });
 });
 
+describe("run names the command that watches it", () => {
+  it("run --port N listens on N and says `watch --port N` on its one line", async () => {
+    const port = await freePort();
+    const agent = `const s = await (await fetch("http://127.0.0.1:${port}/_cliff/status")).json(); console.log("LISTEN", s.listen);`;
+    const r = await cli(["run", "--port", String(port), "--", process.execPath, "--input-type=module", "-e", agent], { ANTHROPIC_BASE_URL: "", OPENAI_BASE_URL: "" });
+    expect(r.code, r.err).toBe(0);
+    expect(r.out.trim()).toBe(`LISTEN http://127.0.0.1:${port}`);
+    expect(r.err.trim().split("\n")).toHaveLength(1);
+    expect(r.err).toContain(`watch it: npx cliffcompaction watch --port ${port}; log: `);
+  });
+});
+
 describe("watch against a real proxy", () => {
   let mock: MockUpstream;
   let proxy: RunningProxy;

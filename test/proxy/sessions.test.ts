@@ -87,6 +87,22 @@ describe("the session table", () => {
   });
 });
 
+describe("last cliffs over all sessions", () => {
+  it("stay within their bound: the sessions idle longest lose theirs first, the newest keeps its own", () => {
+    const cliff = (n: number) => ({ time: "", messagesIn: 1, messagesOut: 1, tokensIn: 1, tokensOut: 1, summary: "s".repeat(n), dropped: [] });
+    const t = new Sessions(nodeSha256, 10, 3000);
+    const [a, b, c] = ["a", "b", "c"].map((k) => t.find(k, "turn", 1)!);
+    t.setLastCliff(a, cliff(600));
+    t.setLastCliff(b, cliff(600));
+    expect([a, b].map((s) => s.lastCliff !== null)).toEqual([true, true]);
+    t.setLastCliff(c, cliff(600)); // 3 × 1200 bytes > 3000: a, idle longest, loses its own
+    expect([a, b, c].map((s) => s.lastCliff !== null)).toEqual([false, true, true]);
+    t.setLastCliff(c, cliff(1400)); // replacing c's own counts only the difference
+    expect([b, c].map((s) => s.lastCliff !== null)).toEqual([false, true]);
+    expect(t.bytes()).toBeLessThan(3 * 600 + 3000 + 100);
+  });
+});
+
 describe("the ledger of a cliff", () => {
   const sonnet = DEFAULT_PRICES["claude-sonnet-4"];
 
