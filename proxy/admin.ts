@@ -10,7 +10,6 @@ import type { Engine } from "../core/index.js";
 import { metricsText, METRICS_CONTENT_TYPE } from "./metrics.js";
 import type { Observer } from "./observe.js";
 import type { Stats } from "./stats.js";
-import { VERSION } from "./version.js";
 
 export interface AdminContext {
   engine: Engine;
@@ -43,7 +42,6 @@ export function statusOf(ctx: AdminContext, sessions = STATUS_SESSIONS): Record<
   const list = o.sessions.list();
   return {
     ...ctx.stats.status(ctx.engine, ctx.statusExtra()),
-    version: VERSION,
     config: ctx.engine.config,
     usage: { ...o.usage },
     probes: o.sessions.probes, oneShots: o.sessions.oneShots,

@@ -1,9 +1,7 @@
 /** The proxy's counters, as `GET /_cliff/status` shows them. No body or header content is kept. */
 import type { Engine } from "../core/index.js";
 
-declare const __CLIFF_VERSION__: string;
-// Set when the proxy runs from the CLI's bundle; `status` shows it.
-const VERSION = typeof __CLIFF_VERSION__ === "string" ? __CLIFF_VERSION__ : undefined;
+import { VERSION } from "./version.js";
 
 export type Action = "pass" | "reuse" | "cliff" | "escalate" | "fail-open" | "oversize";
 
