@@ -77,7 +77,7 @@ interface Decision {
 }
 
 /** Engine.prepare on the body, or the original bytes when anything about it fails. */
-function decide(ctx: Context, api: NonNullable<Route["api"]>, raw: Buffer): Decision {
+function decide(ctx: Context, api: NonNullable<Route["api"]>, raw: Buffer, headers: IncomingMessage["headers"]): Decision {
   const started = performance.now();
   const record = { api, messagesIn: 0, messagesOut: 0, tokensIn: 0, tokensOut: 0, addedMs: 0 };
   let parsed: unknown;
@@ -91,7 +91,7 @@ function decide(ctx: Context, api: NonNullable<Route["api"]>, raw: Buffer): Deci
   let prepared: PrepareContext;
   let body = raw;
   try {
-    prepared = ctx.engine.prepare(parsed, api);
+    prepared = ctx.engine.prepare(parsed, api, ctx.observer.prepareOptions(ctx.engine, headers, api, parsed));
     if (prepared.modified && !ctx.engine.config.shadow) body = Buffer.from(JSON.stringify(prepared.outgoingBody()), "utf8");
   } catch {
     return failOpen();
@@ -106,7 +106,7 @@ function decide(ctx: Context, api: NonNullable<Route["api"]>, raw: Buffer): Deci
 
 /** Sends the decided body; after a context-length refusal, one more rung and a retry, up to the ladder's end. */
 async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context, route: Route, url: URL, raw: Buffer): Promise<void> {
-  const d = decide(ctx, route.api!, raw);
+  const d = decide(ctx, route.api!, raw, req.headers);
   const watched = ctx.observer.begin(ctx.engine, req.headers, route.api!, d.parsed, d.prepared);
   const request: UpstreamRequest = { agents: ctx.agents, url, method: "POST", headers: req.headers, body: d.body };
   let escalations = 0;

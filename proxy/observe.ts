@@ -5,14 +5,14 @@
  * is kept, except a session's last cliff when the proxy serves loopback only (see last-cliff.ts).
  */
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
-import { summaryMessageText, type Engine, type PrepareContext } from "../core/index.js";
+import { getDialect, observedCalibration, summaryMessageText, type Engine, type PrepareContext, type PrepareOptions } from "../core/index.js";
 import { EventHub } from "./events.js";
 import { lastCliff } from "./last-cliff.js";
 import type { RequestRecord } from "./log.js";
 import { Prices, type PriceTable } from "./prices.js";
 import { modelName, requestKind, sessionKey, type RequestKind } from "./session-key.js";
 import { Sessions, type Session } from "./sessions.js";
-import { addUsage, UsageTap, type Usage } from "./usage.js";
+import { addUsage, promptTokens, UsageTap, type Usage } from "./usage.js";
 
 export interface ObserverOptions {
   hash: (text: string) => string;
@@ -21,6 +21,8 @@ export interface ObserverOptions {
   prices?: PriceTable;
   maxSessions?: number;
   keepAliveMs?: number;
+  /** Where a warning line goes (the proxy's log). */
+  log?: (line: string) => void;
 }
 
 /** Counts by API, for the metrics. */
@@ -50,11 +52,36 @@ export class Observer {
     this.prices = new Prices(options.prices);
   }
 
+  /** Session keys found before the engine ran (for calibration), by body. */
+  private readonly keys = new WeakMap<object, string | null>();
+
+  private keyOf(engine: Engine, headers: IncomingHttpHeaders, api: string, body: Record<string, unknown>): string | null {
+    let key = this.keys.get(body);
+    if (key === undefined) {
+      const d = getDialect(api);
+      const messages = body[d.messagesKey];
+      key = sessionKey(headers, body, () => (Array.isArray(messages) && messages.length > 0 ? engine.digest(messages[0], d.name) : null));
+      this.keys.set(body, key);
+    }
+    return key;
+  }
+
+  /**
+   * What the engine is told beyond the body: with `calibrate`, the session's calibration (fixed
+   * between cliffs) and the newest ratio its answers showed (taken at the next cliff).
+   */
+  prepareOptions(engine: Engine, headers: IncomingHttpHeaders, api: string, body: Record<string, unknown>): PrepareOptions {
+    if (!engine.config.calibrate) return {};
+    const key = this.keyOf(engine, headers, api, body);
+    const s = key === null ? undefined : this.sessions.byId(this.sessions.idOf(key));
+    return s === undefined ? {} : { calibration: s.calibration, recalibrate: s.observedCalibration ?? undefined };
+  }
+
   /** A compactable request, as it starts: what can be known before the upstream answers. */
   begin(engine: Engine, headers: IncomingHttpHeaders, api: string, body: Record<string, unknown> | null, prepared: PrepareContext | null): Watched {
     const messages = prepared?.messages ?? [];
     const kind: RequestKind = prepared === null || body === null ? "turn" : requestKind(body, messages, prepared.dialect);
-    const key = body === null ? null : sessionKey(headers, body, () => (messages.length > 0 && prepared !== null ? engine.digest(messages[0], prepared.dialect.name) : null));
+    const key = body === null ? null : this.keyOf(engine, headers, api, body);
     return new Watched(this, engine, api, modelName(body), kind, key, prepared);
   }
 
@@ -111,13 +138,44 @@ export class Watched {
     const before = session?.ledger.total.netDollars ?? 0;
     session?.add({ kind: this.kind, model: this.model, api: this.api, action, messagesIn: r.messagesIn, messagesOut: r.messagesOut, tokensIn: r.tokensIn, tokensOut: r.tokensOut, usage, price: o.prices.of(this.model), time: now });
     o.netDollars += (session?.ledger.total.netDollars ?? 0) - before;
-    if (session !== null && (r.action === "cliff" || r.action === "escalate")) this.keepCliff(session, r);
+    if (session !== null && this.kind === "turn") this.calibrate(session, r, usage);
+    const cliff = session !== null && (r.action === "cliff" || r.action === "escalate");
+    if (cliff) this.keepCliff(session, r);
+    const floor = cliff ? this.floorWarning(session) : null;
     o.events.publish({
       time: new Date(now).toISOString(), session: session?.id ?? null, api: this.api, model: this.model, action, kind: this.kind,
       ...(this.engine.config.shadow ? { shadow: true } : {}),
       messagesIn: r.messagesIn, messagesOut: r.messagesOut, tokensIn: r.tokensIn, tokensOut: r.tokensOut,
       rung, escalations: r.escalations, addedMs: Math.round(r.addedMs * 100) / 100, status: r.status, usage,
+      ...(floor !== null ? { floor } : {}),
     });
+  }
+
+  /** The ratio of the provider's prompt tokens to the estimate of what was sent; the calibration the engine took. */
+  private calibrate(session: Session, r: RequestRecord, usage: Usage | null): void {
+    if (!this.engine.config.calibrate) return;
+    if (this.prepared !== null) session.calibration = this.prepared.calibration;
+    const seen = usage === null ? null : observedCalibration(promptTokens(usage), r.tokensOut);
+    if (seen !== null) session.observedCalibration = seen;
+  }
+
+  /**
+   * Once per session: what stays after its cliff (head + summary + kept tail) is within the
+   * minimum gain of the threshold, so cliffs come as often as the minimum gain lets them. Said in
+   * the log, in this cliff's event and in the session's status.
+   */
+  private floorWarning(session: Session): Record<string, number> | null {
+    const p = this.prepared;
+    const cfg = this.engine.config;
+    if (p === null || "floor" in session.notes) return null;
+    const f = p.floor();
+    if (f === null) return null;
+    const c = p.calibration;
+    const floor = { tokens: Math.round(f.tokens * c), head: Math.round(f.head * c), summary: Math.round(f.summary * c), tail: Math.round(f.tail * c), threshold: cfg.thresholdTokens, minGain: cfg.minGainTokens };
+    if (floor.tokens < cfg.thresholdTokens - cfg.minGainTokens) return null;
+    session.notes.floor = floor;
+    this.o.options.log?.(floorLine(session.id, floor));
+    return floor;
   }
 
   private keepCliff(session: Session, r: RequestRecord): void {
@@ -125,4 +183,10 @@ export class Watched {
     if (!this.o.options.keepLastCliff || p === null || p.baseCut <= 0) return;
     this.o.sessions.setLastCliff(session, lastCliff(summaryMessageText(p.substituted[p.baseHead]), p.messages.slice(p.baseHead, p.baseCut), r));
   }
+}
+
+const n = (v: number): string => v.toLocaleString("en-US");
+
+export function floorLine(id: string, f: Record<string, number>): string {
+  return `${new Date().toISOString()} WARNING session ${id}: what stays after a cliff is ${n(f.tokens)} tokens (head ${n(f.head)}, summary ${n(f.summary)}, tail ${n(f.tail)}), within the minimum gain (${n(f.minGain)}) of the threshold (${n(f.threshold)}): cliffs come as often as the minimum gain allows and the prompt cache rarely hits; raise the threshold or lower keepRecent`;
 }

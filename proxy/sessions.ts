@@ -51,6 +51,9 @@ export class Session {
   readonly cliffAt: boolean[] = [];
   readonly ledger = new Ledger();
   lastCliff: LastCliff | null = null;
+  /** With `calibrate`: the ratio its cliffs are decided with (changed only at a cliff), and the newest one its answers showed. */
+  calibration = 1;
+  observedCalibration: number | null = null;
   /** Anything a host adds for this session (a warning given once, say). */
   readonly notes: Record<string, unknown> = {};
 
@@ -97,7 +100,7 @@ export class Session {
       context: [...this.context], cliffAt: this.cliffAt.flatMap((c, i) => (c ? [i] : [])),
       ledger: { ...this.ledger.total, bills: this.ledger.bills.map((b) => ({ ...b, time: new Date(b.time).toISOString() })) },
       started: new Date(this.started).toISOString(), lastSeen: new Date(this.lastSeen).toISOString(),
-      lastCliff: this.lastCliff !== null, ...this.notes,
+      lastCliff: this.lastCliff !== null, calibration: this.calibration, observedCalibration: this.observedCalibration, ...this.notes,
     };
   }
 }
