@@ -5,11 +5,13 @@
  * is bound to loopback and the request comes from loopback).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { isIP } from "node:net";
 import type { Engine } from "../core/index.js";
+import { isLoopback } from "./loopback.js";
 import { metricsText, METRICS_CONTENT_TYPE } from "./metrics.js";
 import type { Observer } from "./observe.js";
 import type { Stats } from "./stats.js";
+
+export { isLoopback };
 
 export interface AdminContext {
   engine: Engine;
@@ -23,12 +25,6 @@ export interface AdminContext {
 /** Sessions `status` lists unless asked for another number (`?sessions=N`). */
 const STATUS_SESSIONS = 100;
 
-export function isLoopback(address: string | undefined): boolean {
-  if (address === undefined) return false;
-  const a = address.replace(/^\[|\]$/g, "").replace(/^::ffff:/i, "");
-  if (a === "localhost" || a === "::1") return true;
-  return isIP(a) === 4 && a.startsWith("127.");
-}
 
 function send(res: ServerResponse, status: number, type: string, text: string): void {
   res.writeHead(status, { "content-type": type, "content-length": String(Buffer.byteLength(text)) });

@@ -6,12 +6,9 @@
 import type { Config } from "../core/index.js";
 import { archiveWriter, defaultArchiveDir, type ArchiveWriter } from "../node/archive.js";
 
-const LOOPBACK = new Set(["127.0.0.1", "::1", "[::1]", "localhost"]);
+import { isLoopback } from "./loopback.js";
 
-/** True for the addresses that only this machine can reach. */
-export function isLoopback(host: string): boolean {
-  return LOOPBACK.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
+export { isLoopback };
 
 /** The writer for a proxy listening on `host`, or undefined (the archive off, or bound beyond loopback). */
 export function proxyArchive(config: Config, host: string, log: ((line: string) => void) | undefined, env: NodeJS.ProcessEnv = process.env): ArchiveWriter | undefined {

@@ -14,7 +14,7 @@ import { HostGuard } from "./guard.js";
 import { errorBody } from "./refusal.js";
 import { proxyArchive } from "./archive.js";
 import type { ArchiveWriter } from "../node/archive.js";
-import { isLoopback } from "./admin.js";
+import { isLoopback } from "./loopback.js";
 import { Observer } from "./observe.js";
 import { Stats } from "./stats.js";
 import { endToEnd, newAgents, send, type Agents } from "./upstream.js";
