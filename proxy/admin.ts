@@ -41,7 +41,7 @@ export function statusOf(ctx: AdminContext, sessions = STATUS_SESSIONS): Record<
     config: ctx.engine.config,
     usage: { ...o.usage },
     probes: o.sessions.probes, oneShots: o.sessions.oneShots,
-    netDollars: o.netDollars,
+    netDollars: o.pricedCliffs > 0 ? o.netDollars : null,
     events: { published: o.events.published, dropped: o.events.dropped, subscribers: o.events.subscriberCount },
     sessionCount: list.length,
     sessions: list.slice(0, sessions).map((s) => s.view()),

@@ -37,7 +37,8 @@ function rewriteCost(u: Readonly<Usage>, price: Price): number {
 /** The bills of one session's cliffs, newest last (the oldest beyond `keep` stay in the totals only). */
 export class Ledger {
   readonly bills: CliffBill[] = [];
-  readonly total = { cliffs: 0, shed: 0, rewrote: 0, readBack: 0, netDollars: 0 };
+  /** Over every cliff of the session; `priced` counts the bills with a dollar figure. */
+  readonly total = { cliffs: 0, shed: 0, rewrote: 0, readBack: 0, netDollars: 0, priced: 0 };
   private cliffUsage: Readonly<Usage> | null = null;
   private cliffPrice: Price | null = null;
 
@@ -66,10 +67,11 @@ export class Ledger {
       bill.readBack += usage.cacheRead;
       this.total.readBack += usage.cacheRead;
     }
-    const before = bill.netDollars ?? 0;
+    const before = bill.netDollars;
     const at = this.cliffPrice;
     const u = this.cliffUsage;
     bill.netDollars = at === null || u === null ? null : (bill.shed * at.cacheRead) / 1e6 - rewriteCost(u, at);
-    this.total.netDollars += (bill.netDollars ?? 0) - before;
+    this.total.netDollars += (bill.netDollars ?? 0) - (before ?? 0);
+    if (before === null && bill.netDollars !== null) this.total.priced++;
   }
 }

@@ -45,6 +45,8 @@ export class Observer {
   readonly byApi = new Map<string, ApiCounts>();
   /** The net of every cliff's bill, in dollars (see ledger.ts), over all sessions ever seen. */
   netDollars = 0;
+  /** Cliffs whose bill has a dollar figure, over all sessions (none: the net is shown as unknown). */
+  pricedCliffs = 0;
 
   constructor(readonly options: ObserverOptions) {
     this.sessions = new Sessions(options.hash, options.maxSessions);
@@ -136,8 +138,10 @@ export class Watched {
     }
     const action = this.kind === "probe" && r.action === "pass" ? "probe" : r.action;
     const before = session?.ledger.total.netDollars ?? 0;
+    const pricedBefore = session?.ledger.total.priced ?? 0;
     session?.add({ kind: this.kind, model: this.model, api: this.api, action, messagesIn: r.messagesIn, messagesOut: r.messagesOut, tokensIn: r.tokensIn, tokensOut: r.tokensOut, usage, price: o.prices.of(this.model), time: now });
     o.netDollars += (session?.ledger.total.netDollars ?? 0) - before;
+    o.pricedCliffs += (session?.ledger.total.priced ?? 0) - pricedBefore;
     if (session !== null && this.kind === "turn") this.calibrate(session, r, usage);
     const cliff = session !== null && (r.action === "cliff" || r.action === "escalate");
     if (cliff) this.keepCliff(session, r);
@@ -188,5 +192,6 @@ export class Watched {
 const n = (v: number): string => v.toLocaleString("en-US");
 
 export function floorLine(id: string, f: Record<string, number>): string {
-  return `${new Date().toISOString()} WARNING session ${id}: what stays after a cliff is ${n(f.tokens)} tokens (head ${n(f.head)}, summary ${n(f.summary)}, tail ${n(f.tail)}), within the minimum gain (${n(f.minGain)}) of the threshold (${n(f.threshold)}): cliffs come as often as the minimum gain allows and the prompt cache rarely hits; raise the threshold or lower keepRecent`;
+  const where = f.tokens >= f.threshold ? `at or over the threshold (${n(f.threshold)})` : `within the minimum gain (${n(f.minGain)}) of the threshold (${n(f.threshold)})`;
+  return `${new Date().toISOString()} WARNING session ${id}: what stays after a cliff is ${n(f.tokens)} tokens (head ${n(f.head)}, summary ${n(f.summary)}, tail ${n(f.tail)}), ${where}: cliffs come as often as the minimum gain (${n(f.minGain)}) allows and the prompt cache rarely hits; raise the threshold or lower keepRecent`;
 }

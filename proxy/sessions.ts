@@ -98,7 +98,7 @@ export class Session {
       usage: { ...this.usage }, cacheHitRate: prompt > 0 ? this.usage.cacheRead / prompt : null,
       ...this.last,
       context: [...this.context], cliffAt: this.cliffAt.flatMap((c, i) => (c ? [i] : [])),
-      ledger: { ...this.ledger.total, bills: this.ledger.bills.map((b) => ({ ...b, time: new Date(b.time).toISOString() })) },
+      ledger: { ...this.ledger.total, netDollars: this.ledger.total.priced > 0 ? this.ledger.total.netDollars : null, bills: this.ledger.bills.map((b) => ({ ...b, time: new Date(b.time).toISOString() })) },
       started: new Date(this.started).toISOString(), lastSeen: new Date(this.lastSeen).toISOString(),
       lastCliff: this.lastCliff !== null, calibration: this.calibration, observedCalibration: this.observedCalibration, ...this.notes,
     };

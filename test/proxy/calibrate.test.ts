@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Engine, resolveConfig, type Config } from "../../core/index.js";
 import { startProxy, type RunningProxy } from "../../proxy/index.js";
+import { floorLine } from "../../proxy/observe.js";
 import { mockUpstream, type MockUpstream } from "../helpers/mock-upstream.js";
 
 let mock: MockUpstream;
@@ -116,5 +117,14 @@ describe("the floor warning", () => {
     const lines = logs.filter((l) => l.includes("WARNING"));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(`session ${status.sessions[0].id}: what stays after a cliff is ${f.tokens.toLocaleString("en-US")} tokens`);
+  });
+});
+
+describe("the floor warning's words", () => {
+  it("at or over the threshold, or within the minimum gain of it", () => {
+    const over = floorLine("abc", { tokens: 12_927, head: 10_330, summary: 2556, tail: 41, threshold: 12_000, minGain: 0 });
+    expect(over).toMatch(/ WARNING session abc: what stays after a cliff is 12,927 tokens \(head 10,330, summary 2,556, tail 41\), at or over the threshold \(12,000\): cliffs come as often as the minimum gain \(0\) allows/);
+    const near = floorLine("abc", { tokens: 11_500, head: 9000, summary: 2000, tail: 500, threshold: 12_000, minGain: 1200 });
+    expect(near).toContain("11,500 tokens (head 9,000, summary 2,000, tail 500), within the minimum gain (1,200) of the threshold (12,000)");
   });
 });

@@ -134,6 +134,11 @@ describe("the ledger of a cliff", () => {
     l.add(true, 1000, null, sonnet, 1);
     l.add(true, 1000, { input: 1, cacheRead: 0, cacheWrite: 5, output: 1 }, null, 2);
     expect(l.bills.map((b) => b.netDollars)).toEqual([null, null]);
+    expect(l.total.priced).toBe(0);
+    const t = new Sessions(nodeSha256);
+    const s = t.find("k", "turn", 1)!;
+    s.add(ex({ action: "cliff", tokensIn: 5000, tokensOut: 1000, usage: { input: 1, cacheRead: 0, cacheWrite: 5, output: 1 }, price: null }));
+    expect((s.view().ledger as any).netDollars).toBeNull();
     l.add(true, 1000, { input: 1, cacheRead: 0, cacheWrite: 5, output: 1 }, sonnet, 3);
     expect(l.bills).toHaveLength(2);
     expect(l.total).toMatchObject({ cliffs: 3, shed: 3000, rewrote: 12 });
