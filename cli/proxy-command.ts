@@ -1,7 +1,7 @@
 /** `cliffcompaction serve` and `cliffcompaction run -- <agent>`: the CLI only starts the proxy host. */
 import { runAgent, startProxy, type ProxyOptions } from "../proxy/index.js";
 import { numberFlag, UsageError, type Parsed } from "./args.js";
-import { allowedHosts, priceSettings, upstreamSettings } from "./proxy-settings.js";
+import { allowedHosts, percentThreshold, priceSettings, upstreamSettings, windowSettings } from "./proxy-settings.js";
 import { configOf, settingLayers } from "./settings.js";
 import { setBy } from "../core/index.js";
 import { archiveOffNote, isLoopback } from "../proxy/archive.js";
@@ -9,7 +9,8 @@ import { archiveOffNote, isLoopback } from "../proxy/archive.js";
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
 function common(p: Parsed): ProxyOptions & { upstreamSources: Record<string, string>; archiveAsked: boolean } {
-  const layers = settingLayers(p.values);
+  const { values, env } = percentThreshold(p.values, process.env);
+  const layers = settingLayers(values, env);
   const up = upstreamSettings(layers);
   return {
     // Asked for by name (not only supplied by the recall profile): a serve beyond loopback says it is off.
@@ -19,6 +20,7 @@ function common(p: Parsed): ProxyOptions & { upstreamSources: Record<string, str
     upstreamSources: up.sources,
     allowedHosts: allowedHosts(layers, p),
     prices: priceSettings(layers),
+    ...windowSettings(layers),
     compactLimitBytes: numberFlag(p.values, "compact-limit-mb", 64, 0, 1 << 20, false) * 1024 * 1024,
     logJson: p.values["log-json"] === true,
   };
@@ -39,7 +41,9 @@ async function serve(p: Parsed): Promise<number> {
   if (!LOOPBACK.has(host)) process.stderr.write(`cliffcompaction: WARNING: listening on ${host}, not loopback: anyone who can reach it can use your API keys through it\n`);
   if (options.archiveAsked && options.config?.archive === true && !isLoopback(host)) process.stderr.write(archiveOffNote(host) + "\n");
   const up = proxy.options.upstreams;
-  process.stderr.write(`cliffcompaction: proxy on ${proxy.url} (Anthropic → ${up.anthropic.href}, OpenAI → ${up.openai.href}, ChatGPT → ${up.chatgpt.href}); status: ${proxy.url}/_cliff/status; watch: cliffcompaction watch${proxy.port === 8257 ? "" : ` --port ${proxy.port}`}${proxy.archive ? `; archive: ${proxy.archive.dir}` : ""}\n`);
+  const t = proxy.options.threshold;
+  const threshold = t.share !== undefined ? `${Math.round(t.share * 1000) / 10}% of each model's window` : `${t.tokens.toLocaleString("en-US")} tokens`;
+  process.stderr.write(`cliffcompaction: proxy on ${proxy.url} (Anthropic → ${up.anthropic.href}, OpenAI → ${up.openai.href}, ChatGPT → ${up.chatgpt.href}; threshold ${threshold}); status: ${proxy.url}/_cliff/status; watch: cliffcompaction watch${proxy.port === 8257 ? "" : ` --port ${proxy.port}`}${proxy.archive ? `; archive: ${proxy.archive.dir}` : ""}\n`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once("SIGINT", stop);

@@ -3,7 +3,7 @@
  * key: flags over CLIFF_* over the config file. A value that cannot be used is refused in one
  * line naming where it came from (the flag, the variable or the file), before anything listens.
  */
-import type { ConfigLayer } from "../core/index.js";
+import { setBy, type ConfigLayer } from "../core/index.js";
 import { upstreamUrl, type ProxyOptions } from "../proxy/index.js";
 import { checkPrices, type PriceTable } from "../proxy/prices.js";
 import type { Parsed } from "./args.js";
@@ -57,4 +57,64 @@ export function priceSettings(layers: readonly ConfigLayer[]): PriceTable | unde
   } catch (e) {
     throw new InputError(`${set.source}: ${(e as Error).message.split("\n")[0]}`);
   }
+}
+
+/** `--threshold 60%` (and CLIFF_THRESHOLD_TOKENS=60%) name a share of the window: read as --threshold-share 0.6. */
+export function percentThreshold(values: Parsed["values"], env: NodeJS.ProcessEnv): { values: Parsed["values"]; env: NodeJS.ProcessEnv } {
+  const out = { values: { ...values }, env: { ...env } };
+  const flag = values.threshold;
+  if (typeof flag === "string" && flag.trim().endsWith("%")) {
+    delete out.values.threshold;
+    out.values["threshold-share"] = flag;
+  }
+  const variable = env.CLIFF_THRESHOLD_TOKENS;
+  if (typeof variable === "string" && variable.trim().endsWith("%")) {
+    delete out.env.CLIFF_THRESHOLD_TOKENS;
+    out.env.CLIFF_THRESHOLD_SHARE ??= variable;
+  }
+  return out;
+}
+
+function share(v: unknown, source: string): number {
+  const text = typeof v === "string" ? v.trim() : null;
+  const n = text === null ? (typeof v === "number" ? v : NaN) : text.endsWith("%") ? Number(text.slice(0, -1)) / 100 : text === "" ? NaN : Number(text);
+  if (!(n > 0 && n <= 1)) throw new InputError(`${source} must be a share of the window in (0, 1] or a percentage (60%), got ${JSON.stringify(v)}`);
+  return n;
+}
+
+function positiveInt(v: unknown, source: string): number {
+  const n = typeof v === "string" && /^\s*\+?\d+\s*$/.test(v) ? Number(v) : typeof v === "number" ? v : NaN;
+  if (!Number.isSafeInteger(n) || n <= 0) throw new InputError(`${source} must be a whole number of tokens > 0, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+/** The share of the window the proxy uses when no layer sets a threshold: below both clients' own compaction (see README). */
+export const DEFAULT_THRESHOLD_SHARE = 0.5;
+
+/**
+ * The threshold, window and debug settings. The layer highest in the order that sets a threshold
+ * decides whether it is absolute (thresholdTokens) or a share of the window (thresholdShare); with
+ * neither, the proxy's default share.
+ */
+export function windowSettings(layers: readonly ConfigLayer[]): Pick<ProxyOptions, "thresholdShare" | "contextWindow" | "debugDir"> {
+  const rank = (key: string): number => {
+    const source = setBy(layers, key);
+    return source === undefined ? -1 : layers.findIndex((l) => l.source === source);
+  };
+  const tokens = rank("thresholdTokens");
+  const shareAt = rank("thresholdShare");
+  if (tokens >= 0 && tokens === shareAt) throw new InputError(`${layers[tokens].source === "environment" ? "CLIFF_THRESHOLD_TOKENS and CLIFF_THRESHOLD_SHARE" : layers[tokens].source === "flags" ? "--threshold and --threshold-share" : `${layers[tokens].source}: thresholdTokens and thresholdShare`}: set one threshold, not both`);
+  const out: Pick<ProxyOptions, "thresholdShare" | "contextWindow" | "debugDir"> = {};
+  if (shareAt > tokens) {
+    const set = hostSetting(layers, "thresholdShare")!;
+    out.thresholdShare = share(set.value, set.source);
+  } else if (tokens < 0) out.thresholdShare = DEFAULT_THRESHOLD_SHARE;
+  const w = hostSetting(layers, "contextWindow");
+  if (w !== undefined) out.contextWindow = positiveInt(w.value, w.source);
+  const dir = hostSetting(layers, "debugDir");
+  if (dir !== undefined) {
+    if (typeof dir.value !== "string" || dir.value.trim() === "") throw new InputError(`${dir.source} must name a folder`);
+    out.debugDir = dir.value;
+  }
+  return out;
 }

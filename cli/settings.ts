@@ -19,7 +19,7 @@ function flagSetting(key: keyof Config, flag: string, v: string): SettingValue {
 }
 
 /** Keys a config file, a CLIFF_* variable or a flag may hold for the proxy only (not core settings). */
-export const PROXY_KEYS = ["anthropicUpstream", "openaiUpstream", "chatgptUpstream", "allowedHosts", "prices"] as const;
+export const PROXY_KEYS = ["anthropicUpstream", "openaiUpstream", "chatgptUpstream", "allowedHosts", "prices", "thresholdShare", "contextWindow", "debugDir"] as const;
 
 /** The --config file's JSON, or an InputError naming it. */
 export function configFile(path: string): Record<string, unknown> {

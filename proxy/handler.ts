@@ -8,9 +8,10 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream";
-import { isObj, type Engine, type PrepareContext } from "../core/index.js";
+import type { Engine } from "../core/index.js";
 import { admin } from "./admin.js";
-import { bodyText } from "./body.js";
+import { decide, outgoingBytes, type Decision } from "./decide.js";
+import type { DebugDump } from "./debug-dump.js";
 import { logLine, type RequestRecord } from "./log.js";
 import type { Observer } from "./observe.js";
 import type { Resolved } from "./options.js";
@@ -31,6 +32,7 @@ export interface Context {
   observer: Observer;
   /** The proxy listens on a loopback address only. */
   loopback: boolean;
+  debug: DebugDump | null;
   statusExtra: () => Record<string, unknown>;
 }
 
@@ -67,47 +69,30 @@ async function passThrough(req: IncomingMessage, res: ServerResponse, ctx: Conte
   }
 }
 
-interface Decision {
-  body: Buffer;
-  /** The parsed request (null when it did not parse as an object). */
-  parsed: Record<string, unknown> | null;
-  prepared: PrepareContext | null;
-  action: Action;
-  record: Omit<RequestRecord, "status" | "escalations" | "action">;
+/** Strict mode's answer when every rung left the request over its threshold: a 400 in the API's shape, the upstream never asked. */
+function overBudget(res: ServerResponse, route: Route, d: Decision): void {
+  const p = d.prepared!;
+  refuse(res, 400, route.upstream, "cliff_over_budget", `the request is ${p.estTokensOut} estimated tokens after every compaction rung, over the threshold of ${d.thresholdTokens} (strict mode refuses it rather than send it)`);
 }
 
-/** Engine.prepare on the body, or the original bytes when anything about it fails. */
-function decide(ctx: Context, api: NonNullable<Route["api"]>, raw: Buffer, headers: IncomingMessage["headers"]): Decision {
-  const started = performance.now();
-  const record = { api, messagesIn: 0, messagesOut: 0, tokensIn: 0, tokensOut: 0, addedMs: 0 };
-  let parsed: unknown;
-  const failOpen = (): Decision => ({ body: raw, parsed: isObj(parsed) ? parsed : null, prepared: null, action: "fail-open", record: { ...record, addedMs: performance.now() - started } });
-  try {
-    parsed = JSON.parse(bodyText(raw));
-  } catch {
-    return failOpen();
-  }
-  if (!isObj(parsed)) return failOpen();
-  let prepared: PrepareContext;
-  let body = raw;
-  try {
-    prepared = ctx.engine.prepare(parsed, api, ctx.observer.prepareOptions(ctx.engine, headers, api, parsed));
-    if (prepared.modified && !ctx.engine.config.shadow) body = Buffer.from(JSON.stringify(prepared.outgoingBody()), "utf8");
-  } catch {
-    return failOpen();
-  }
-  const action: Action = prepared.compacted ? "cliff" : prepared.matched ? "reuse" : "pass";
-  const out = ctx.engine.config.shadow ? prepared.messages.length : prepared.substituted.length;
-  return {
-    body, parsed, prepared, action,
-    record: { ...record, messagesIn: prepared.messages.length, messagesOut: out, tokensIn: prepared.estTokensIn, tokensOut: ctx.engine.config.shadow ? prepared.estTokensIn : prepared.estTokensOut, addedMs: performance.now() - started },
-  };
+function finish(ctx: Context, d: Decision, action: Action, escalations: number, status: number): RequestRecord {
+  const record: RequestRecord = { ...d.record, action, escalations, status };
+  ctx.stats.count(action, d.record.tokensIn, d.record.shadow === true ? d.record.tokensIn : d.record.tokensOut, escalations);
+  ctx.options.log?.(logLine(record, ctx.options.logJson));
+  ctx.debug?.write(d, action, status);
+  return record;
 }
 
 /** Sends the decided body; after a context-length refusal, one more rung and a retry, up to the ladder's end. */
 async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context, route: Route, url: URL, raw: Buffer): Promise<void> {
-  const d = decide(ctx, route.api!, raw, req.headers);
+  const d = decide(ctx.engine, ctx.options.threshold, route.api!, raw, req.headers, (parsed) => ctx.observer.prepareOptions(ctx.engine, req.headers, route.api!, parsed));
+  if (d.threshold !== null) ctx.stats.window(d.threshold);
   const watched = ctx.observer.begin(ctx.engine, req.headers, route.api!, d.parsed, d.prepared);
+  const shadow = ctx.engine.config.shadow;
+  if (ctx.engine.config.strict && !shadow && d.prepared?.overBudget === true) {
+    overBudget(res, route, d);
+    return watched.end(finish(ctx, d, "refuse", 0, 0), d.prepared.rung);
+  }
   const request: UpstreamRequest = { agents: ctx.agents, url, method: "POST", headers: req.headers, body: d.body };
   let escalations = 0;
   let status = 0;
@@ -115,7 +100,7 @@ async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context
     for (;;) {
       const upstream = await send(request);
       status = upstream.statusCode ?? 0;
-      if (status < 400 || d.prepared === null || ctx.engine.config.shadow) {
+      if (status < 400 || d.prepared === null || shadow) {
         relay(upstream, res);
         return watched.read(upstream);
       }
@@ -125,17 +110,14 @@ async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context
         return relay(upstream, res, error.chunks);
       }
       escalations++;
-      request.body = Buffer.from(JSON.stringify(d.prepared.outgoingBody()), "utf8");
+      request.body = outgoingBytes(d.text!, d.prepared);
       d.record.messagesOut = d.prepared.substituted.length;
       d.record.tokensOut = d.prepared.estTokensOut;
     }
   } catch (e) {
     badGateway(res, ctx, url, e);
   } finally {
-    const action: Action = escalations > 0 ? "escalate" : d.action;
-    ctx.stats.count(action, d.record.tokensIn, d.record.tokensOut, escalations);
-    ctx.options.log?.(logLine({ ...d.record, action, escalations, status }, ctx.options.logJson));
-    watched.end({ ...d.record, action, escalations, status }, d.prepared?.rung ?? 0);
+    watched.end(finish(ctx, d, escalations > 0 ? "escalate" : d.action, escalations, status), d.prepared?.rung ?? 0);
   }
 }
 

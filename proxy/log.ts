@@ -12,8 +12,10 @@ export interface RequestRecord {
   escalations: number;
   /** Milliseconds the proxy added before the request left for the upstream. */
   addedMs: number;
-  /** The upstream's status (0 when it could not be reached). */
+  /** The upstream's status (0 when it could not be reached, or never asked). */
   status: number;
+  /** Shadow mode: the counts are what would have been sent; the original was. */
+  shadow?: boolean;
 }
 
 const n = (v: number): string => v.toLocaleString("en-US");
@@ -21,5 +23,6 @@ const n = (v: number): string => v.toLocaleString("en-US");
 export function logLine(r: RequestRecord, json: boolean, now = new Date()): string {
   if (json) return JSON.stringify({ time: now.toISOString(), ...r, addedMs: Math.round(r.addedMs * 100) / 100 });
   const esc = r.escalations > 0 ? ` after ${r.escalations} escalation(s)` : "";
-  return `${now.toISOString()} ${r.api} ${n(r.messagesIn)}→${n(r.messagesOut)} msgs ${n(r.tokensIn)}→${n(r.tokensOut)} tok ${r.action}${esc} +${r.addedMs.toFixed(1)}ms ${r.status || "no upstream"}`;
+  const shadow = r.shadow === true ? " (shadow: sent the original)" : "";
+  return `${now.toISOString()} ${r.api} ${n(r.messagesIn)}→${n(r.messagesOut)} msgs ${n(r.tokensIn)}→${n(r.tokensOut)} tok ${r.action}${esc}${shadow} +${r.addedMs.toFixed(1)}ms ${r.status || (r.action === "refuse" ? "not sent" : "no upstream")}`;
 }

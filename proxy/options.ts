@@ -2,6 +2,7 @@
 import { resolveConfig, type Config } from "../core/index.js";
 import type { PriceTable } from "./prices.js";
 import { UPSTREAM_NAMES, type UpstreamName } from "./routes.js";
+import type { ThresholdPolicy } from "./window.js";
 
 export const DEFAULT_PORT = 8257;
 export const DEFAULT_UPSTREAMS: Record<UpstreamName, string> = { anthropic: "https://api.anthropic.com", openai: "https://api.openai.com/v1", chatgpt: "https://chatgpt.com" };
@@ -16,6 +17,12 @@ export interface ProxyOptions {
   upstreams?: Partial<Record<UpstreamName, string>>;
   /** Host names the proxy answers to besides its own addresses (a team's proxy behind a load balancer). */
   allowedHosts?: readonly string[];
+  /** The threshold as a share of the window of the model each request names, in (0, 1]; absent: config.thresholdTokens for every request. */
+  thresholdShare?: number;
+  /** The window assumed for every model, instead of the table's. */
+  contextWindow?: number;
+  /** One JSON file per compactable request goes here (messages in and out, never a header). */
+  debugDir?: string;
   compactLimitBytes?: number;
   /** Where log lines go (a function per line); none when quiet. */
   log?: (line: string) => void;
@@ -42,6 +49,8 @@ export interface Resolved {
   port: number;
   upstreams: Record<UpstreamName, URL>;
   allowedHosts: readonly string[];
+  threshold: ThresholdPolicy;
+  debugDir: string | undefined;
   compactLimitBytes: number;
   log: ((line: string) => void) | undefined;
   logJson: boolean;
@@ -85,8 +94,13 @@ export function upstreamUrl(name: string, value: string, source = `the ${name} u
 
 export function resolveOptions(o: ProxyOptions): Resolved {
   const up = { ...DEFAULT_UPSTREAMS, ...o.upstreams };
+  const config = o.config ?? resolveConfig();
+  if (o.thresholdShare !== undefined && !(o.thresholdShare > 0 && o.thresholdShare <= 1)) throw new RangeError(`thresholdShare must be in (0, 1], got ${o.thresholdShare}`);
+  if (o.contextWindow !== undefined && !(Number.isSafeInteger(o.contextWindow) && o.contextWindow > 0)) throw new RangeError(`contextWindow must be a whole number > 0, got ${o.contextWindow}`);
   return {
-    config: o.config ?? resolveConfig(),
+    config,
+    threshold: { share: o.thresholdShare, tokens: config.thresholdTokens, contextWindow: o.contextWindow },
+    debugDir: o.debugDir,
     host: o.host ?? "127.0.0.1",
     port: o.port ?? DEFAULT_PORT,
     upstreams: Object.fromEntries(UPSTREAM_NAMES.map((n) => [n, upstreamUrl(n, up[n])])) as Record<UpstreamName, URL>,

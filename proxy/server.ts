@@ -10,6 +10,7 @@ import { Engine } from "../core/index.js";
 import { handle, type Context } from "./handler.js";
 import { resolveOptions, type ProxyOptions, type Resolved } from "./options.js";
 import { admit } from "./admission.js";
+import { DebugDump } from "./debug-dump.js";
 import { HostGuard } from "./guard.js";
 import { errorBody } from "./refusal.js";
 import { proxyArchive } from "./archive.js";
@@ -69,9 +70,10 @@ export async function startProxy(o: ProxyOptions = {}): Promise<RunningProxy> {
   const observer = new Observer({ hash: nodeSha256, keepLastCliff: loopback, prices: options.prices, maxSessions: options.maxSessions, keepAliveMs: options.keepAliveMs, log: options.log });
   let port = options.port;
   const guard = new HostGuard(options.host, options.allowedHosts);
+  const debug = options.debugDir === undefined ? null : new DebugDump(options.debugDir);
   const ctx: Context = {
-    agents, engine, options, stats, guard, observer, loopback,
-    statusExtra: () => ({ listen: `http://${options.host}:${port}`, upstreams: Object.fromEntries(Object.entries(options.upstreams).map(([k, u]) => [k, u.href])), allowedHosts: options.allowedHosts, logFile: options.logFile ?? null, shadow: engine.config.shadow, thresholdTokens: engine.config.thresholdTokens,
+    agents, engine, options, stats, guard, observer, loopback, debug,
+    statusExtra: () => ({ listen: `http://${options.host}:${port}`, upstreams: Object.fromEntries(Object.entries(options.upstreams).map(([k, u]) => [k, u.href])), allowedHosts: options.allowedHosts, logFile: options.logFile ?? null, shadow: engine.config.shadow, strict: engine.config.strict, thresholdTokens: engine.config.thresholdTokens, thresholdShare: options.threshold.share ?? null, contextWindow: options.threshold.contextWindow ?? null, debugDir: options.debugDir ?? null,
       archive: archive === undefined ? null : { dir: archive.dir, ...archive.stats() } }),
   };
   const server = http.createServer((req, res) => {

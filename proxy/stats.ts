@@ -2,8 +2,12 @@
 import type { Engine } from "../core/index.js";
 
 import { VERSION } from "./version.js";
+import type { ThresholdChoice } from "./window.js";
 
-export type Action = "pass" | "reuse" | "cliff" | "escalate" | "fail-open" | "oversize";
+export type Action = "pass" | "reuse" | "cliff" | "escalate" | "fail-open" | "oversize" | "refuse";
+
+/** How many models' windows the status remembers (the newest ones). */
+const WINDOWS_SHOWN = 16;
 
 export class Stats {
   readonly started = Date.now();
@@ -22,6 +26,16 @@ export class Stats {
   remoteSummaries = 0;
   tokensSaved = 0;
   inFlight = 0;
+  /** Strict mode: requests still over the threshold after every rung, answered 400 without asking the upstream. */
+  overBudgetRefusals = 0;
+  /** The window and threshold last used for each model (a model missing from the table shows source "default"). */
+  readonly windows = new Map<string, { window: number; source: string; thresholdTokens: number }>();
+
+  window(t: ThresholdChoice): void {
+    this.windows.delete(t.model);
+    this.windows.set(t.model, { window: t.window, source: t.source, thresholdTokens: t.threshold });
+    if (this.windows.size > WINDOWS_SHOWN) this.windows.delete(this.windows.keys().next().value as string);
+  }
 
   count(action: Action, tokensIn: number, tokensOut: number, escalations: number): void {
     this.compactable++;
@@ -29,6 +43,7 @@ export class Stats {
     else if (action === "reuse") this.reuses++;
     else if (action === "cliff" || action === "escalate") this.cliffs++;
     else if (action === "fail-open") this.failOpens++;
+    else if (action === "refuse") this.overBudgetRefusals++;
     else this.oversize++;
     this.escalations += escalations;
     this.tokensSaved += Math.max(0, tokensIn - tokensOut);
@@ -40,9 +55,9 @@ export class Stats {
       name: "cliffcompaction", version: VERSION, pid: process.pid, uptimeSeconds: Math.round((Date.now() - this.started) / 1000),
       requests: this.requests, compactable: this.compactable, inFlight: this.inFlight,
       passes: this.passes, cliffs: this.cliffs, reuses: this.reuses, escalations: this.escalations,
-      failOpens: this.failOpens, oversize: this.oversize, upstreamErrors: this.upstreamErrors, refused: this.refused, remoteSummaries: this.remoteSummaries, tokensSaved: this.tokensSaved,
+      failOpens: this.failOpens, oversize: this.oversize, upstreamErrors: this.upstreamErrors, refused: this.refused, overBudgetRefusals: this.overBudgetRefusals, remoteSummaries: this.remoteSummaries, tokensSaved: this.tokensSaved,
       store: { entries: s.store.entries, bytes: s.store.bytes, maxEntries: engine.config.storeMaxEntries, maxBytes: engine.config.storeMaxBytes },
-      keepRecent: engine.config.keepRecent, memo: s.memo, digests: s.digests, ...extra,
+      keepRecent: engine.config.keepRecent, memo: s.memo, digests: s.digests, windows: Object.fromEntries(this.windows), ...extra,
     };
   }
 }

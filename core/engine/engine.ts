@@ -18,7 +18,7 @@ import { replay, truncateSummary, type ChainStart } from "./replay.js";
 import { summaryMessageText } from "../parts.js";
 import { boundCalibration } from "./calibration.js";
 import { cutAllowed, fingerprint, newRequest, outgoingTokens, type PrepareContext, type RequestState } from "./request.js";
-import { byteOption, type EngineOptions, type EngineStats, type PrepareOptions } from "./options.js";
+import { byteOption, requestConfig, type EngineOptions, type EngineStats, type PrepareOptions } from "./options.js";
 import { cloneSummary as clone, PrefixStore, type StoreEntry } from "./store.js";
 import type { ArchiveFn } from "../archive.js";
 
@@ -76,23 +76,24 @@ export class Engine {
   /** Decides what to send for `body`. Never throws for malformed bodies (they pass through). */
   prepare(body: unknown, dialectName: DialectName | string, options: PrepareOptions = {}): PrepareContext {
     const ratio = boundCalibration(options.calibration);
-    const ctx = this.prepareWith(body, dialectName, ratio);
+    const cfg = requestConfig(this.config, options.thresholdTokens);
+    const ctx = this.prepareWith(body, dialectName, ratio, cfg);
     if (options.recalibrate === undefined || !ctx.compacted) return ctx;
     const next = boundCalibration(options.recalibrate);
     if (next === ratio) return ctx;
-    const again = this.prepareWith(body, dialectName, next);
+    const again = this.prepareWith(body, dialectName, next, cfg);
     return again.compacted ? again : ctx;
   }
 
-  private prepareWith(body: unknown, dialectName: DialectName | string, ratio: number): RequestState {
+  private prepareWith(body: unknown, dialectName: DialectName | string, ratio: number, cfg: Config): RequestState {
     const d = getDialect(dialectName);
     const b = (body !== null && typeof body === "object" && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
     const raw = b[d.messagesKey];
     const messages: unknown[] = Array.isArray(raw) ? raw : [];
     const fixed = fixedChars(b, d.messagesKey);
     const entries = messages.map((m) => this.memo.get(m, billableChars));
-    const policy = ratio === 1 ? canonicalJson([this.config, fixed]) : canonicalJson([this.config, fixed, ratio]);
-    const ctx = newRequest(b, d, messages, entries, fixed, policy, this.config, this.hash, ratio);
+    const policy = ratio === 1 ? canonicalJson([cfg, fixed]) : canonicalJson([cfg, fixed, ratio]);
+    const ctx = newRequest(b, d, messages, entries, fixed, policy, cfg, this.hash, ratio);
     ctx.archive = this.archive;
     // A request that fits is sent as it is, even when a stored cliff would match it.
     if (ctx.estTokensIn <= ctx.threshold || messages.length === 0) return ctx;

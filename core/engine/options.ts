@@ -1,5 +1,5 @@
 /** What a host may set for an engine and for each request, and what an engine reports of its caches. */
-import { ConfigError } from "../config.js";
+import { ConfigError, type Config } from "../config.js";
 import type { ArchiveFn } from "../archive.js";
 import type { CacheStats } from "./memo.js";
 import type { PrefixStore } from "./store.js";
@@ -61,4 +61,17 @@ export interface PrepareOptions {
    * under that too, that decision is returned (its `calibration` says so; the host keeps it).
    */
   recalibrate?: number;
+  /**
+   * The threshold this request is decided against instead of the config's (a host that sizes it
+   * from the model's window). It is part of the policy a stored cliff is keyed by, so cliffs made
+   * under different thresholds never stand in for each other.
+   */
+  thresholdTokens?: number;
+}
+
+/** The config one request is decided with: the engine's, or a copy with the request's own threshold. */
+export function requestConfig(config: Config, thresholdTokens: number | undefined): Config {
+  if (thresholdTokens === undefined || thresholdTokens === config.thresholdTokens) return config;
+  if (!Number.isSafeInteger(thresholdTokens) || thresholdTokens < 0) throw new ConfigError("thresholdTokens", `thresholdTokens must be a whole number ≥ 0, got ${String(thresholdTokens)}`);
+  return { ...config, thresholdTokens };
 }

@@ -4,6 +4,8 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DEFAULT_THRESHOLD_SHARE, percentThreshold, windowSettings } from "../../cli/proxy-settings.js";
+import { settingLayers } from "../../cli/settings.js";
 
 const CLI = new URL("../../dist/cli.mjs", import.meta.url).pathname;
 
@@ -34,4 +36,29 @@ describe("bad upstream URLs", () => {
       expect(r.err).not.toMatch(/cannot listen|    at /);
     });
   }
+});
+
+describe("the threshold, the window and the debug folder on the layers", () => {
+  const dir = mkdtempSync(join(tmpdir(), "cliff-window-settings-"));
+  const file = join(dir, "cfg.json");
+  writeFileSync(file, JSON.stringify({ thresholdShare: 0.4, contextWindow: 64000, debugDir: "/tmp/d" }));
+  const settings = (values: Record<string, string | boolean>, env: Record<string, string> = {}) => {
+    const p = percentThreshold(values, env);
+    return windowSettings(settingLayers(p.values, p.env));
+  };
+  it("flags over CLIFF_* over the file; a share or an absolute threshold, whichever the higher layer sets; the default share otherwise", () => {
+    expect(settings({})).toEqual({ thresholdShare: DEFAULT_THRESHOLD_SHARE });
+    expect(settings({ threshold: "60%" })).toEqual({ thresholdShare: 0.6 });
+    expect(settings({ threshold: "150000" })).toEqual({});
+    expect(settings({}, { CLIFF_THRESHOLD_TOKENS: "70%" })).toEqual({ thresholdShare: 0.7 });
+    expect(settings({}, { CLIFF_THRESHOLD_SHARE: "0.3" })).toEqual({ thresholdShare: 0.3 });
+    expect(settings({ config: file })).toEqual({ thresholdShare: 0.4, contextWindow: 64000, debugDir: "/tmp/d" });
+    expect(settings({ config: file }, { CLIFF_THRESHOLD_TOKENS: "90000", CLIFF_CONTEXT_WINDOW: "32000" })).toEqual({ contextWindow: 32000, debugDir: "/tmp/d" });
+    expect(settings({ config: file, threshold: "55%", "context-window": "1000", "debug-dir": "/x" }, { CLIFF_THRESHOLD_TOKENS: "90000" })).toEqual({ thresholdShare: 0.55, contextWindow: 1000, debugDir: "/x" });
+  });
+  it("bad values are refused naming where they came from", () => {
+    expect(() => settings({ threshold: "160%" })).toThrow(/^--threshold-share must be a share of the window in \(0, 1\]/);
+    expect(() => settings({}, { CLIFF_CONTEXT_WINDOW: "big" })).toThrow(/^CLIFF_CONTEXT_WINDOW must be a whole number of tokens > 0/);
+    expect(() => settings({ threshold: "1000", "threshold-share": "0.5" })).toThrow(/--threshold and --threshold-share: set one threshold, not both/);
+  });
 });
