@@ -9,6 +9,8 @@ import type { ArchiveFn } from "./archive.js";
 import { FileTracker, formatFileLists } from "./files.js";
 import { summaryMessageText } from "./parts.js";
 import { PartsCache } from "./parts-cache.js";
+import { CallBook, needsBook } from "./call-book.js";
+import { tailFocus } from "./tail-focus.js";
 import { renderSummary } from "./summary.js";
 
 export { PartsCache };
@@ -56,6 +58,35 @@ export interface CompactOptions {
    * to it, and its line in the summary points at where it was kept.
    */
   archive?: ArchiveFn;
+}
+
+/** A summariser that tells the book which message it reads. */
+function booked(d: Dialect, ctx: PartContext): (i: number, m: unknown) => string[] {
+  const book = ctx.book;
+  return book === undefined ? (_i, m) => d.summarize(m, ctx) : (i, m) => ((book.at = i), d.summarize(m, ctx));
+}
+
+/**
+ * The parts of body[0, keptFrom) in order. With the plan rule on, a message that ends its parts
+ * with a plan keeps it only when it is the span's newest (older plans are superseded).
+ */
+function collectParts(body: readonly unknown[], keptFrom: number, partsOf: (i: number, m: unknown) => string[], book: CallBook | undefined, plans: boolean, visit: (m: unknown) => void): string[] {
+  const parts: string[] = [];
+  const made: string[][] = plans ? new Array<string[]>(keptFrom) : [];
+  for (let i = 0; i < keptFrom; i++) {
+    visit(body[i]);
+    const p = partsOf(i, body[i]);
+    if (plans) made[i] = p;
+    else for (let j = 0; j < p.length; j++) parts.push(p[j]);
+  }
+  if (!plans || book === undefined) return plans ? ([] as string[]).concat(...made) : parts;
+  const latest = book.latestPlanBefore(keptFrom);
+  for (let i = 0; i < keptFrom; i++) {
+    const p = made[i];
+    const n = book.hasPlan(i) && i !== latest ? p.length - 1 : p.length;
+    for (let j = 0; j < n; j++) parts.push(p[j]);
+  }
+  return parts;
 }
 
 /** Index of the first model turn, or -1. */
@@ -120,24 +151,22 @@ export function compactWith(messages: readonly unknown[], d: Dialect, cfg: Confi
   const k = Math.max(0, cfg.keepRecent);
   if (starts.length <= k) return null;
   const keptFrom = k === 0 ? body.length : starts[starts.length - k];
+  const focus = cfg.tailFocus ? tailFocus(body.slice(keptFrom), d, cfg, options.focus, options.partsCache?.decoded) : options.focus;
+  const files = cfg.appendFileLists ? new FileTracker() : null;
+  const cache = options.partsCache !== undefined && PartsCache.reusable(cfg) ? options.partsCache : null;
   const ctx: PartContext = {
     cfg,
     decoded: options.partsCache?.decoded,
     archive: options.archive,
-    focus: options.focus === undefined ? undefined : { focus: options.focus, perResult: cfg.focusResultMaxChars, remaining: cfg.focusTotalMaxChars },
+    focus: focus === undefined ? undefined : { focus, perResult: cfg.focusResultMaxChars, remaining: cfg.focusTotalMaxChars },
+    book: !needsBook(cfg) ? undefined : cache !== null ? cache.bookOf(messages, headLen) : new CallBook(),
+    onCall: files === null ? undefined : (name, args) => files.addCall(name, args),
   };
-  const files = cfg.appendFileLists ? new FileTracker() : null;
-  const summarizing: PartContext = files === null ? ctx : { ...ctx, onCall: (name, args) => files.addCall(name, args) };
-  const cache = options.partsCache !== undefined && PartsCache.reusable(cfg, options.focus) ? options.partsCache : null;
-  const partsOf = cache !== null ? cache.summarizer(messages, headLen, d, ctx) : (_i: number, m: unknown) => d.summarize(m, summarizing);
-  const parts: string[] = [];
-  for (let i = 0; i < keptFrom; i++) {
-    const m = body[i];
+  const partsOf = cache !== null ? cache.summarizer(messages, headLen, d, ctx) : booked(d, ctx);
+  const parts = collectParts(body, keptFrom, partsOf, ctx.book, cfg.planMaxChars > 0, (m) => {
     // The lists an old summary carried come forward; everything else it said is dropped.
     if (files !== null && d.isSummary(m)) files.addText(summaryMessageText(m));
-    const made = partsOf(i, m);
-    for (let j = 0; j < made.length; j++) parts.push(made[j]);
-  }
+  });
   const filesText = files === null ? "" : formatFileLists(files.capped(cfg.filesMaxPaths, cfg.filesMaxChars));
   const result = resultOf(messages, d, headLen, headLen + keptFrom, parts, filesText);
   const outLength = headLen + 1 + body.length - keptFrom;

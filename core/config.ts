@@ -62,6 +62,20 @@ export interface Config {
   minGainTokens: number;
   /** Proxy: scale the estimate per session by the provider's reported input tokens (bounded; changes only at a cliff). */
   calibrate: boolean;
+  /** Recall rule: an edit or write call shows its new text (the input's own lines) up to this many characters; 0 = off. */
+  editMaxChars: number;
+  /** Recall rule: a failed result too long to keep shows its last lines (and a stated exit code) up to this many characters; 0 = off. */
+  errorTailMaxChars: number;
+  /** Recall rule: the newest plan (todo list, plan update) in the span kept whole up to this many characters, older ones dropped; 0 = off. */
+  planMaxChars: number;
+  /** Recall rule: the distinctive terms of the kept tail act as a focus on results the length rule drops. */
+  tailFocus: boolean;
+  /** Pins: results of tools whose name matches one of these globs are kept whole, up to pinMaxChars. */
+  keepResultsOf: readonly string[];
+  /** Pins: results of reads of files whose path matches one of these globs are kept whole, up to pinMaxChars. */
+  keepFiles: readonly string[];
+  /** Cap on a pinned result (longer ones keep their start); 0 = pins off. */
+  pinMaxChars: number;
 }
 
 export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
@@ -90,6 +104,13 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   archiveMaxBytes: 268435456,
   minGainTokens: 0,
   calibrate: false,
+  editMaxChars: 0,
+  errorTailMaxChars: 0,
+  planMaxChars: 0,
+  tailFocus: false,
+  keepResultsOf: Object.freeze([]) as readonly string[],
+  keepFiles: Object.freeze([]) as readonly string[],
+  pinMaxChars: 4000,
 });
 
 /**
@@ -98,7 +119,19 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
  */
 export const PROFILES: { readonly [P in Profile]: Readonly<Partial<Config>> } = {
   reference: {},
-  recall: { archive: true },
+  // The rules' values are measured by the retention bench (README, "What a cliff keeps"): each is
+  // where its gain in needed tokens held stopped paying for the tokens it keeps. The archive keeps
+  // what is dropped outside the context, where a host can write files.
+  recall: {
+    editMaxChars: 2000,
+    errorTailMaxChars: 300,
+    planMaxChars: 3000,
+    tailFocus: true,
+    keepThinking: false,
+    resultMaxChars: 200,
+    keepFiles: Object.freeze(["AGENTS.md", "CLAUDE.md"]),
+    archive: true,
+  },
 };
 
 /**
@@ -141,6 +174,13 @@ export const CONFIG_KINDS: { readonly [K in keyof Config]: ConfigKind } = {
   archiveMaxBytes: "int",
   minGainTokens: "int",
   calibrate: "bool",
+  editMaxChars: "int",
+  errorTailMaxChars: "int",
+  planMaxChars: "int",
+  tailFocus: "bool",
+  keepResultsOf: "list",
+  keepFiles: "list",
+  pinMaxChars: "int",
 };
 
 /** The config keys, in their camelCase spelling. */

@@ -12,9 +12,14 @@ function imageAdjustment(node: Record<string, unknown>): number | undefined {
   return imageTokens(payload) * 4 - payload.length;
 }
 
+// The AgentParley sandbox build hands the core flat text messages only (their content is always a
+// string), so it leaves image pricing out of its bundle.
+declare const __CLIFF_TEXT_ONLY__: boolean | undefined;
+const adjustment = typeof __CLIFF_TEXT_ONLY__ !== "undefined" && __CLIFF_TEXT_ONLY__ ? undefined : imageAdjustment;
+
 /** Billable characters of any JSON value (a body, a message list or one message); never negative. */
 export function billableChars(value: unknown): number {
-  return Math.max(0, measureJson(value, PYTHON_DEFAULT, imageAdjustment));
+  return Math.max(0, measureJson(value, PYTHON_DEFAULT, adjustment));
 }
 
 /** `floor(billableChars(body) / 4)`. */

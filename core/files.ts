@@ -6,7 +6,8 @@
 import { DEFAULT_CONFIG, type Config } from "./config.js";
 import { getDialect } from "./dialects/registry.js";
 import type { Dialect, DialectName } from "./dialects/types.js";
-import { arr, isObj, obj, str } from "./guards.js";
+import { fileOpsOfCall } from "./call-kinds.js";
+import { isObj, obj } from "./guards.js";
 import type { DecodedJson } from "./parts.js";
 import type { PartsCache } from "./parts-cache.js";
 
@@ -16,56 +17,7 @@ export interface FileLists {
   modified: string[];
 }
 
-const READ_TOOLS = new Set(["read", "read_file", "view", "view_file", "notebookread", "open_file"]);
-const WRITE_TOOLS = new Set(["write", "edit", "multiedit", "notebookedit", "write_file", "edit_file", "create_file", "str_replace_based_edit_tool"]);
-const PATCH_TOOLS = new Set(["apply_patch", "apply_patch_call"]);
-const EDITOR_TOOLS = new Set(["str_replace_editor", "str_replace_based_edit_tool"]);
-const PATH_KEYS = ["path", "file_path", "filePath", "filename", "notebook_path"];
-const PATCH_LINE = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm;
-
-/** Arguments as an object: a JSON string is decoded; any other string is kept under `input` (a patch). */
-function argsObject(args: unknown): Record<string, unknown> {
-  if (typeof args !== "string") return obj(args);
-  const t = args.trimStart();
-  if (t.startsWith("{")) {
-    try {
-      return obj(JSON.parse(t));
-    } catch {
-      return { input: args };
-    }
-  }
-  return { input: args };
-}
-
-function pathsIn(args: Record<string, unknown>): string[] {
-  const out: string[] = [];
-  for (const k of PATH_KEYS) if (typeof args[k] === "string" && args[k] !== "") out.push(args[k] as string);
-  for (const p of arr(args.paths)) if (typeof p === "string" && p !== "") out.push(p);
-  return out;
-}
-
-function patchPaths(args: Record<string, unknown>): string[] {
-  const op = obj(args.operation ?? args);
-  if (typeof op.type === "string" && /_file$/.test(op.type) && typeof op.path === "string" && op.path !== "") return [op.path];
-  const text = [args.input, args.patch, args.diff, args.command].map((v) => (Array.isArray(v) ? v.join("\n") : str(v))).join("\n");
-  const out: string[] = [];
-  for (const m of text.matchAll(PATCH_LINE)) out.push(m[1].trim());
-  return out.filter((p) => p !== "");
-}
-
-/** What one tool call did to files: the paths it read and the paths it modified. */
-export function fileOpsOfCall(name: unknown, rawArgs: unknown): { read: string[]; modified: string[] } {
-  const tool = str(name).toLowerCase();
-  const args = argsObject(rawArgs);
-  if (PATCH_TOOLS.has(tool)) return { read: [], modified: patchPaths(args) };
-  if (EDITOR_TOOLS.has(tool) && typeof args.command === "string") {
-    const paths = pathsIn(args);
-    return args.command === "view" ? { read: paths, modified: [] } : { read: [], modified: paths };
-  }
-  if (READ_TOOLS.has(tool)) return { read: pathsIn(args), modified: [] };
-  if (WRITE_TOOLS.has(tool)) return { read: [], modified: pathsIn(args) };
-  return { read: [], modified: [] };
-}
+export { fileOpsOfCall };
 
 /** Accumulates file lists in order of sight, applying Pi's rule at the end. */
 export class FileTracker {

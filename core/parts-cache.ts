@@ -6,6 +6,7 @@ import { CONFIG_KEYS, type Config } from "./config.js";
 import type { Dialect } from "./dialects/types.js";
 import { jsonStringify } from "./guards.js";
 import { DecodedJson, type PartContext } from "./parts.js";
+import { CallBook } from "./call-book.js";
 
 /** The settings only an assistant's thinking and visible text read (rung 2 changes these and nothing else). */
 const THOUGHT_KEYS = ["thoughtMaxChars", "keepThinking", "thinkingMaxChars"] as const;
@@ -35,6 +36,20 @@ function watched(cfg: Config, seen: { thought: boolean }): Config {
   return out;
 }
 
+/** `ctx` with its config watched and its focus recording that it was read (such parts are never kept). */
+function watchedContext(ctx: PartContext, seen: { thought: boolean; focus: boolean }): PartContext {
+  const focus = ctx.focus;
+  const out = { ...ctx, cfg: watched(ctx.cfg, seen) };
+  Object.defineProperty(out, "focus", {
+    enumerable: true,
+    get() {
+      seen.focus = true;
+      return focus;
+    },
+  });
+  return out;
+}
+
 const keyOf = (cfg: Config, keys: readonly (keyof Config)[]): string => keys.map((k) => jsonStringify(cfg[k])).join(",");
 
 // Parts made with an archive point at it: each archive function separates the parts it made.
@@ -56,16 +71,19 @@ const SHARED_KEYS = PART_KEYS.filter((k) => (THOUGHT_KEYS as readonly string[]).
  */
 export class PartsCache {
   /**
-   * Whether a pass under `cfg` may reuse parts: a focus's excerpt budget runs across messages, and
-   * file lists appended to the summary listen to every call, so neither pass can skip a message.
+   * Whether a pass under `cfg` may reuse parts: file lists appended to the summary listen to every
+   * call, so that pass cannot skip a message. (A message whose parts read the focus is made again
+   * in every pass, in order, so a focus's excerpt budget runs across messages as in a fresh pass.)
    */
-  static reusable(cfg: Config, focus: unknown): boolean {
-    return focus === undefined && !cfg.appendFileLists;
+  static reusable(cfg: Config): boolean {
+    return !cfg.appendFileLists;
   }
 
   private readonly slots = { own: new Map<string, (string[] | undefined)[]>(), shared: new Map<string, (string[] | undefined)[]>() };
   /** Content strings decoded as JSON by the plain dialect, for every pass of one plan. */
   readonly decoded = new DecodedJson();
+  /** Calls and plans of the list, for the recall rules (positions are the body's, like the parts). */
+  private book = new CallBook();
   private list: readonly unknown[] | null = null;
   private headLen = -1;
   private starts: number[] | null = null;
@@ -77,6 +95,7 @@ export class PartsCache {
     this.slots.own.clear();
     this.slots.shared.clear();
     this.starts = null;
+    this.book = new CallBook();
   }
 
   /** Where the body's turns start (`compute` runs once per list and head). */
@@ -85,19 +104,27 @@ export class PartsCache {
     return (this.starts ??= compute());
   }
 
-  /** A summariser of body messages under `cfg` that reuses and keeps parts. */
+  /** The book of calls and plans of this list (the one every pass over it shares). */
+  bookOf(list: readonly unknown[], headLen: number): CallBook {
+    this.use(list, headLen);
+    return this.book;
+  }
+
+  /** A summariser of body messages under `cfg` that reuses and keeps parts (and, when `ctx` has a book, this list's). */
   summarizer(list: readonly unknown[], headLen: number, d: Dialect, ctx: PartContext): (i: number, m: unknown) => string[] {
     this.use(list, headLen);
     const archived = archiveKey(ctx.archive);
     const slot: Slot = { own: this.slot("own", keyOf(ctx.cfg, PART_KEYS) + archived), shared: this.slot("shared", keyOf(ctx.cfg, SHARED_KEYS) + archived) };
-    const seen = { thought: false };
-    const watching: PartContext = { ...ctx, cfg: watched(ctx.cfg, seen) };
+    const seen = { thought: false, focus: false };
+    const book = ctx.book === undefined ? undefined : this.book;
+    const watching = watchedContext({ ...ctx, book }, seen);
     return (i, m) => {
       let made = slot.own[i] ?? slot.shared[i];
       if (made === undefined) {
-        seen.thought = false;
+        seen.thought = seen.focus = false;
+        if (book !== undefined) book.at = i;
         made = d.summarize(m, watching);
-        (seen.thought ? slot.own : slot.shared)[i] = made;
+        if (!seen.focus) (seen.thought ? slot.own : slot.shared)[i] = made;
       }
       return made;
     };

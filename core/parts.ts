@@ -2,9 +2,13 @@
  * The content-class rules, in one place: every dialect extracts text and calls these to turn it
  * into summary parts. Each part is a fixed tag plus a verbatim (possibly truncated) excerpt.
  */
+import type { CallBook } from "./call-book.js";
+import { editTextOf, fileOpsOfCall, isPlanCall } from "./call-kinds.js";
+import { globMatches } from "./glob.js";
 import type { Config } from "./config.js";
 import { canonicalJson, stringPrefixJson } from "./json.js";
 import { focusExcerpt, FOCUS_EXCERPT_TAG, type FocusBudget } from "./focus.js";
+import { errorTailTag, failure, lastLines, type ResultMeta } from "./result-rules.js";
 import { SUMMARY_HEADER } from "./summary.js";
 import { archivePointer, withPointer, type ArchiveFn } from "./archive.js";
 import { isBlank, strip, stripTaskNotifications, toWellFormed, truncate } from "./text.js";
@@ -39,7 +43,11 @@ export interface PartContext {
   readonly decoded?: DecodedJson;
   /** The host's archive: a dropped result or a cut call is kept there and the summary points at it. */
   readonly archive?: ArchiveFn;
+  /** Calls and plans across the messages of the list (present when a recall rule needs them). */
+  readonly book?: CallBook;
 }
+
+export type { ResultMeta };
 
 /**
  * Content strings decoded as JSON (undefined: not worth decoding), kept for the passes of one plan
@@ -99,26 +107,80 @@ export function humanPart(tag: string, text: string, ctx: PartContext, dropSumma
   return toWellFormed(`${tag}: ${truncate(clean, ctx.cfg.humanMaxChars)}`);
 }
 
-/** `result: text` for a short result; a focus excerpt or nothing for a long or empty one. */
-export function resultPart(text: string, ctx: PartContext): string | null {
+/**
+ * `result: text` for a short result; for a long one what a recall rule keeps of it, else a focus
+ * excerpt or nothing (an empty one is nothing).
+ */
+export function resultPart(text: string, ctx: PartContext, meta?: ResultMeta): string | null {
   const clean = strip(text);
   if (clean.length === 0) return null;
   if (clean.length <= ctx.cfg.resultMaxChars) return toWellFormed(RESULT_TAG + clean);
+  const kept = keptLongResult(clean, ctx, meta);
+  // What a rule keeps of a long result may be cut (a tail, a pinned start): the archive keeps it whole.
+  if (kept !== null) return withPointer(toWellFormed(kept.line), kept.cut ? archivePointer(ctx.archive, text, "result") : null);
   const excerpt = ctx.focus === undefined ? null : toWellFormed(focusExcerpt(clean, ctx.focus) ?? "") || null;
   // The archive keeps the text as the model saw it, unstripped.
   return withPointer(excerpt, archivePointer(ctx.archive, text, "result"));
 }
 
+/**
+ * The recall rules for a result over the length cap: a pinned one is kept whole (within its cap),
+ * a failed one keeps its end. Null: no rule keeps it.
+ */
+function keptLongResult(clean: string, ctx: PartContext, meta: ResultMeta | undefined): { line: string; cut: boolean } | null {
+  const pinCap = ctx.cfg.pinMaxChars;
+  if (pinned(ctx, meta)) return { line: RESULT_TAG + truncate(clean, pinCap), cut: clean.length > pinCap };
+  const tailCap = ctx.cfg.errorTailMaxChars;
+  if (tailCap > 0) {
+    const failed = failure(clean, meta);
+    if (failed !== null) return { line: errorTailTag(failed.exit) + lastLines(clean, tailCap), cut: clean.length > tailCap };
+  }
+  return null;
+}
+
+/** Whether the call a result answers is pinned: by its tool's name, or by the path of a file it read. */
+function pinned(ctx: PartContext, meta: ResultMeta | undefined): boolean {
+  const cfg = ctx.cfg;
+  if (cfg.pinMaxChars <= 0 || (cfg.keepResultsOf.length === 0 && cfg.keepFiles.length === 0)) return false;
+  const call = ctx.book?.callOf(meta?.callId);
+  if (globMatches(meta?.tool ?? call?.name, cfg.keepResultsOf, false)) return true;
+  if (call === undefined || cfg.keepFiles.length === 0) return false;
+  for (const p of fileOpsOfCall(call.name, call.args).read) if (globMatches(p, cfg.keepFiles, true)) return true;
+  return false;
+}
+
+/**
+ * An edit or write call as its path and new text (the input's own lines, cut at `editMaxChars`),
+ * or null when the rule is off or the call is not one.
+ */
+function editLines(name: unknown, args: unknown, ctx: PartContext): string | null {
+  const cap = ctx.cfg.editMaxChars;
+  if (cap <= 0) return null;
+  const edit = editTextOf(name, args);
+  if (edit === null) return null;
+  const whole = edit.texts.join("\n");
+  const text = truncate(whole, cap);
+  const line = `[${typeof name === "string" && name !== "" ? name : "?"}] ` + (edit.path === null ? text : edit.path + "\n" + text);
+  return whole.length <= cap ? line : (withPointer(line, callPointer(args, ctx.archive)) as string);
+}
+
+/** The archive's pointer to a cut call's arguments as its signature line would show them uncut. */
+function callPointer(args: unknown, archive: ArchiveFn | undefined): string | null {
+  if (archive === undefined) return null;
+  return archivePointer(archive, typeof args === "string" ? args : flatCanonical(args, 0) ?? canonicalJson(args), "call");
+}
+
 /** `[name] args`, args capped at cmdMaxChars; a string is passed through, anything else is canonical JSON. */
 export function signatureLine(name: unknown, args: unknown, ctx: PartContext): string {
-  const cap = ctx.cfg.cmdMaxChars;
+  return cappedSignature(name, args, ctx.cfg.cmdMaxChars, ctx.archive);
+}
+
+function cappedSignature(name: unknown, args: unknown, cap: number, archive: ArchiveFn | undefined): string {
   const text = typeof args === "string" ? args : args === undefined ? "" : flatCanonical(args, cap) ?? canonicalJson(args, cap);
   const label = typeof name === "string" && name !== "" ? name : "?";
   const line = `[${label}] ${truncate(text, cap)}`;
-  if (ctx.archive === undefined || !(cap > 0) || text.length <= cap) return line;
-  // The arguments as the line would show them uncut.
-  const full = typeof args === "string" ? args : flatCanonical(args, 0) ?? canonicalJson(args);
-  return withPointer(line, archivePointer(ctx.archive, full, "call")) as string;
+  if (archive === undefined || !(cap > 0) || text.length <= cap) return line;
+  return withPointer(line, callPointer(args, archive)) as string;
 }
 
 /**
@@ -161,6 +223,8 @@ export class AssistantPart {
   private thinking: string[] | null = null;
   private visible: string[] | null = null;
   private lines: string[] | null = null;
+  /** The message's newest plan call, kept apart: only the newest plan of the span is kept. */
+  private plan: string | null = null;
 
   constructor(private readonly ctx: PartContext) {}
 
@@ -172,19 +236,31 @@ export class AssistantPart {
     if (typeof text === "string" && !isBlank(text)) (this.visible ??= []).push(text);
   }
 
-  addCall(name: unknown, args: unknown): void {
-    this.ctx.onCall?.(name, args);
-    (this.lines ??= []).push(signatureLine(name, args, this.ctx));
+  addCall(name: unknown, args: unknown, id?: unknown): void {
+    const ctx = this.ctx;
+    ctx.onCall?.(name, args);
+    ctx.book?.record(id, name, args);
+    const planCap = ctx.cfg.planMaxChars;
+    if (planCap > 0 && isPlanCall(name, args)) {
+      this.plan = cappedSignature(name, args, planCap, ctx.archive);
+      return;
+    }
+    (this.lines ??= []).push(editLines(name, args, ctx) ?? signatureLine(name, args, ctx));
   }
 
-  addResult(text: string): void {
-    const part = resultPart(text, this.ctx);
+  addResult(text: string, meta?: ResultMeta): void {
+    const part = resultPart(text, this.ctx, meta);
     if (part !== null) (this.lines ??= []).push(part);
   }
 
-  /** The part as a list: [] when the message had nothing to keep. */
+  /** The part as a list ([] when the message had nothing to keep), then its plan, noted in the book. */
   parts(): string[] {
-    return one(this.build());
+    const out = one(this.build());
+    if (this.plan !== null) {
+      this.ctx.book?.notePlan();
+      out.push(toWellFormed(this.plan));
+    }
+    return out;
   }
 
   /** The part, or null when the message had nothing to keep. */

@@ -31,11 +31,30 @@ var DEFAULT_CONFIG = Object.freeze({
   archiveDir: "",
   archiveMaxBytes: 268435456,
   minGainTokens: 0,
-  calibrate: false
+  calibrate: false,
+  editMaxChars: 0,
+  errorTailMaxChars: 0,
+  planMaxChars: 0,
+  tailFocus: false,
+  keepResultsOf: Object.freeze([]),
+  keepFiles: Object.freeze([]),
+  pinMaxChars: 4e3
 });
 var PROFILES = {
   reference: {},
-  recall: { archive: true }
+  // The rules' values are measured by the retention bench (README, "What a cliff keeps"): each is
+  // where its gain in needed tokens held stopped paying for the tokens it keeps. The archive keeps
+  // what is dropped outside the context, where a host can write files.
+  recall: {
+    editMaxChars: 2e3,
+    errorTailMaxChars: 300,
+    planMaxChars: 3e3,
+    tailFocus: true,
+    keepThinking: false,
+    resultMaxChars: 200,
+    keepFiles: Object.freeze(["AGENTS.md", "CLAUDE.md"]),
+    archive: true
+  }
 };
 var CONFIG_ENUMS = {
   profile: Object.keys(PROFILES)
@@ -65,7 +84,14 @@ var CONFIG_KINDS = {
   archiveDir: "string",
   archiveMaxBytes: "int",
   minGainTokens: "int",
-  calibrate: "bool"
+  calibrate: "bool",
+  editMaxChars: "int",
+  errorTailMaxChars: "int",
+  planMaxChars: "int",
+  tailFocus: "bool",
+  keepResultsOf: "list",
+  keepFiles: "list",
+  pinMaxChars: "int"
 };
 var CONFIG_KEYS = Object.keys(CONFIG_KINDS);
 var WHAT = {
@@ -511,28 +537,76 @@ function pythonJsonLength(value) {
   return measureJson(value, PYTHON_DEFAULT);
 }
 
-// core/files.ts
-var READ_TOOLS = /* @__PURE__ */ new Set(["read", "read_file", "view", "view_file", "notebookread", "open_file"]);
-var WRITE_TOOLS = /* @__PURE__ */ new Set(["write", "edit", "multiedit", "notebookedit", "write_file", "edit_file", "create_file", "str_replace_based_edit_tool"]);
-var PATCH_TOOLS = /* @__PURE__ */ new Set(["apply_patch", "apply_patch_call"]);
-var EDITOR_TOOLS = /* @__PURE__ */ new Set(["str_replace_editor", "str_replace_based_edit_tool"]);
-var PATH_KEYS = ["path", "file_path", "filePath", "filename", "notebook_path"];
-var PATCH_LINE = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm;
+// core/call-kinds.ts
+var words = (list) => new Set(list.split(" "));
+var EDIT_TOOLS = words("edit write multiedit notebookedit write_file edit_file create_file str_replace_editor str_replace_based_edit_tool apply_patch apply_patch_call");
+var SHELL_TOOLS = words("shell exec exec_command local_shell local_shell_call container.exec bash execute_bash run_command run_shell_command terminal");
+var NEW_TEXT_KEYS = ["new_string", "newText", "new_str", "new_text", "content", "file_text", "new_source", "input", "patch", "diff"];
+var PLAN_TOOLS = words("todowrite todo_write write_todos todo todos update_plan task_tracker manage_todo_list todo_list");
 function argsObject(args) {
   if (typeof args !== "string") return obj(args);
   const t = args.trimStart();
   if (t.startsWith("{")) {
     try {
-      return obj(JSON.parse(t));
+      return obj(jsonParse(t));
     } catch {
       return { input: args };
     }
   }
   return { input: args };
 }
+function firstString(o, keys) {
+  for (const k of keys) if (typeof o[k] === "string" && o[k] !== "") return o[k];
+  return void 0;
+}
+function textsOf(args) {
+  const out = [];
+  const own = firstString(args, NEW_TEXT_KEYS);
+  if (own !== void 0) out.push(own);
+  for (const e of arr(args.edits)) {
+    const t = firstString(obj(e), NEW_TEXT_KEYS);
+    if (t !== void 0) out.push(t);
+  }
+  return out;
+}
+function shellWrite(args) {
+  const command = args.command ?? args.cmd;
+  if (isArray(command) && command[0] === "apply_patch" && typeof command[1] === "string") return command[1];
+  if (isArray(command) && typeof command[command.length - 1] === "string") return multiline(command[command.length - 1]);
+  return typeof command === "string" ? multiline(command) : null;
+}
+var multiline = (text) => text.indexOf("\n") >= 0 ? text : null;
+function editTextOf(name, rawArgs) {
+  const tool = typeof name === "string" ? name.toLowerCase() : "";
+  const shell = SHELL_TOOLS.has(tool);
+  if (!EDIT_TOOLS.has(tool) && !shell) return null;
+  const args = argsObject(rawArgs);
+  if (shell) {
+    const written = shellWrite(args);
+    return written === null ? null : { path: null, texts: [written] };
+  }
+  if (args.command === "view") return null;
+  const op = obj(args.operation);
+  const texts = typeof op.diff === "string" && op.diff !== "" ? [op.diff] : textsOf(args);
+  if (texts.length === 0) return null;
+  const path = firstString(args, FILE_PATH_KEYS) ?? firstString(op, FILE_PATH_KEYS) ?? null;
+  return { path, texts };
+}
+function isPlanCall(name, rawArgs) {
+  const tool = typeof name === "string" ? name.toLowerCase() : "";
+  if (!PLAN_TOOLS.has(tool)) return false;
+  const args = argsObject(rawArgs);
+  return args.command !== "view" && args.action !== "list" && args.action !== "view";
+}
+var READ_TOOLS = words("read read_file view view_file notebookread open_file");
+var WRITE_TOOLS = words("write edit multiedit notebookedit write_file edit_file create_file str_replace_based_edit_tool");
+var PATCH_TOOLS = words("apply_patch apply_patch_call");
+var EDITOR_TOOLS = words("str_replace_editor str_replace_based_edit_tool");
+var FILE_PATH_KEYS = ["path", "file_path", "filePath", "filename", "notebook_path"];
+var PATCH_LINE = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm;
 function pathsIn(args) {
   const out = [];
-  for (const k of PATH_KEYS) if (typeof args[k] === "string" && args[k] !== "") out.push(args[k]);
+  for (const k of FILE_PATH_KEYS) if (typeof args[k] === "string" && args[k] !== "") out.push(args[k]);
   for (const p of arr(args.paths)) if (typeof p === "string" && p !== "") out.push(p);
   return out;
 }
@@ -556,6 +630,8 @@ function fileOpsOfCall(name, rawArgs) {
   if (WRITE_TOOLS.has(tool)) return { read: [], modified: pathsIn(args) };
   return { read: [], modified: [] };
 }
+
+// core/files.ts
 var FileTracker = class {
   constructor() {
     // Path → when it was last seen; Map order is the order of last sight (oldest first).
@@ -653,6 +729,24 @@ function addCarriedFiles(tracker, branchEntries, preparation) {
   const ops = obj(obj(preparation).fileOps);
   const list = (v) => strings2(v instanceof Set ? [...v] : v);
   tracker.add(list(ops.read), [...list(ops.written), ...list(ops.edited)]);
+}
+
+// core/glob.ts
+var compiled = /* @__PURE__ */ new Map();
+function toRegExp(glob, flags) {
+  const key = flags + ":" + glob;
+  let re = compiled.get(key);
+  if (re === void 0) {
+    const src = glob.replace(/[\\^$.|+()[\]{}]/g, "\\$&").replace(/\*\*|\*|\?/g, (m) => m === "**" ? ".*" : m === "*" ? "[^/]*" : "[^/]");
+    compiled.set(key, re = new RegExp("^" + src + "$", flags));
+  }
+  return re;
+}
+function globMatches(text, globs, path) {
+  if (typeof text !== "string") return false;
+  const base = path ? text.slice(text.lastIndexOf("/") + 1) : text;
+  for (const g of globs) if (toRegExp(g, path ? "" : "i").test(path && g.indexOf("/") < 0 ? base : text)) return true;
+  return false;
 }
 
 // core/text.ts
@@ -778,6 +872,40 @@ function focusExcerpt(result, budget) {
   return FOCUS_EXCERPT_TAG + excerpt;
 }
 
+// core/result-rules.ts
+function errorTailTag(exit) {
+  return `result (error tail${exit === void 0 ? "" : ", exit " + exit}): `;
+}
+var LEADING_EXIT = /^(?:<returncode>(-?\d{1,4})<\/returncode>|(?:Exit code: |Process exited with code )(-?\d{1,4})\n)/;
+var TRAILING_EXIT = /(?:Command exited with code (\d{1,4})|\[Command finished with exit code (-?\d{1,4})\]|\[The command completed with exit code (-?\d{1,4})\.\])$/;
+var JSON_EXIT = /"metadata":\{"exit_code":(-?\d{1,4})[,}]/;
+var EXIT_WINDOW = 200;
+var code = (m) => {
+  if (m !== null) {
+    for (let i = 1; i < m.length; i++) if (m[i] !== void 0) return Number(m[i]);
+  }
+  return void 0;
+};
+function statedExitCode(text) {
+  const tail = text.slice(-EXIT_WINDOW);
+  return code(LEADING_EXIT.exec(text)) ?? code((text.startsWith('{"output":') ? JSON_EXIT : TRAILING_EXIT).exec(tail));
+}
+function failure(text, meta) {
+  const exit = meta?.exitCode ?? statedExitCode(text);
+  if (meta?.error === true || exit !== void 0 && exit !== 0) return { exit };
+  return null;
+}
+function lastLines(text, cap) {
+  if (text.length <= cap) return text;
+  let start = text.length;
+  for (let nl = text.lastIndexOf("\n"); nl >= 0 && text.length - (nl + 1) <= cap; nl = nl === 0 ? -1 : text.lastIndexOf("\n", nl - 1)) start = nl + 1;
+  if (start < text.length) return text.slice(start);
+  let cut = text.length - cap;
+  const c = text.charCodeAt(cut);
+  if (c >= 56320 && c <= 57343) cut++;
+  return ELLIPSIS + text.slice(cut);
+}
+
 // core/summary.ts
 var SUMMARY_HEADER = "The following is a summary of your previous actions (long observations omitted):";
 var HEADER_GLUE = "\n\n";
@@ -814,11 +942,11 @@ var KEPT_AT = " chars, kept at ";
 var MAX_LOCATION = 4096;
 var NOT_ONE_LINE = /[\u0000-\u001f\u007f\u0085\u2028\u2029]/;
 function groupDigits(n) {
-  const digits = String(Math.floor(Math.abs(n)));
+  const digits2 = String(Math.floor(Math.abs(n)));
   let out = "";
-  for (let i = 0; i < digits.length; i++) {
-    if (i > 0 && (digits.length - i) % 3 === 0) out += ",";
-    out += digits[i];
+  for (let i = 0; i < digits2.length; i++) {
+    if (i > 0 && (digits2.length - i) % 3 === 0) out += ",";
+    out += digits2[i];
   }
   return (n < 0 ? "-" : "") + out;
 }
@@ -889,21 +1017,57 @@ function humanPart(tag, text, ctx, dropSummary = true) {
   if (clean === "") return null;
   return toWellFormed(`${tag}: ${truncate(clean, ctx.cfg.humanMaxChars)}`);
 }
-function resultPart(text, ctx) {
+function resultPart(text, ctx, meta) {
   const clean = strip(text);
   if (clean.length === 0) return null;
   if (clean.length <= ctx.cfg.resultMaxChars) return toWellFormed(RESULT_TAG + clean);
+  const kept = keptLongResult(clean, ctx, meta);
+  if (kept !== null) return withPointer(toWellFormed(kept.line), kept.cut ? archivePointer(ctx.archive, text, "result") : null);
   const excerpt = ctx.focus === void 0 ? null : toWellFormed(focusExcerpt(clean, ctx.focus) ?? "") || null;
   return withPointer(excerpt, archivePointer(ctx.archive, text, "result"));
 }
+function keptLongResult(clean, ctx, meta) {
+  const pinCap = ctx.cfg.pinMaxChars;
+  if (pinned(ctx, meta)) return { line: RESULT_TAG + truncate(clean, pinCap), cut: clean.length > pinCap };
+  const tailCap = ctx.cfg.errorTailMaxChars;
+  if (tailCap > 0) {
+    const failed = failure(clean, meta);
+    if (failed !== null) return { line: errorTailTag(failed.exit) + lastLines(clean, tailCap), cut: clean.length > tailCap };
+  }
+  return null;
+}
+function pinned(ctx, meta) {
+  const cfg = ctx.cfg;
+  if (cfg.pinMaxChars <= 0 || cfg.keepResultsOf.length === 0 && cfg.keepFiles.length === 0) return false;
+  const call = ctx.book?.callOf(meta?.callId);
+  if (globMatches(meta?.tool ?? call?.name, cfg.keepResultsOf, false)) return true;
+  if (call === void 0 || cfg.keepFiles.length === 0) return false;
+  for (const p of fileOpsOfCall(call.name, call.args).read) if (globMatches(p, cfg.keepFiles, true)) return true;
+  return false;
+}
+function editLines(name, args, ctx) {
+  const cap = ctx.cfg.editMaxChars;
+  if (cap <= 0) return null;
+  const edit = editTextOf(name, args);
+  if (edit === null) return null;
+  const whole = edit.texts.join("\n");
+  const text = truncate(whole, cap);
+  const line = `[${typeof name === "string" && name !== "" ? name : "?"}] ` + (edit.path === null ? text : edit.path + "\n" + text);
+  return whole.length <= cap ? line : withPointer(line, callPointer(args, ctx.archive));
+}
+function callPointer(args, archive) {
+  if (archive === void 0) return null;
+  return archivePointer(archive, typeof args === "string" ? args : flatCanonical(args, 0) ?? canonicalJson(args), "call");
+}
 function signatureLine(name, args, ctx) {
-  const cap = ctx.cfg.cmdMaxChars;
+  return cappedSignature(name, args, ctx.cfg.cmdMaxChars, ctx.archive);
+}
+function cappedSignature(name, args, cap, archive) {
   const text = typeof args === "string" ? args : args === void 0 ? "" : flatCanonical(args, cap) ?? canonicalJson(args, cap);
   const label = typeof name === "string" && name !== "" ? name : "?";
   const line = `[${label}] ${truncate(text, cap)}`;
-  if (ctx.archive === void 0 || !(cap > 0) || text.length <= cap) return line;
-  const full = typeof args === "string" ? args : flatCanonical(args, 0) ?? canonicalJson(args);
-  return withPointer(line, archivePointer(ctx.archive, full, "call"));
+  if (archive === void 0 || !(cap > 0) || text.length <= cap) return line;
+  return withPointer(line, callPointer(args, archive));
 }
 function flatCanonical(args, cap) {
   if (args === null || typeof args !== "object" || isArray(args) || getPrototypeOf(args) !== OBJECT_PROTOTYPE) return void 0;
@@ -939,6 +1103,8 @@ var AssistantPart = class {
     this.thinking = null;
     this.visible = null;
     this.lines = null;
+    /** The message's newest plan call, kept apart: only the newest plan of the span is kept. */
+    this.plan = null;
   }
   addThinking(text) {
     if (this.ctx.cfg.keepThinking && typeof text === "string" && !isBlank(text)) (this.thinking ??= []).push(text);
@@ -946,17 +1112,29 @@ var AssistantPart = class {
   addText(text) {
     if (typeof text === "string" && !isBlank(text)) (this.visible ??= []).push(text);
   }
-  addCall(name, args) {
-    this.ctx.onCall?.(name, args);
-    (this.lines ??= []).push(signatureLine(name, args, this.ctx));
+  addCall(name, args, id) {
+    const ctx = this.ctx;
+    ctx.onCall?.(name, args);
+    ctx.book?.record(id, name, args);
+    const planCap = ctx.cfg.planMaxChars;
+    if (planCap > 0 && isPlanCall(name, args)) {
+      this.plan = cappedSignature(name, args, planCap, ctx.archive);
+      return;
+    }
+    (this.lines ??= []).push(editLines(name, args, ctx) ?? signatureLine(name, args, ctx));
   }
-  addResult(text) {
-    const part = resultPart(text, this.ctx);
+  addResult(text, meta) {
+    const part = resultPart(text, this.ctx, meta);
     if (part !== null) (this.lines ??= []).push(part);
   }
-  /** The part as a list: [] when the message had nothing to keep. */
+  /** The part as a list ([] when the message had nothing to keep), then its plan, noted in the book. */
   parts() {
-    return one(this.build());
+    const out = one(this.build());
+    if (this.plan !== null) {
+      this.ctx.book?.notePlan();
+      out.push(toWellFormed(this.plan));
+    }
+    return out;
   }
   /** The part, or null when the message had nothing to keep. */
   build() {
@@ -978,6 +1156,51 @@ function one(part) {
   return part === null ? [] : [part];
 }
 
+// core/call-book.ts
+function needsBook(cfg) {
+  return cfg.planMaxChars > 0 || cfg.pinMaxChars > 0 && (cfg.keepResultsOf.length > 0 || cfg.keepFiles.length > 0);
+}
+var PAIRING_REACH = 16;
+var CallBook = class {
+  constructor() {
+    /** Body index of the message being summarised (set before each message). */
+    this.at = 0;
+    this.byId = /* @__PURE__ */ new Map();
+    this.lastAt = /* @__PURE__ */ new Map();
+    this.plans = /* @__PURE__ */ new Set();
+  }
+  record(id, name, args) {
+    const call = { name, args };
+    if (typeof id === "string" && id !== "") this.byId.set(id, call);
+    this.lastAt.set(this.at, call);
+  }
+  /** The call a result answers: by its id, else the newest call of the nearest earlier message that made one. */
+  callOf(id) {
+    if (typeof id === "string" && id !== "") {
+      const c = this.byId.get(id);
+      if (c !== void 0) return c;
+    }
+    for (let i = this.at; i >= 0 && i >= this.at - PAIRING_REACH; i--) {
+      const c = this.lastAt.get(i);
+      if (c !== void 0) return c;
+    }
+    return void 0;
+  }
+  /** The message being summarised ends its parts with a plan. */
+  notePlan() {
+    this.plans.add(this.at);
+  }
+  hasPlan(at) {
+    return this.plans.has(at);
+  }
+  /** The newest body index before `end` that holds a plan, or -1. */
+  latestPlanBefore(end) {
+    let best = -1;
+    for (const i of this.plans) if (i < end && i > best) best = i;
+    return best;
+  }
+};
+
 // core/parts-cache.ts
 var THOUGHT_KEYS = ["thoughtMaxChars", "keepThinking", "thinkingMaxChars"];
 function watched(cfg, seen) {
@@ -991,6 +1214,18 @@ function watched(cfg, seen) {
       }
     });
   }
+  return out;
+}
+function watchedContext(ctx, seen) {
+  const focus = ctx.focus;
+  const out = { ...ctx, cfg: watched(ctx.cfg, seen) };
+  Object.defineProperty(out, "focus", {
+    enumerable: true,
+    get() {
+      seen.focus = true;
+      return focus;
+    }
+  });
   return out;
 }
 var keyOf = (cfg, keys) => keys.map((k) => jsonStringify(cfg[k])).join(",");
@@ -1009,16 +1244,19 @@ var PartsCache = class {
     this.slots = { own: /* @__PURE__ */ new Map(), shared: /* @__PURE__ */ new Map() };
     /** Content strings decoded as JSON by the plain dialect, for every pass of one plan. */
     this.decoded = new DecodedJson();
+    /** Calls and plans of the list, for the recall rules (positions are the body's, like the parts). */
+    this.book = new CallBook();
     this.list = null;
     this.headLen = -1;
     this.starts = null;
   }
   /**
-   * Whether a pass under `cfg` may reuse parts: a focus's excerpt budget runs across messages, and
-   * file lists appended to the summary listen to every call, so neither pass can skip a message.
+   * Whether a pass under `cfg` may reuse parts: file lists appended to the summary listen to every
+   * call, so that pass cannot skip a message. (A message whose parts read the focus is made again
+   * in every pass, in order, so a focus's excerpt budget runs across messages as in a fresh pass.)
    */
-  static reusable(cfg, focus) {
-    return focus === void 0 && !cfg.appendFileLists;
+  static reusable(cfg) {
+    return !cfg.appendFileLists;
   }
   use(list, headLen) {
     if (this.list === list && this.headLen === headLen) return;
@@ -1027,25 +1265,33 @@ var PartsCache = class {
     this.slots.own.clear();
     this.slots.shared.clear();
     this.starts = null;
+    this.book = new CallBook();
   }
   /** Where the body's turns start (`compute` runs once per list and head). */
   turnStarts(list, headLen, compute) {
     this.use(list, headLen);
     return this.starts ??= compute();
   }
-  /** A summariser of body messages under `cfg` that reuses and keeps parts. */
+  /** The book of calls and plans of this list (the one every pass over it shares). */
+  bookOf(list, headLen) {
+    this.use(list, headLen);
+    return this.book;
+  }
+  /** A summariser of body messages under `cfg` that reuses and keeps parts (and, when `ctx` has a book, this list's). */
   summarizer(list, headLen, d, ctx) {
     this.use(list, headLen);
     const archived = archiveKey(ctx.archive);
     const slot = { own: this.slot("own", keyOf(ctx.cfg, PART_KEYS) + archived), shared: this.slot("shared", keyOf(ctx.cfg, SHARED_KEYS) + archived) };
-    const seen = { thought: false };
-    const watching = { ...ctx, cfg: watched(ctx.cfg, seen) };
+    const seen = { thought: false, focus: false };
+    const book = ctx.book === void 0 ? void 0 : this.book;
+    const watching = watchedContext({ ...ctx, book }, seen);
     return (i, m) => {
       let made = slot.own[i] ?? slot.shared[i];
       if (made === void 0) {
-        seen.thought = false;
+        seen.thought = seen.focus = false;
+        if (book !== void 0) book.at = i;
         made = d.summarize(m, watching);
-        (seen.thought ? slot.own : slot.shared)[i] = made;
+        if (!seen.focus) (seen.thought ? slot.own : slot.shared)[i] = made;
       }
       return made;
     };
@@ -1060,7 +1306,86 @@ var PartsCache = class {
   }
 };
 
+// core/distinctive.ts
+var JSON_ESCAPE = /\\(?:u[0-9a-fA-F]{4}|[nrt"\\/])/g;
+var RUN = /[A-Za-z0-9_./:-]+/g;
+var EDGES = /^:+|[.:]+$/g;
+var NUMERIC = /^[0-9.,:-]+$/;
+var MARK = /[0-9_./:-]/;
+var ALNUM = /[A-Za-z0-9]/;
+var LOWER = /[a-z]/;
+var INNER_CAPITAL = /^.+[A-Z]/;
+function isDistinctive(token) {
+  if (!ALNUM.test(token)) return false;
+  if (NUMERIC.test(token)) return digits(token) >= 3;
+  return MARK.test(token) || LOWER.test(token) && INNER_CAPITAL.test(token);
+}
+function digits(token) {
+  let n = 0;
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i);
+    if (c >= 48 && c <= 57) n++;
+  }
+  return n;
+}
+function addDistinctive(text, into) {
+  const clean = text.indexOf("\\") < 0 ? text : text.replace(JSON_ESCAPE, " ");
+  const runs = clean.match(RUN);
+  if (runs === null) return into;
+  for (const run of runs) {
+    const token = run.replace(EDGES, "");
+    if (token !== "" && isDistinctive(token)) into.add(token);
+  }
+  return into;
+}
+
+// core/tail-focus.ts
+var MAX_TAIL_TERMS = 40;
+var MIN_TERM_LENGTH = 4;
+var TAIL_READING = { ...DEFAULT_CONFIG, cmdMaxChars: 0, thoughtMaxChars: 0, thinkingMaxChars: 0, keepThinking: true, humanMaxChars: 0 };
+function tailFocus(tail, d, cfg, user, decoded) {
+  const terms = user === void 0 ? [] : user.terms.slice();
+  const reading = { ...TAIL_READING, resultMaxChars: cfg.resultMaxChars };
+  let added = 0;
+  for (let i = tail.length - 1; i >= 0 && added < MAX_TAIL_TERMS; i--) {
+    const words2 = /* @__PURE__ */ new Set();
+    for (const p of d.summarize(tail[i], { cfg: reading, decoded })) addDistinctive(p, words2);
+    for (const w of words2) {
+      const term = w.toLowerCase();
+      if (added >= MAX_TAIL_TERMS) break;
+      if (term.length >= MIN_TERM_LENGTH && terms.indexOf(term) < 0) {
+        terms.push(term);
+        added++;
+      }
+    }
+  }
+  if (terms.length === 0) return void 0;
+  return { text: user?.text ?? "", terms };
+}
+
 // core/compact.ts
+function booked(d, ctx) {
+  const book = ctx.book;
+  return book === void 0 ? (_i, m) => d.summarize(m, ctx) : (i, m) => (book.at = i, d.summarize(m, ctx));
+}
+function collectParts(body, keptFrom, partsOf, book, plans, visit) {
+  const parts = [];
+  const made = plans ? new Array(keptFrom) : [];
+  for (let i = 0; i < keptFrom; i++) {
+    visit(body[i]);
+    const p = partsOf(i, body[i]);
+    if (plans) made[i] = p;
+    else for (let j = 0; j < p.length; j++) parts.push(p[j]);
+  }
+  if (!plans || book === void 0) return plans ? [].concat(...made) : parts;
+  const latest = book.latestPlanBefore(keptFrom);
+  for (let i = 0; i < keptFrom; i++) {
+    const p = made[i];
+    const n = book.hasPlan(i) && i !== latest ? p.length - 1 : p.length;
+    for (let j = 0; j < n; j++) parts.push(p[j]);
+  }
+  return parts;
+}
 function firstTurn(messages, dialect) {
   for (let i = 0; i < messages.length; i++) if (dialect.isAssistant(messages[i])) return i;
   return -1;
@@ -1103,23 +1428,21 @@ function compactWith(messages, d, cfg, options = {}) {
   const k = Math.max(0, cfg.keepRecent);
   if (starts.length <= k) return null;
   const keptFrom = k === 0 ? body.length : starts[starts.length - k];
+  const focus = cfg.tailFocus ? tailFocus(body.slice(keptFrom), d, cfg, options.focus, options.partsCache?.decoded) : options.focus;
+  const files = cfg.appendFileLists ? new FileTracker() : null;
+  const cache = options.partsCache !== void 0 && PartsCache.reusable(cfg) ? options.partsCache : null;
   const ctx = {
     cfg,
     decoded: options.partsCache?.decoded,
     archive: options.archive,
-    focus: options.focus === void 0 ? void 0 : { focus: options.focus, perResult: cfg.focusResultMaxChars, remaining: cfg.focusTotalMaxChars }
+    focus: focus === void 0 ? void 0 : { focus, perResult: cfg.focusResultMaxChars, remaining: cfg.focusTotalMaxChars },
+    book: !needsBook(cfg) ? void 0 : cache !== null ? cache.bookOf(messages, headLen) : new CallBook(),
+    onCall: files === null ? void 0 : (name, args) => files.addCall(name, args)
   };
-  const files = cfg.appendFileLists ? new FileTracker() : null;
-  const summarizing = files === null ? ctx : { ...ctx, onCall: (name, args) => files.addCall(name, args) };
-  const cache = options.partsCache !== void 0 && PartsCache.reusable(cfg, options.focus) ? options.partsCache : null;
-  const partsOf = cache !== null ? cache.summarizer(messages, headLen, d, ctx) : (_i, m) => d.summarize(m, summarizing);
-  const parts = [];
-  for (let i = 0; i < keptFrom; i++) {
-    const m = body[i];
+  const partsOf = cache !== null ? cache.summarizer(messages, headLen, d, ctx) : booked(d, ctx);
+  const parts = collectParts(body, keptFrom, partsOf, ctx.book, cfg.planMaxChars > 0, (m) => {
     if (files !== null && d.isSummary(m)) files.addText(summaryMessageText(m));
-    const made = partsOf(i, m);
-    for (let j = 0; j < made.length; j++) parts.push(made[j]);
-  }
+  });
   const filesText = files === null ? "" : formatFileLists(files.capped(cfg.filesMaxPaths, cfg.filesMaxChars));
   const result = resultOf(messages, d, headLen, headLen + keptFrom, parts, filesText);
   const outLength = headLen + 1 + body.length - keptFrom;
@@ -1310,8 +1633,9 @@ function imageAdjustment(node) {
   if (payload === void 0) return void 0;
   return imageTokens(payload) * 4 - payload.length;
 }
+var adjustment = typeof __CLIFF_TEXT_ONLY__ !== "undefined" && __CLIFF_TEXT_ONLY__ ? void 0 : imageAdjustment;
 function billableChars(value) {
-  return Math.max(0, measureJson(value, PYTHON_DEFAULT, imageAdjustment));
+  return Math.max(0, measureJson(value, PYTHON_DEFAULT, adjustment));
 }
 function estimateTokens(body) {
   return Math.floor(billableChars(body) / 4);
@@ -1499,8 +1823,8 @@ function anthropicAssistantParts(content, ctx) {
     const type = str(block.type);
     if (type === "text") part.addText(block.text);
     else if (type === "thinking") part.addThinking(block.thinking);
-    else if (type === "tool_use" || type === "server_tool_use" || type === "mcp_tool_use") part.addCall(block.name, block.input ?? {});
-    else if (type === "mcp_tool_result") part.addResult(toolResultText(block));
+    else if (type === "tool_use" || type === "server_tool_use" || type === "mcp_tool_use") part.addCall(block.name, block.input ?? {}, block.id);
+    else if (type === "mcp_tool_result") part.addResult(toolResultText(block), { error: block.is_error === true, callId: block.tool_use_id });
     else if (SERVER_RESULT_TYPES.indexOf(type) >= 0) {
       const inner = obj(block.content);
       if (type === "text_editor_code_execution_tool_result" && inner.type === "text_editor_code_execution_view_result" && inner.file_type !== "text") continue;
@@ -1522,7 +1846,8 @@ function anthropicUserParts(content, ctx) {
     const block = obj(b);
     let p = null;
     if (block.type === "text") p = humanPart("user", str(block.text), ctx);
-    else if (block.type === "tool_result" || block.type === "search_result") p = resultPart(toolResultText(block), ctx);
+    else if (block.type === "tool_result") p = resultPart(toolResultText(block), ctx, { error: block.is_error === true, callId: block.tool_use_id });
+    else if (block.type === "search_result") p = resultPart(toolResultText(block), ctx);
     if (p !== null) out.push(p);
   }
   return out;
@@ -1597,10 +1922,10 @@ function chatAssistantParts(msg, ctx) {
     const call = obj(c);
     if (call.type === "custom") {
       const custom = obj(call.custom);
-      part.addCall(custom.name, custom.input ?? "");
+      part.addCall(custom.name, custom.input ?? "", call.id);
     } else {
       const fn = obj(call.function);
-      part.addCall(fn.name, fn.arguments ?? "");
+      part.addCall(fn.name, fn.arguments ?? "", call.id);
     }
   }
   if (msg.function_call !== null && typeof msg.function_call === "object") {
@@ -1654,7 +1979,7 @@ var openaiChat = {
     const role = str(msg.role);
     let p;
     if (role === "assistant") return chatAssistantParts(msg, ctx);
-    if (role === "tool" || role === "function") p = resultPart(contentText(msg.content), ctx);
+    if (role === "tool" || role === "function") p = resultPart(contentText(msg.content), ctx, { callId: msg.tool_call_id, tool: msg.name });
     else if (role === "user") p = humanPart("user", contentText(msg.content), ctx);
     else p = humanPart(role || "unknown", contentText(msg.content), ctx, false);
     return one(p);
@@ -1719,6 +2044,14 @@ function outputText(output) {
   if (output !== null && typeof output === "object" && !Array.isArray(output) && imagePayload(output) !== void 0) return null;
   return output === void 0 ? null : canonicalJson(output);
 }
+function shellExitCode(output) {
+  let code2;
+  for (const o of arr(output)) {
+    const outcome = obj(obj(o).outcome);
+    if (outcome.type === "exit" && typeof outcome.exit_code === "number" && (code2 === void 0 || code2 === 0)) code2 = outcome.exit_code;
+  }
+  return code2;
+}
 function callParts(item, type, ctx) {
   const part = new AssistantPart(ctx);
   let args = item.arguments;
@@ -1728,7 +2061,7 @@ function callParts(item, type, ctx) {
       break;
     }
   }
-  part.addCall(item.name ?? item.server_label ?? type, args ?? "");
+  part.addCall(item.name ?? item.server_label ?? type, args ?? "", item.call_id);
   if (type === "mcp_call") {
     if (typeof item.output === "string") part.addResult(item.output);
     if (typeof item.error === "string") part.addResult(item.error);
@@ -1760,12 +2093,12 @@ function summarizeItem(item, ctx) {
     return part.parts();
   }
   if (type === "shell_call_output") {
-    const p = resultPart(canonicalJson(item.output ?? null), ctx);
+    const p = resultPart(canonicalJson(item.output ?? null), ctx, { callId: item.call_id, exitCode: shellExitCode(item.output) });
     return one(p);
   }
   if (type.endsWith("_output")) {
     const text = outputText(item.output);
-    const p = text === null ? null : resultPart(text, ctx);
+    const p = text === null ? null : resultPart(text, ctx, { callId: item.call_id });
     return one(p);
   }
   if (type.endsWith("_call") || MODEL_OUTPUT.has(type)) return callParts(item, type, ctx);
@@ -1827,7 +2160,7 @@ function assistantParts(content, ctx) {
     const block = obj(b);
     if (block.type === "text") part.addText(block.text);
     else if (block.type === "thinking" && block.redacted !== true) part.addThinking(block.thinking);
-    else if (block.type === "toolCall") part.addCall(block.name, block.arguments ?? {});
+    else if (block.type === "toolCall") part.addCall(block.name, block.arguments ?? {}, block.id);
   }
   return part.parts();
 }
@@ -1871,11 +2204,11 @@ var piDialect = {
       case "assistant":
         return assistantParts(msg.content, ctx);
       case "toolResult":
-        return one(resultPart(contentText(msg.content), ctx));
+        return one(resultPart(contentText(msg.content), ctx, { error: msg.isError === true, callId: msg.toolCallId, tool: msg.toolName }));
       case "bashExecution": {
         const part = new AssistantPart(ctx);
         part.addCall("bash", str(msg.command));
-        part.addResult(str(msg.output));
+        part.addResult(str(msg.output), { exitCode: typeof msg.exitCode === "number" ? msg.exitCode : void 0, error: msg.cancelled === true });
         return part.parts();
       }
       case "compactionSummary":

@@ -156,7 +156,7 @@ function decide(ctx: SummarizeContext, config: Config, messages: EnvelopeMessage
   const dialect = guarded(guard);
   const headLen = headOf(all, dialect, { headLen: task === null ? undefined : task.length });
   // Where the rungs reuse parts, the file-list pass is also the first rung's: its parts are made once, there.
-  if (PartsCache.reusable(config, focus) && headLen !== null) filesTouchedInPlan(all, headLen, dialect, config, partsCache, previous.files);
+  if (PartsCache.reusable(config) && headLen !== null) filesTouchedInPlan(all, headLen, dialect, config, partsCache, previous.files);
   else filesTouched(live, dialect, previous.files, partsCache.decoded);
   guard.tick();
   const sizer = new EnvelopeSizer(all, previous.files.newest(config.filesMaxPaths, config.filesMaxChars), focusText, guard);

@@ -41,8 +41,8 @@ export function anthropicAssistantParts(content: unknown, ctx: PartContext): str
     const type = str(block.type);
     if (type === "text") part.addText(block.text);
     else if (type === "thinking") part.addThinking(block.thinking);
-    else if (type === "tool_use" || type === "server_tool_use" || type === "mcp_tool_use") part.addCall(block.name, block.input ?? {});
-    else if (type === "mcp_tool_result") part.addResult(toolResultText(block));
+    else if (type === "tool_use" || type === "server_tool_use" || type === "mcp_tool_use") part.addCall(block.name, block.input ?? {}, block.id);
+    else if (type === "mcp_tool_result") part.addResult(toolResultText(block), { error: block.is_error === true, callId: block.tool_use_id });
     else if (SERVER_RESULT_TYPES.indexOf(type) >= 0) {
       const inner = obj(block.content);
       if (type === "text_editor_code_execution_tool_result" && inner.type === "text_editor_code_execution_view_result" && inner.file_type !== "text") continue;
@@ -65,7 +65,8 @@ export function anthropicUserParts(content: unknown, ctx: PartContext): string[]
     const block = obj(b);
     let p: string | null = null;
     if (block.type === "text") p = humanPart("user", str(block.text), ctx);
-    else if (block.type === "tool_result" || block.type === "search_result") p = resultPart(toolResultText(block), ctx);
+    else if (block.type === "tool_result") p = resultPart(toolResultText(block), ctx, { error: block.is_error === true, callId: block.tool_use_id });
+    else if (block.type === "search_result") p = resultPart(toolResultText(block), ctx);
     if (p !== null) out.push(p);
   }
   return out;

@@ -21,10 +21,10 @@ export function chatAssistantParts(msg: Record<string, unknown>, ctx: PartContex
     const call = obj(c);
     if (call.type === "custom") {
       const custom = obj(call.custom);
-      part.addCall(custom.name, custom.input ?? "");
+      part.addCall(custom.name, custom.input ?? "", call.id);
     } else {
       const fn = obj(call.function);
-      part.addCall(fn.name, fn.arguments ?? "");
+      part.addCall(fn.name, fn.arguments ?? "", call.id);
     }
   }
   if (msg.function_call !== null && typeof msg.function_call === "object") {
@@ -83,7 +83,7 @@ export const openaiChat: Dialect = {
     const role = str(msg.role);
     let p: string | null;
     if (role === "assistant") return chatAssistantParts(msg, ctx);
-    if (role === "tool" || role === "function") p = resultPart(contentText(msg.content), ctx);
+    if (role === "tool" || role === "function") p = resultPart(contentText(msg.content), ctx, { callId: msg.tool_call_id, tool: msg.name });
     else if (role === "user") p = humanPart("user", contentText(msg.content), ctx);
     else p = humanPart(role || "unknown", contentText(msg.content), ctx, false);
     return one(p);

@@ -59,6 +59,16 @@ function outputText(output: unknown): string | null {
   return output === undefined ? null : canonicalJson(output);
 }
 
+/** The first non-zero exit code a shell call's outcomes state (else 0 when one states it). */
+function shellExitCode(output: unknown): number | undefined {
+  let code: number | undefined;
+  for (const o of arr(output)) {
+    const outcome = obj(obj(o).outcome);
+    if (outcome.type === "exit" && typeof outcome.exit_code === "number" && (code === undefined || code === 0)) code = outcome.exit_code;
+  }
+  return code;
+}
+
 function callParts(item: Record<string, unknown>, type: string, ctx: PartContext): string[] {
   const part = new AssistantPart(ctx);
   let args: unknown = item.arguments;
@@ -68,7 +78,7 @@ function callParts(item: Record<string, unknown>, type: string, ctx: PartContext
       break;
     }
   }
-  part.addCall(item.name ?? item.server_label ?? type, args ?? "");
+  part.addCall(item.name ?? item.server_label ?? type, args ?? "", item.call_id);
   if (type === "mcp_call") {
     if (typeof item.output === "string") part.addResult(item.output);
     if (typeof item.error === "string") part.addResult(item.error);
@@ -101,12 +111,12 @@ function summarizeItem(item: Record<string, unknown>, ctx: PartContext): string[
     return part.parts();
   }
   if (type === "shell_call_output") {
-    const p = resultPart(canonicalJson(item.output ?? null), ctx);
+    const p = resultPart(canonicalJson(item.output ?? null), ctx, { callId: item.call_id, exitCode: shellExitCode(item.output) });
     return one(p);
   }
   if (type.endsWith("_output")) {
     const text = outputText(item.output);
-    const p = text === null ? null : resultPart(text, ctx);
+    const p = text === null ? null : resultPart(text, ctx, { callId: item.call_id });
     return one(p);
   }
   if (type.endsWith("_call") || MODEL_OUTPUT.has(type)) return callParts(item, type, ctx);

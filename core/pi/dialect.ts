@@ -13,7 +13,7 @@ function assistantParts(content: unknown, ctx: PartContext): string[] {
     const block = obj(b);
     if (block.type === "text") part.addText(block.text);
     else if (block.type === "thinking" && block.redacted !== true) part.addThinking(block.thinking);
-    else if (block.type === "toolCall") part.addCall(block.name, block.arguments ?? {});
+    else if (block.type === "toolCall") part.addCall(block.name, block.arguments ?? {}, block.id);
   }
   return part.parts();
 }
@@ -60,11 +60,11 @@ export const piDialect: Dialect = {
       case "assistant":
         return assistantParts(msg.content, ctx);
       case "toolResult":
-        return one(resultPart(contentText(msg.content), ctx));
+        return one(resultPart(contentText(msg.content), ctx, { error: msg.isError === true, callId: msg.toolCallId, tool: msg.toolName }));
       case "bashExecution": {
         const part = new AssistantPart(ctx);
         part.addCall("bash", str(msg.command));
-        part.addResult(str(msg.output));
+        part.addResult(str(msg.output), { exitCode: typeof msg.exitCode === "number" ? msg.exitCode : undefined, error: msg.cancelled === true });
         return part.parts();
       }
       case "compactionSummary":

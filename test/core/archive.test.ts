@@ -7,10 +7,11 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import {
   archivePointer, canonicalJson, compact, Engine, groupDigits, memoryArchive, planCliff, pointerLine, POINTER_LINE, sha256Hex,
-  stripTaskNotifications, SUMMARY_HEADER, toWellFormed, type ArchiveFn,
+  SUMMARY_HEADER, type ArchiveFn,
 } from "../../core/index.js";
 import { aBody, aSession } from "../helpers/sessions.js";
 import { anthropicSession, chatSession, DIALECT_SESSIONS } from "../helpers/arbitraries.js";
+import { quotable } from "../helpers/quotable.js";
 
 const RUNS = 1000;
 const ROOT = "/home/me/.cache/cliffcompaction/archive";
@@ -119,20 +120,7 @@ describe("archive: what reaches the writer and what the summary says", () => {
   });
 });
 
-/** Every string in a value, and the canonical JSON of every object in it: what a summary may quote. */
-function corpus(value: unknown): string[] {
-  const out: string[] = [];
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v === "string") out.push(toWellFormed(v), toWellFormed(stripTaskNotifications(v)));
-    else if (v !== null && typeof v === "object") {
-      out.push(toWellFormed(canonicalJson(v)));
-      for (const c of Object.values(v)) stack.push(c);
-    }
-  }
-  return out;
-}
+const corpus = quotable;
 
 const TAG = /^(user|assistant|thinking|result|system|developer|critic|observation|result \(focus excerpt\)|[^\s:]{1,40}): |^\[[^\]\n]*\] /;
 

@@ -36,6 +36,26 @@ describe("parts shared across the rungs of one plan", () => {
     });
   }
 
+  for (const [name, sessions] of DIALECT_SESSIONS) {
+    it(`${name}, recall rules: every rung's parts equal a fresh compaction's (the latest plan and the tail focus depend on the cut)`, () => {
+      const focus = fc.option(fc.constantFrom({ text: "line", terms: ["line"] }, { text: "x", terms: ["xx", "todos"] }), { nil: undefined });
+      fc.assert(
+        fc.property(sessions, fc.shuffledSubarray([0, 1, 2, 0, 2, 1] as Rung[], { minLength: 1 }), fc.integer({ min: 0, max: 3 }), focus, fc.boolean(), (messages, rungs, keepRecent, userFocus, tailFocus) => {
+          const d = getDialect(name);
+          const base = resolveConfig({ keepRecent, thoughtMaxChars: 40, editMaxChars: 30, errorTailMaxChars: 25, planMaxChars: 40, tailFocus, focusTotalMaxChars: 120 });
+          const cache = new PartsCache();
+          for (const rung of rungs) {
+            const cfg = rungConfig(base, rung);
+            const shared = compactWith(messages, d, cfg, { partsCache: cache, focus: userFocus });
+            const fresh = compactWith(messages, d, cfg, { focus: userFocus });
+            expect(shared?.summaryText ?? null).toEqual(fresh?.summaryText ?? null);
+          }
+        }),
+        { numRuns: 300 },
+      );
+    });
+  }
+
   it("a message whose parts never read the thought settings is summarised once for every rung", () => {
     const messages: unknown[] = [{ role: "user", content: "task" }];
     for (let i = 0; i < 20; i++) {

@@ -17,13 +17,23 @@ export const text = (maxPieces = 12): fc.Arbitrary<string> =>
     )
     .map(([dice, parts]) => (dice === 0 ? SUMMARY_HEADER : "") + parts.join(""));
 
-/** A result body: short, or long enough to be dropped (400–1200 chars). */
+/** Exit-code lines agents' tools write into a result (the recall profile reads them). */
+const EXIT_LINES: [string, string][] = [["<returncode>1</returncode>\n", ""], ["Exit code: 2\n", ""], ["", "\nCommand exited with code 3"], ["", "\n[Command finished with exit code 0]"]];
+
+/** A result body: short, or long enough to be dropped (400–1200 chars), some stating an exit code. */
 export const resultText: fc.Arbitrary<string> = fc.oneof(
   text(6),
   fc.tuple(text(3), fc.integer({ min: 400, max: 1200 })).map(([t, n]) => t + "L".repeat(n)),
+  fc.tuple(fc.constantFrom(...EXIT_LINES), text(3), fc.integer({ min: 40, max: 120 }), text(3)).map(([[pre, post], a, n, b]) => pre + a + "line\n".repeat(n) + b + post),
 );
 
+/** New text for an edit: one line, or many lines (long enough to be cut). */
+const newText: fc.Arbitrary<string> = fc.oneof(text(6), fc.tuple(text(3), fc.integer({ min: 5, max: 80 })).map(([t, n]) => (t + "\n").repeat(n)));
+
 export const args: fc.Arbitrary<unknown> = fc.oneof(
+  fc.record({ file_path: text(2), new_string: newText, old_string: text(3) }),
+  fc.record({ path: text(2), edits: fc.array(fc.record({ newText }), { maxLength: 3 }) }),
+  fc.record({ todos: fc.array(fc.record({ content: text(5), status: fc.constantFrom("pending", "completed") }), { maxLength: 4 }) }),
   fc.dictionary(fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom("__proto__", "constructor", "prototype", "2", "😀")), fc.oneof(fc.string({ maxLength: 10 }), fc.double(), fc.integer(), fc.constantFrom(NaN, Infinity, -0, null, true)), { maxKeys: 4 }),
   text(4),
 );
@@ -38,8 +48,8 @@ export const anthropicSession: fc.Arbitrary<unknown[]> = fc
       fc.record({
         thinking: fc.option(text(), { nil: undefined }),
         say: fc.option(text(), { nil: undefined }),
-        calls: fc.array(fc.tuple(fc.constantFrom("bash", "read", ""), args), { maxLength: 2 }),
-        results: fc.array(resultText, { maxLength: 2 }),
+        calls: fc.array(fc.tuple(fc.constantFrom("bash", "read", "", "Edit", "TodoWrite", "MultiEdit"), args), { maxLength: 2 }),
+        results: fc.array(fc.tuple(resultText, fc.boolean()), { maxLength: 2 }),
         image: fc.boolean(),
         human: fc.option(text(), { nil: undefined }),
       }),
@@ -54,7 +64,7 @@ export const anthropicSession: fc.Arbitrary<unknown[]> = fc
       if (t.say !== undefined) content.push({ type: "text", text: t.say });
       t.calls.forEach(([name, a], k) => content.push({ type: "tool_use", id: `t${i}_${k}`, name, input: a }));
       msgs.push({ role: "assistant", content });
-      const user: unknown[] = t.results.map((r, k) => ({ type: "tool_result", tool_use_id: `t${i}_${k}`, content: r }));
+      const user: unknown[] = t.results.map(([r, error], k) => ({ type: "tool_result", tool_use_id: `t${i}_${k}`, content: r, ...(error ? { is_error: true } : {}) }));
       if (t.image) user.push({ type: "image", source: { type: "base64", media_type: "image/png", data: PNG } });
       if (t.human !== undefined) user.push({ type: "text", text: t.human });
       if (user.length > 0) msgs.push({ role: "user", content: user });
@@ -64,7 +74,7 @@ export const anthropicSession: fc.Arbitrary<unknown[]> = fc
 
 /** OpenAI Chat sessions. */
 export const chatSession: fc.Arbitrary<unknown[]> = fc
-  .tuple(text(), fc.array(fc.record({ say: text(), reasoning: fc.option(text(), { nil: undefined }), calls: fc.array(fc.tuple(fc.constantFrom("bash", "grep"), args), { maxLength: 2 }), results: fc.array(resultText, { maxLength: 2 }), human: fc.option(text(), { nil: undefined }) }), { maxLength: 8 }))
+  .tuple(text(), fc.array(fc.record({ say: text(), reasoning: fc.option(text(), { nil: undefined }), calls: fc.array(fc.tuple(fc.constantFrom("bash", "grep", "str_replace_editor", "update_plan", "apply_patch"), args), { maxLength: 2 }), results: fc.array(resultText, { maxLength: 2 }), human: fc.option(text(), { nil: undefined }) }), { maxLength: 8 }))
   .map(([task, turns]) => {
     const msgs: unknown[] = [{ role: "system", content: "sys" }, { role: "user", content: task }];
     turns.forEach((t, i) => {
@@ -80,7 +90,7 @@ export const chatSession: fc.Arbitrary<unknown[]> = fc
 
 /** OpenAI Responses input items. */
 export const responsesSession: fc.Arbitrary<unknown[]> = fc
-  .tuple(text(), fc.array(fc.record({ reasoning: fc.option(text(), { nil: undefined }), calls: fc.array(fc.tuple(fc.constantFrom("shell", "apply"), args), { maxLength: 2 }), results: fc.array(resultText, { maxLength: 2 }), say: fc.option(text(), { nil: undefined }) }), { maxLength: 8 }))
+  .tuple(text(), fc.array(fc.record({ reasoning: fc.option(text(), { nil: undefined }), calls: fc.array(fc.tuple(fc.constantFrom("shell", "apply", "apply_patch", "update_plan", "write_file"), args), { maxLength: 2 }), results: fc.array(resultText, { maxLength: 2 }), say: fc.option(text(), { nil: undefined }) }), { maxLength: 8 }))
   .map(([task, turns]) => {
     const items: unknown[] = [{ type: "message", role: "user", content: [{ type: "input_text", text: task }] }];
     turns.forEach((t, i) => {
@@ -94,7 +104,7 @@ export const responsesSession: fc.Arbitrary<unknown[]> = fc
 
 /** Pi AgentMessages. */
 export const piSession: fc.Arbitrary<unknown[]> = fc
-  .tuple(text(), fc.array(fc.record({ thinking: fc.option(text(), { nil: undefined }), say: fc.option(text(), { nil: undefined }), calls: fc.array(fc.tuple(fc.constantFrom("read", "bash"), args), { maxLength: 2 }), results: fc.array(resultText, { maxLength: 2 }), bash: fc.option(fc.tuple(text(3), resultText), { nil: undefined }) }), { maxLength: 8 }))
+  .tuple(text(), fc.array(fc.record({ thinking: fc.option(text(), { nil: undefined }), say: fc.option(text(), { nil: undefined }), calls: fc.array(fc.tuple(fc.constantFrom("read", "bash", "edit", "write", "todo"), args), { maxLength: 2 }), results: fc.array(fc.tuple(resultText, fc.boolean()), { maxLength: 2 }), bash: fc.option(fc.tuple(text(3), resultText, fc.integer({ min: 0, max: 2 })), { nil: undefined }) }), { maxLength: 8 }))
   .map(([task, turns]) => {
     const msgs: unknown[] = [{ role: "user", content: [{ type: "text", text: task }] }];
     turns.forEach((t, i) => {
@@ -103,15 +113,20 @@ export const piSession: fc.Arbitrary<unknown[]> = fc
       if (t.say !== undefined) content.push({ type: "text", text: t.say });
       t.calls.forEach(([name, a], k) => content.push({ type: "toolCall", id: `c${i}_${k}`, name, arguments: a }));
       msgs.push({ role: "assistant", content });
-      t.results.forEach((r, k) => msgs.push({ role: "toolResult", toolCallId: `c${i}_${k}`, toolName: "read", content: [{ type: "text", text: r }], isError: false }));
-      if (t.bash !== undefined) msgs.push({ role: "bashExecution", command: t.bash[0], output: t.bash[1], exitCode: 0 });
+      t.results.forEach(([r, isError], k) => msgs.push({ role: "toolResult", toolCallId: `c${i}_${k}`, toolName: "read", content: [{ type: "text", text: r }], isError }));
+      if (t.bash !== undefined) msgs.push({ role: "bashExecution", command: t.bash[0], output: t.bash[1], exitCode: t.bash[2] });
     });
     return msgs;
   });
 
+/** A tool call written as an Anthropic block list in a flat message's content. */
+const blockCall: fc.Arbitrary<string> = fc
+  .tuple(fc.constantFrom("Edit", "TodoWrite", "bash", "Write"), args)
+  .map(([name, input]) => JSON.stringify([{ type: "tool_use", id: "x", name, input }]));
+
 /** AgentParley flat messages; roles vary, some unknown. */
 export const plainSession: fc.Arbitrary<{ role: string; content: string }[]> = fc
-  .tuple(text(), fc.array(fc.tuple(fc.constantFrom("assistant", "model", "ai", "tool", "observation", "user", "human", "critic", "system"), fc.oneof(text(), resultText)), { maxLength: 16 }))
+  .tuple(text(), fc.array(fc.tuple(fc.constantFrom("assistant", "model", "ai", "tool", "observation", "user", "human", "critic", "system"), fc.oneof(text(), resultText, blockCall)), { maxLength: 16 }))
   .map(([task, rest]) => [{ role: "user", content: task }, ...rest.map(([role, content]) => ({ role, content }))]);
 
 /** Every dialect with its generator. */

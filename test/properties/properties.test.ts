@@ -5,13 +5,14 @@
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { canonicalJson, compact, getDialect, isWellFormed, resolveConfig, stripTaskNotifications, SUMMARY_HEADER, toWellFormed, type CompactResult } from "../../core/index.js";
+import { compact, getDialect, isWellFormed, resolveConfig, SUMMARY_HEADER, type CompactResult } from "../../core/index.js";
 import { parseEnvelope } from "../../plugin/envelope-read.js";
 import { vmSandbox } from "../helpers/sandboxes.js";
 import { DIALECT_SESSIONS, plainSession, text } from "../helpers/arbitraries.js";
+import { quotable } from "../helpers/quotable.js";
 
 const RUNS = 1000;
-const CONFIGS = fc.record({
+const REFERENCE_CONFIGS = fc.record({
   keepRecent: fc.integer({ min: 0, max: 4 }),
   thoughtMaxChars: fc.constantFrom(0, 5, 300),
   cmdMaxChars: fc.constantFrom(0, 7, 150),
@@ -19,28 +20,28 @@ const CONFIGS = fc.record({
   thinkingMaxChars: fc.constantFrom(0, 9),
   keepThinking: fc.boolean(),
 });
+/** The recall profile, its rules at small and large caps, over the same settings. */
+const RECALL_CONFIGS = fc.tuple(REFERENCE_CONFIGS, fc.record({
+  editMaxChars: fc.constantFrom(11, 2000),
+  errorTailMaxChars: fc.constantFrom(13, 800),
+  planMaxChars: fc.constantFrom(17, 3000),
+  tailFocus: fc.boolean(),
+  keepResultsOf: fc.constantFrom([], ["read", "mcp__*"], ["*"]),
+  keepFiles: fc.constantFrom([], ["*"], ["*.md"]),
+  pinMaxChars: fc.constantFrom(0, 19, 4000),
+}, { requiredKeys: [] })).map(([a, b]) => ({ profile: "recall", ...a, ...b }));
+const PROFILES: [string, fc.Arbitrary<Record<string, unknown>>][] = [["reference", REFERENCE_CONFIGS], ["recall", RECALL_CONFIGS]];
 
-/** Every string in a value, and the canonical JSON of every object in it: what a summary may quote. */
-function corpus(value: unknown): string[] {
-  const out: string[] = [];
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v === "string") out.push(toWellFormed(v), toWellFormed(stripTaskNotifications(v)));
-    else if (v !== null && typeof v === "object") {
-      out.push(toWellFormed(canonicalJson(v)));
-      for (const c of Object.values(v)) stack.push(c);
-    }
-  }
-  return out;
-}
+const corpus = quotable;
 
-const TAG = /^(user|assistant|thinking|result|system|developer|critic|observation|result \(focus excerpt\)|[^\s:]{1,40}): |^\[[^\]\n]*\] /;
+const TAG = /^(user|assistant|thinking|result|system|developer|critic|observation|result \(focus excerpt\)|result \(error tail(?:, exit -?\d+)?\)|[^\s:]{1,40}): |^\[[^\]\n]*\] /;
 
 /** Every summary line is a fixed tag plus a verbatim piece (or a truncated prefix) of the input. */
 function quotesOnly(summary: string, input: unknown): boolean {
   const texts = corpus(input).join("\u0001");
-  const found = (piece: string): boolean => piece === "" || texts.includes(piece) || (piece.endsWith("...") && texts.includes(piece.slice(0, -3)));
+  // A cut piece: a prefix before an ellipsis, or (a failed result's tail) a suffix after one.
+  const found = (piece: string): boolean =>
+    piece === "" || texts.includes(piece) || (piece.endsWith("...") && texts.includes(piece.slice(0, -3))) || (piece.startsWith("...") && texts.includes(piece.slice(3)));
   const lines = summary.slice(SUMMARY_HEADER.length).split("\n");
   return lines.every((line) => {
     if (line === "" || line === "---" || found(line)) return true;
@@ -54,7 +55,9 @@ function summaryOf(r: CompactResult): string {
 }
 
 
-describe.each(DIALECT_SESSIONS)("properties: %s", (dialect, session) => {
+const CASES = PROFILES.flatMap(([profile, configs]) => DIALECT_SESSIONS.map(([dialect, session]) => [`${dialect}, ${profile} profile`, dialect, session, configs] as const));
+
+describe.each(CASES)("properties: %s", (_label, dialect, session, CONFIGS) => {
   it("never throws, is deterministic, keeps head and tail as the input's own objects, and adds one summary", () => {
     fc.assert(
       fc.property(session, CONFIGS, (msgs, cfg) => {
