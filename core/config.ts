@@ -104,13 +104,9 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   archiveMaxBytes: 268435456,
   minGainTokens: 0,
   calibrate: false,
-  editMaxChars: 0,
-  errorTailMaxChars: 0,
-  planMaxChars: 0,
-  tailFocus: false,
-  keepResultsOf: Object.freeze([]) as readonly string[],
-  keepFiles: Object.freeze([]) as readonly string[],
-  pinMaxChars: 4000,
+  // The recall rules: off (the reference's output), on in the recall profile.
+  editMaxChars: 0, errorTailMaxChars: 0, planMaxChars: 0, tailFocus: false,
+  keepResultsOf: Object.freeze([]) as readonly string[], keepFiles: Object.freeze([]) as readonly string[], pinMaxChars: 4000,
 });
 
 /**
@@ -123,14 +119,8 @@ export const PROFILES: { readonly [P in Profile]: Readonly<Partial<Config>> } = 
   // where its gain in needed tokens held stopped paying for the tokens it keeps. The archive keeps
   // what is dropped outside the context, where a host can write files.
   recall: {
-    editMaxChars: 2000,
-    errorTailMaxChars: 300,
-    planMaxChars: 3000,
-    tailFocus: true,
-    keepThinking: false,
-    resultMaxChars: 200,
-    keepFiles: Object.freeze(["AGENTS.md", "CLAUDE.md"]),
-    archive: true,
+    editMaxChars: 2000, errorTailMaxChars: 300, planMaxChars: 3000, tailFocus: true, keepThinking: false, resultMaxChars: 200,
+    keepFiles: Object.freeze(["AGENTS.md", "CLAUDE.md"]), archive: true,
   },
 };
 
@@ -174,13 +164,8 @@ export const CONFIG_KINDS: { readonly [K in keyof Config]: ConfigKind } = {
   archiveMaxBytes: "int",
   minGainTokens: "int",
   calibrate: "bool",
-  editMaxChars: "int",
-  errorTailMaxChars: "int",
-  planMaxChars: "int",
-  tailFocus: "bool",
-  keepResultsOf: "list",
-  keepFiles: "list",
-  pinMaxChars: "int",
+  editMaxChars: "int", errorTailMaxChars: "int", planMaxChars: "int", tailFocus: "bool",
+  keepResultsOf: "list", keepFiles: "list", pinMaxChars: "int",
 };
 
 /** The config keys, in their camelCase spelling. */
