@@ -32,6 +32,7 @@ var DEFAULT_CONFIG = Object.freeze({
   archiveMaxBytes: 268435456,
   minGainTokens: 0,
   calibrate: false,
+  // The recall rules: off (the reference's output), on in the recall profile.
   editMaxChars: 0,
   errorTailMaxChars: 0,
   planMaxChars: 0,
