@@ -73,7 +73,7 @@ export function fit(text: string, width: number): string {
 
 function header(s: any, state: FrameState): string[] {
   const c = s.config ?? {};
-  const top = `${state.paused ? "PAUSED · " : ""}cliffcompaction ${s.version ?? ""} · ${state.url} · up ${duration((s.uptimeSeconds ?? 0) * 1000)} · threshold ${int(c.thresholdTokens ?? 0)} · keepRecent ${c.keepRecent ?? "?"}${c.shadow ? " · shadow" : ""}`;
+  const top = `${state.paused ? "PAUSED · " : ""}cliffcompaction ${s.version ?? ""} · ${state.url} · up ${duration((s.uptimeSeconds ?? 0) * 1000)} · threshold ${typeof s.thresholdShare === "number" ? `${Math.round(s.thresholdShare * 100)}% of each model's window` : int(c.thresholdTokens ?? 0)} · keepRecent ${c.keepRecent ?? "?"}${c.shadow ? " · shadow" : ""}`;
   const u = s.usage ?? { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
   const totals = `requests ${int(s.compactable ?? 0)} · cliffs ${int(s.cliffs ?? 0)} · reuses ${int(s.reuses ?? 0)} · saved ${short(s.tokensSaved ?? 0)} tokens, net ${dollars(s.netDollars)}`;
   const provider = `provider's count: input ${short(u.input)} · cache read ${short(u.cacheRead)} · cache write ${short(u.cacheWrite)} · output ${short(u.output)}`;
@@ -92,7 +92,7 @@ function sessionRows(s: any, state: FrameState, width: number, rows: number, pla
   const first = Math.max(0, Math.min(state.selected - rows + 1, sessions.length - rows));
   for (const [i, x] of sessions.slice(first, first + rows).entries()) {
     const live = state.now - Date.parse(x.lastSeen) < LIVE_MS;
-    const line = sparkline(x.context ?? [], ceiling, new Set<number>(x.cliffAt ?? []), spark);
+    const line = sparkline(x.context ?? [], x.threshold > 0 ? x.threshold : ceiling, new Set<number>(x.cliffAt ?? []), spark);
     const cut = `${int(Math.max(0, x.messagesIn - x.messagesOut))}/${int(x.messagesIn)}`;
     const hit = x.cacheHitRate === null || x.cacheHitRate === undefined ? "—" : `${Math.round(x.cacheHitRate * 100)}%`;
     const net = x.ledger?.cliffs > 0 ? dollars(x.ledger.netDollars) : "";

@@ -87,7 +87,7 @@ function finish(ctx: Context, d: Decision, action: Action, escalations: number, 
 async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context, route: Route, url: URL, raw: Buffer): Promise<void> {
   const d = decide(ctx.engine, ctx.options.threshold, route.api!, raw, req.headers, (parsed) => ctx.observer.prepareOptions(ctx.engine, req.headers, route.api!, parsed));
   if (d.threshold !== null) ctx.stats.window(d.threshold);
-  const watched = ctx.observer.begin(ctx.engine, req.headers, route.api!, d.parsed, d.prepared);
+  const watched = ctx.observer.begin(ctx.engine, req.headers, route.api!, d.parsed, d.prepared, d.thresholdTokens);
   const shadow = ctx.engine.config.shadow;
   if (ctx.engine.config.strict && !shadow && d.prepared?.overBudget === true) {
     overBudget(res, route, d);

@@ -80,11 +80,11 @@ export class Observer {
   }
 
   /** A compactable request, as it starts: what can be known before the upstream answers. */
-  begin(engine: Engine, headers: IncomingHttpHeaders, api: string, body: Record<string, unknown> | null, prepared: PrepareContext | null): Watched {
+  begin(engine: Engine, headers: IncomingHttpHeaders, api: string, body: Record<string, unknown> | null, prepared: PrepareContext | null, threshold = engine.config.thresholdTokens): Watched {
     const messages = prepared?.messages ?? [];
     const kind: RequestKind = prepared === null || body === null ? "turn" : requestKind(body, messages, prepared.dialect);
     const key = body === null ? null : this.keyOf(engine, headers, api, body);
-    return new Watched(this, engine, api, modelName(body), kind, key, prepared);
+    return new Watched(this, engine, api, modelName(body), kind, key, prepared, threshold);
   }
 
   apiCounts(api: string): ApiCounts {
@@ -104,6 +104,8 @@ export class Watched {
   constructor(
     private readonly o: Observer, private readonly engine: Engine, private readonly api: string, private readonly model: string,
     private readonly kind: RequestKind, private readonly key: string | null, private readonly prepared: PrepareContext | null,
+    /** The threshold the request was decided against (its model's share of the window, or the configured one). */
+    private readonly threshold: number,
   ) {}
 
   /** The upstream's answer that goes to the client: its usage is read as it passes (after each chunk went on). */
@@ -139,7 +141,7 @@ export class Watched {
     const action = this.kind === "probe" && r.action === "pass" ? "probe" : r.action;
     const before = session?.ledger.total.netDollars ?? 0;
     const pricedBefore = session?.ledger.total.priced ?? 0;
-    session?.add({ kind: this.kind, model: this.model, api: this.api, action, messagesIn: r.messagesIn, messagesOut: r.messagesOut, tokensIn: r.tokensIn, tokensOut: r.tokensOut, usage, price: o.prices.of(this.model), time: now });
+    session?.add({ kind: this.kind, model: this.model, api: this.api, action, messagesIn: r.messagesIn, messagesOut: r.messagesOut, tokensIn: r.tokensIn, tokensOut: r.tokensOut, usage, price: o.prices.of(this.model), threshold: this.threshold, time: now });
     o.netDollars += (session?.ledger.total.netDollars ?? 0) - before;
     o.pricedCliffs += (session?.ledger.total.priced ?? 0) - pricedBefore;
     if (session !== null && this.kind === "turn") this.calibrate(session, r, usage);
@@ -175,8 +177,8 @@ export class Watched {
     const f = p.floor();
     if (f === null) return null;
     const c = p.calibration;
-    const floor = { tokens: Math.round(f.tokens * c), head: Math.round(f.head * c), summary: Math.round(f.summary * c), tail: Math.round(f.tail * c), threshold: cfg.thresholdTokens, minGain: cfg.minGainTokens };
-    if (floor.tokens < cfg.thresholdTokens - cfg.minGainTokens) return null;
+    const floor = { tokens: Math.round(f.tokens * c), head: Math.round(f.head * c), summary: Math.round(f.summary * c), tail: Math.round(f.tail * c), threshold: this.threshold, minGain: cfg.minGainTokens };
+    if (floor.tokens < this.threshold - cfg.minGainTokens) return null;
     session.notes.floor = floor;
     this.o.options.log?.(floorLine(session.id, floor));
     return floor;

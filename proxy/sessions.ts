@@ -27,6 +27,8 @@ export interface Exchange {
   tokensOut: number;
   usage: Usage | null;
   price: Price | null;
+  /** The threshold the request was decided against. */
+  threshold: number;
   time: number;
 }
 
@@ -46,6 +48,8 @@ export class Session {
   oneShots = 0;
   readonly usage: Usage = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
   last = { messagesIn: 0, messagesOut: 0, tokensIn: 0, tokensOut: 0 };
+  /** The threshold of its newest request: the ceiling of its context. */
+  threshold = 0;
   /** Estimated tokens sent per request, and whether it was a new cliff, newest last. */
   readonly context: number[] = [];
   readonly cliffAt: boolean[] = [];
@@ -75,6 +79,7 @@ export class Session {
     if (e.action === "fail-open") this.failOpens++;
     if (e.usage !== null) addUsage(this.usage, e.usage);
     this.last = { messagesIn: e.messagesIn, messagesOut: e.messagesOut, tokensIn: e.tokensIn, tokensOut: e.tokensOut };
+    this.threshold = e.threshold;
     this.context.push(e.tokensOut);
     this.cliffAt.push(cliff);
     if (this.context.length > POINTS) {
@@ -96,7 +101,7 @@ export class Session {
       id: this.id, model: this.model, api: this.api, requests: this.requests, cliffs: this.cliffs, reuses: this.reuses,
       escalations: this.escalations, failOpens: this.failOpens, probes: this.probes, oneShots: this.oneShots,
       usage: { ...this.usage }, cacheHitRate: prompt > 0 ? this.usage.cacheRead / prompt : null,
-      ...this.last,
+      ...this.last, threshold: this.threshold,
       context: [...this.context], cliffAt: this.cliffAt.flatMap((c, i) => (c ? [i] : [])),
       ledger: { ...this.ledger.total, netDollars: this.ledger.total.priced > 0 ? this.ledger.total.netDollars : null, bills: this.ledger.bills.map((b) => ({ ...b, time: new Date(b.time).toISOString() })) },
       started: new Date(this.started).toISOString(), lastSeen: new Date(this.lastSeen).toISOString(),

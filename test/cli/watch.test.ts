@@ -67,6 +67,15 @@ describe("the frame", () => {
     }
   });
 
+  it("a threshold that is a share of each model's window: said in the header; each session's own threshold is its ceiling", () => {
+    const status = scriptedStatus();
+    status.thresholdShare = 0.5;
+    status.sessions[0] = { ...status.sessions[0], threshold: 6000, context: [3000, 6000, 1500], cliffAt: [] };
+    const lines = frame({ url: "u", status, events: [], paused: false, selected: 0, problem: null, now: NOW }, 120, 40, true);
+    expect(lines[0]).toContain("threshold 50% of each model's window");
+    expect(lines.find((l) => l.startsWith("● 3f9a1c2b0d"))).toContain(" ▄█▂ ");
+  });
+
   it("keys read together are taken one by one, escape sequences whole", () => {
     expect(keys("p\r")).toEqual(["p", "\r"]);
     expect(keys("\x1b[A\x1b[Bq")).toEqual(["\x1b[A", "\x1b[B", "q"]);

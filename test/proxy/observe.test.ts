@@ -119,6 +119,7 @@ describe("sessions, usage and events through the proxy", () => {
     expect(one).toMatchObject({ model: "claude-sonnet-4-5", requests: 16, probes: 1, oneShots: 0 });
     expect(one.cliffs).toBeGreaterThan(0);
     expect(one.context).toHaveLength(16);
+    expect(one.threshold).toBe(2000);
     expect(one.cliffAt.length).toBe(one.cliffs);
     expect(two).toMatchObject({ model: "claude-haiku-4-5", requests: 3 });
     expect(chain).toMatchObject({ requests: 3 });

@@ -51,7 +51,7 @@ describe("session keys", () => {
 });
 
 const ex = (over: Partial<Exchange> = {}): Exchange => ({
-  kind: "turn", model: "claude-sonnet-4-5", api: "anthropic", action: "pass", messagesIn: 3, messagesOut: 3, tokensIn: 100, tokensOut: 100, usage: null, price: null, time: 1, ...over,
+  kind: "turn", model: "claude-sonnet-4-5", api: "anthropic", action: "pass", messagesIn: 3, messagesOut: 3, tokensIn: 100, tokensOut: 100, usage: null, price: null, threshold: 2000, time: 1, ...over,
 });
 
 describe("the session table", () => {
