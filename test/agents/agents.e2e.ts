@@ -1,11 +1,15 @@
 /**
  * Opt-in (`npm run test:agents`): the real Claude Code and Codex CLI from the registry, each run
  * through `cliffcompaction run` against a scripted model on 127.0.0.1 that answers with shell tool
- * calls (large outputs) until the history has crossed a low threshold many times over, then a final
+ * calls (large outputs) until the history has crossed the threshold many times over, then a final
  * text. Each agent must finish with exit 0; the model must have seen compacted requests and no
- * summarisation request. While the model holds its final answer, `watch --once` must show the
- * agent's session with its cliffs and `/_cliff/status` the usage the model reported. The agents are
- * installed once into a folder in the temporary directory.
+ * summarisation request. The agents sign in as users do: API keys, a Claude subscription token, a
+ * ChatGPT sign-in (an `auth.json` whose tokens never need refreshing). The defaults are tried end to
+ * end too: no threshold flag, a model with a 200k window that refuses what exceeds it, a session long
+ * enough that the agent alone compacts (the control run, without the proxy). Every run is kept in
+ * `runs`. While the model holds its final answer, `watch --once` must show the agent's session with
+ * its cliffs and `/_cliff/status` the usage the model reported. The agents are installed once into
+ * a folder in the temporary directory.
  */
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
@@ -13,16 +17,58 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { mockModel } from "./mock-model.js";
+import { mockModel, SUMMARISING, type MockModel, type MockOptions, type Seen } from "./mock-model.js";
 import { runChild } from "../helpers/child.js";
+import { chatgptSettings } from "../../proxy/codex.js";
 
 const AGENTS = join(tmpdir(), "cliffcompaction-agents");
 const VERSIONS = { claude: "@anthropic-ai/claude-code@2.1.332", codex: "@openai/codex@0.171.0" };
 const CLAUDE = join(AGENTS, "node_modules", "@anthropic-ai", "claude-code", "bin", "claude.exe");
 const CODEX = join(AGENTS, "node_modules", ".bin", "codex");
 const SUMMARY_HEADER = "The following is a summary of your previous actions (long observations omitted):";
-// What a summarisation request from an agent's own compaction asks for.
-const SUMMARISING = /create a detailed summary of the conversation|summarize the conversation|context checkpoint compaction/i;
+const PROMPT = "Print the numbers with seq, several times, then say ALL DONE.";
+const CLAUDE_ARGS = [CLAUDE, "-p", PROMPT, "--allowedTools", "Bash", "--output-format", "text"];
+const CODEX_ARGS = [CODEX, "-c", "features.plugins=false", "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", PROMPT];
+
+/** One agent session and what the model saw of it. */
+export interface AgentRun {
+  name: string;
+  code: number | null;
+  timedOut: boolean;
+  out: string;
+  err: string;
+  home: string;
+  /** The proxy's log file (none for a control run). */
+  log: string | undefined;
+  posts: Seen[];
+  compacted: Seen[];
+  summarising: Seen[];
+  /** What the proxy showed while the model held its final answer (runs through the proxy). */
+  looked: Looked | null;
+}
+
+interface Looked {
+  frame: string;
+  status: any;
+  usage: unknown;
+}
+
+/** Every run so far, in order: later checks read what the sessions left behind. */
+export const runs: AgentRun[] = [];
+
+interface Scenario {
+  name: string;
+  agent: string[];
+  model: MockOptions;
+  /** Flags for `cliffcompaction run`, given the model's URL; absent: a control run, the agent pointed at the model directly. */
+  run?: (url: string) => string[];
+  /** How a control run points the agent at the model (arguments after the command, variables). */
+  direct?: (url: string) => { args?: string[]; env?: Record<string, string> };
+  env?: Record<string, string | undefined>;
+  /** Sign-in files and settings in the agent's home. */
+  prepare?: (home: string) => void;
+  timeoutMs?: number;
+}
 
 function install(): void {
   if (existsSync(CLAUDE) && existsSync(CODEX)) return;
@@ -33,18 +79,13 @@ function install(): void {
   if (r.status !== 0) throw new Error("could not install the agents from the registry");
 }
 
+// Codex's remote compaction is a path of its own.
 async function freePort(): Promise<number> {
   const s = createServer();
   await new Promise<void>((r) => s.listen(0, "127.0.0.1", () => r()));
   const port = (s.address() as AddressInfo).port;
   await new Promise((r) => s.close(r));
   return port;
-}
-
-interface Looked {
-  frame: string;
-  status: any;
-  usage: unknown;
 }
 
 /** What the proxy shows while the model holds its final answer: a watch frame, and its status beside the usage the model reported. */
@@ -62,29 +103,60 @@ async function look(port: number, model: { usage: unknown }): Promise<Looked> {
   return { frame: w.out, status, usage };
 }
 
-async function throughTheProxy(name: string, agent: string[]): Promise<void> {
+const isSummarising = (s: Seen): boolean => s.path.split("?")[0].endsWith("/responses/compact") || SUMMARISING.test(s.body);
+
+async function session(s: Scenario): Promise<AgentRun> {
   install();
   const port = await freePort();
   let looked: Looked | null = null;
-  const model = await mockModel(8, { beforeFinal: async () => void (looked = await look(port, model)) });
-  const home = mkdtempSync(join(tmpdir(), `cliff-${name}-home-`));
-  const env = {
-    ...process.env, HOME: home, IS_SANDBOX: "1", DISABLE_TELEMETRY: "1", DISABLE_AUTOUPDATER: "1",
+  const through = s.run !== undefined;
+  const model: MockModel = await mockModel({ ...s.model, beforeFinal: through ? async () => void (looked = await look(port, model)) : undefined });
+  const home = mkdtempSync(join(tmpdir(), `cliff-${s.name.replace(/\W+/g, "-")}-home-`));
+  s.prepare?.(home);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env, HOME: home, CODEX_HOME: join(home, ".codex"), IS_SANDBOX: "1", DISABLE_TELEMETRY: "1", DISABLE_AUTOUPDATER: "1",
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", ANTHROPIC_API_KEY: "sk-ant-test", OPENAI_API_KEY: "sk-test", ANTHROPIC_BASE_URL: "", OPENAI_BASE_URL: "",
   };
-  const r = await runChild(process.execPath, ["dist/cli.mjs", "run", "--port", String(port), "--anthropic-upstream", model.url, "--openai-upstream", model.url + "/v1", "--threshold", "12000", "--keep-recent", "1", "--", ...agent], process.cwd(), env, 120_000);
+  for (const [k, v] of Object.entries(s.env ?? {})) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  const direct = s.run === undefined ? s.direct?.(model.url) ?? {} : {};
+  const [command, ...args] = s.run === undefined ? [s.agent[0], ...(direct.args ?? []), ...s.agent.slice(1)] : [process.execPath, "dist/cli.mjs", "run", "--port", String(port), ...s.run(model.url), "--", ...s.agent];
+  const r = await runChild(command, args, process.cwd(), { ...env, ...direct.env }, s.timeoutMs ?? 180_000);
   model.close();
-  const posts = model.seen.filter((s) => s.body.length > 0);
-  const compacted = posts.filter((s) => s.body.includes(SUMMARY_HEADER));
-  console.log(`${name}: exit ${r.code}, ${posts.length} model requests, ${compacted.length} compacted; agent said ${JSON.stringify(r.out.trim().slice(-40))}\n${r.err.split("\n").filter((l) => l.startsWith("cliffcompaction")).join("\n")}`);
-  expect(r.timedOut, `${name} did not finish within 120 s; its last output:\n${r.err.slice(-2000)}`).toBe(false);
-  expect(r.code, r.err.slice(-2000)).toBe(0);
-  expect(r.out).toContain("ALL DONE");
-  expect(compacted.length).toBeGreaterThan(0);
-  expect(posts.filter((s) => SUMMARISING.test(s.body))).toEqual([]);
-  const seen = looked as Looked | null;
+  const posts = model.seen.filter((x) => x.body.length > 0 && /\/(messages|responses)(\/compact)?$/.test(x.path.split("?")[0]));
+  const run: AgentRun = {
+    name: s.name, code: r.code, timedOut: r.timedOut, out: r.out, err: r.err, home,
+    log: /log: (\S+)/.exec(r.err)?.[1],
+    posts, compacted: posts.filter((x) => x.body.includes(SUMMARY_HEADER)), summarising: posts.filter(isSummarising), looked,
+  };
+  runs.push(run);
+  const refused = posts.filter((x) => x.refused).length;
+  const order = posts.map((x) => (x.refused ? "R" : isSummarising(x) ? "S" : x.body.includes(SUMMARY_HEADER) ? "c" : ".")).join("");
+  const top = Math.max(0, ...posts.map((x) => x.tokens));
+  const first = posts.findIndex((x) => x.refused || isSummarising(x));
+  const before = Math.max(0, ...posts.slice(0, first < 0 ? posts.length : first).map((x) => x.tokens));
+  console.log(`${s.name}: exit ${r.code}, ${posts.length} model requests (largest ${top.toLocaleString("en-US")} tokens; before any refusal or summarisation ${before.toLocaleString("en-US")}), ${run.compacted.length} compacted, ${run.summarising.length} summarisation requests, ${refused} refused (in order, . plain, c compacted, R refused, S summarisation: ${order}); agent said ${JSON.stringify(r.out.trim().slice(-40))}\n${r.err.split("\n").filter((l) => l.startsWith("cliffcompaction")).join("\n")}`);
+  return run;
+}
+
+/** The agent finished, the model saw compacted requests before any refusal, and never a summarisation request. */
+function expectCompacted(run: AgentRun): void {
+  expect(run.timedOut, `${run.name} did not finish in time; its last output:\n${run.err.slice(-2000)}`).toBe(false);
+  expect(run.code, run.err.slice(-2000)).toBe(0);
+  expect(run.out).toContain("ALL DONE");
+  expect(run.compacted.length).toBeGreaterThan(0);
+  expect(run.posts.filter((x) => x.refused)).toEqual([]);
+  expect(run.summarising.map((x) => x.path)).toEqual([]);
+  expectWatched(run);
+}
+
+/** While the final answer waited, the status counted the usage the model reported, and watch showed every session with cliffs. */
+function expectWatched(run: AgentRun): void {
+  const seen = run.looked;
   expect(seen, "the model's final answer was never held").not.toBeNull();
-  console.log(`${name}: watch --once while the final answer waited:\n${seen!.frame}`);
+  console.log(`${run.name}: watch --once while the final answer waited:\n${seen!.frame}`);
   expect(seen!.status.usage).toEqual(seen!.usage);
   const withCliffs = seen!.status.sessions.filter((s: any) => s.cliffs > 0);
   expect(withCliffs.length).toBeGreaterThan(0);
@@ -96,12 +168,81 @@ async function throughTheProxy(name: string, agent: string[]): Promise<void> {
   }
 }
 
+const b64 = (o: unknown): string => Buffer.from(JSON.stringify(o)).toString("base64url");
+
+/** A ChatGPT sign-in as `codex login` leaves it: JWT-shaped tokens (unsigned) with the claims Codex reads, valid for a month, refreshed just now. */
+function chatgptSignIn(home: string): void {
+  const exp = Math.floor(Date.now() / 1000) + 30 * 86400;
+  const claims = { email: "user@example.com", exp, "https://api.openai.com/auth": { chatgpt_plan_type: "plus", chatgpt_user_id: "user-test", chatgpt_account_id: "acct-test-123" } };
+  const jwt = `${b64({ alg: "none", typ: "JWT" })}.${b64(claims)}.c2ln`;
+  mkdirSync(join(home, ".codex"), { recursive: true });
+  const auth = { auth_mode: "chatgpt", OPENAI_API_KEY: null, tokens: { id_token: jwt, access_token: jwt, refresh_token: "rt-test", account_id: "acct-test-123" }, last_refresh: new Date().toISOString() };
+  writeFileSync(join(home, ".codex", "auth.json"), JSON.stringify(auth));
+}
+
+const LOW = ["--threshold", "12000", "--keep-recent", "1"];
+
 describe("real agents through cliffcompaction run", () => {
-  it("Codex CLI (API-key mode)", async () => {
-    await throughTheProxy("codex", [CODEX, "-c", "features.plugins=false", "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "Print the numbers with seq, several times, then say ALL DONE."]);
+  // Codex first: after Claude Code in the same run, Codex 0.171's API-key mode stalls in its WebSocket fallback.
+  it("Codex CLI (API key)", async () => {
+    expectCompacted(await session({ name: "codex", agent: CODEX_ARGS, model: { calls: 8 }, run: (url) => ["--anthropic-upstream", url, "--openai-upstream", url + "/v1", ...LOW] }));
   });
 
-  it("Claude Code", async () => {
-    await throughTheProxy("claude", [CLAUDE, "-p", "Print the numbers with seq, several times, then say ALL DONE.", "--allowedTools", "Bash", "--output-format", "text"]);
+  it("Claude Code (API key)", async () => {
+    expectCompacted(await session({ name: "claude", agent: CLAUDE_ARGS, model: { calls: 8 }, run: (url) => ["--anthropic-upstream", url, ...LOW] }));
+  });
+
+  it("Claude Code signed in with a subscription (CLAUDE_CODE_OAUTH_TOKEN, no API key)", async () => {
+    const token = "sk-ant-oat01-test-subscription-token";
+    const run = await session({ name: "claude-oauth", agent: CLAUDE_ARGS, model: { calls: 8 }, env: { ANTHROPIC_API_KEY: undefined, CLAUDE_CODE_OAUTH_TOKEN: token }, run: (url) => ["--anthropic-upstream", url, ...LOW] });
+    expectCompacted(run);
+    for (const p of run.posts) {
+      expect(p.headers.authorization).toBe(`Bearer ${token}`);
+      expect(p.headers["x-api-key"]).toBeUndefined();
+    }
+  });
+
+  it("Codex signed in with ChatGPT (auth.json), to a stand-in for the ChatGPT backend", async () => {
+    const run = await session({ name: "codex-chatgpt", agent: CODEX_ARGS, model: { calls: 8 }, env: { OPENAI_API_KEY: undefined }, prepare: chatgptSignIn, run: (url) => ["--chatgpt-upstream", url, ...LOW] });
+    expectCompacted(run);
+    expect(new Set(run.posts.map((p) => p.path))).toEqual(new Set(["/backend-api/codex/responses"]));
+    for (const p of run.posts) {
+      expect(p.headers["chatgpt-account-id"]).toBe("acct-test-123");
+      expect(p.headers.authorization).toMatch(/^Bearer eyJ/);
+      expect(p.headers.originator).toBeTruthy();
+      expect(p.headers["session-id"]).toBeTruthy();
+    }
+  });
+});
+
+/**
+ * The defaults, end to end: no threshold flag, a model that reports usage from the body's size and
+ * refuses what exceeds a 200k window, and a session long enough that the agent alone compacts.
+ */
+describe("the defaults, against a 200k window", () => {
+  const WINDOW = 200_000;
+  const CALLS = 30;
+
+  it("Claude Code alone compacts with its own summarisation request (the control run)", async () => {
+    const run = await session({ name: "claude-control", agent: CLAUDE_ARGS, model: { calls: CALLS, window: WINDOW }, direct: (url) => ({ env: { ANTHROPIC_BASE_URL: url } }), timeoutMs: 400_000 });
+    expect(run.summarising.length + run.posts.filter((x) => x.refused).length).toBeGreaterThan(0);
+  });
+
+  it("Claude Code through run with no threshold flag: compacted before any refusal, never its own summarisation", async () => {
+    expectCompacted(await session({ name: "claude-defaults", agent: CLAUDE_ARGS, model: { calls: CALLS, window: WINDOW }, run: (url) => ["--anthropic-upstream", url], timeoutMs: 400_000 }));
+  });
+
+  // Codex is told the window it would know for such a model, so its own limit (model_auto_compact_token_limit) follows from it.
+  const CODEX_WINDOW = ["-c", `model_context_window=${WINDOW}`];
+
+  it("Codex alone compacts with its own summarisation request (the control run)", async () => {
+    const direct = (url: string) => ({ args: [...CODEX_WINDOW, ...chatgptSettings(url).flatMap(([k, v]) => ["-c", `${k}=${v}`])] });
+    const run = await session({ name: "codex-control", agent: CODEX_ARGS, model: { calls: CALLS, window: WINDOW }, env: { OPENAI_API_KEY: undefined }, prepare: chatgptSignIn, direct, timeoutMs: 400_000 });
+    expect(run.summarising.length).toBeGreaterThan(0);
+  });
+
+  it("Codex through run with no threshold flag: compacted before any refusal, never its own summarisation", async () => {
+    const agent = [CODEX, ...CODEX_WINDOW, ...CODEX_ARGS.slice(1)];
+    expectCompacted(await session({ name: "codex-defaults", agent, model: { calls: CALLS, window: WINDOW }, env: { OPENAI_API_KEY: undefined }, prepare: chatgptSignIn, run: (url) => ["--chatgpt-upstream", url], timeoutMs: 400_000 }));
   });
 });

@@ -57,7 +57,7 @@ function compactions(agentDir: string): Record<string, any>[] {
 
 async function session(name: string, command: string, args: (ext: string) => string[], contextWindow: number, reserveTokens: number, extraEnv: (dir: string) => NodeJS.ProcessEnv): Promise<void> {
   const pkg = installedPackage();
-  const model = await mockModel(8);
+  const model = await mockModel({ calls: 8 });
   const { dir, agentDir, cwd } = agentFolder(model.url, contextWindow, reserveTokens);
   const r = await runChild(command, args(join(pkg, "pi-extension", "index.js")), cwd, { ...process.env, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", ...extraEnv(dir) }, 180_000);
   model.close();
