@@ -26,8 +26,10 @@ function serviceLine(manager: ServiceManager | null, name: string): { line: stri
 export function proxyLine(url: string, status: Record<string, unknown>): string {
   const store = status.store as { entries?: number; bytes?: number } | undefined;
   const parts = [`cliffcompaction ${status.version ?? "(version unknown)"}`];
-  const threshold = status.threshold ?? status.thresholdTokens;
-  if (threshold !== undefined) parts.push(`threshold ${typeof threshold === "number" ? `${n(threshold)} tokens` : String(threshold)}`);
+  if (typeof status.thresholdShare === "number") {
+    const of = typeof status.contextWindow === "number" ? `a ${n(status.contextWindow)}-token window` : "the model's window";
+    parts.push(`threshold ${Math.round(status.thresholdShare * 1000) / 10}% of ${of}`);
+  } else if (status.thresholdTokens !== undefined) parts.push(`threshold ${n(status.thresholdTokens)} tokens`);
   if (status.keepRecent !== undefined) parts.push(`keepRecent ${n(status.keepRecent)}`);
   const sessions = Array.isArray(status.sessions) ? status.sessions.length : status.sessions;
   if (sessions !== undefined) parts.push(`${n(sessions)} sessions`);

@@ -223,13 +223,16 @@ describe("the defaults, against a 200k window", () => {
   const WINDOW = 200_000;
   const CALLS = 30;
 
+  // A model Claude Code knows to have a 200k window, so that its own auto-compaction is sized for it.
+  const CLAUDE_200K = [...CLAUDE_ARGS, "--model", "claude-sonnet-4-5"];
+
   it("Claude Code alone compacts with its own summarisation request (the control run)", async () => {
-    const run = await session({ name: "claude-control", agent: CLAUDE_ARGS, model: { calls: CALLS, window: WINDOW }, direct: (url) => ({ env: { ANTHROPIC_BASE_URL: url } }), timeoutMs: 400_000 });
+    const run = await session({ name: "claude-control", agent: CLAUDE_200K, model: { calls: CALLS, window: WINDOW }, direct: (url) => ({ env: { ANTHROPIC_BASE_URL: url } }), timeoutMs: 400_000 });
     expect(run.summarising.length + run.posts.filter((x) => x.refused).length).toBeGreaterThan(0);
   });
 
   it("Claude Code through run with no threshold flag: compacted before any refusal, never its own summarisation", async () => {
-    expectCompacted(await session({ name: "claude-defaults", agent: CLAUDE_ARGS, model: { calls: CALLS, window: WINDOW }, run: (url) => ["--anthropic-upstream", url], timeoutMs: 400_000 }));
+    expectCompacted(await session({ name: "claude-defaults", agent: CLAUDE_200K, model: { calls: CALLS, window: WINDOW }, run: (url) => ["--anthropic-upstream", url], timeoutMs: 400_000 }));
   });
 
   // Codex is told the window it would know for such a model, so its own limit (model_auto_compact_token_limit) follows from it.
