@@ -57,8 +57,11 @@ function serveFlags(p: Parsed, d: ServiceDeps, port: number): string[] {
   const out = ["serve", "--port", String(port)];
   for (const [k, v] of Object.entries(p.values)) {
     if (ENABLE_ONLY.has(k)) continue;
-    if (v === true) out.push(`--${k}`);
-    else if (typeof v === "string") out.push(`--${k}`, k === "config" || k === "debug-dir" ? resolve(v) : v);
+    const all: (string | boolean)[] = p.repeated[k] ?? [v];
+    for (const one of all) {
+      if (one === true) out.push(`--${k}`);
+      else if (typeof one === "string") out.push(`--${k}`, k === "config" || k === "debug-dir" ? resolve(one) : one);
+    }
   }
   // A base URL the shell already exports is where the user's requests go today: it stays their upstream.
   for (const [variable, flag] of [["ANTHROPIC_BASE_URL", "anthropic-upstream"], ["OPENAI_BASE_URL", "openai-upstream"]] as const) {

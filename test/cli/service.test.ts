@@ -233,9 +233,9 @@ describe("without a service manager", () => {
     const home = tempHome();
     const calls: string[][] = [];
     const exec: Exec = (c, a) => (calls.push([c, ...a]), { status: 1, stdout: "", stderr: "Failed to connect to bus: No medium found" });
-    const r = await command(["enable", "--threshold", "90000", "--shadow"], platform(home, exec, {}, os));
+    const r = await command(["enable", "--threshold", "90000", "--shadow", "--allow-host", "a.example", "--allow-host", "b.example"], platform(home, exec, {}, os));
     expect(r.code).toBe(1);
-    expect(r.said).toEqual([`cliffcompaction: no service manager here (no systemd user session, no launchd); run the proxy yourself instead: ${CLI[0]} ${CLI[1]} serve --port 8257 --threshold 90000 --shadow`]);
+    expect(r.said).toEqual([`cliffcompaction: no service manager here (no systemd user session, no launchd); run the proxy yourself instead: ${CLI[0]} ${CLI[1]} serve --port 8257 --threshold 90000 --shadow --allow-host a.example --allow-host b.example`]);
     expect(calls).toHaveLength(systemctlCalls);
     expect(existsSync(join(home, ".bashrc"))).toBe(false);
   });
