@@ -112,6 +112,8 @@ async function session(s: Scenario): Promise<AgentRun> {
   const through = s.run !== undefined;
   const model: MockModel = await mockModel({ ...s.model, beforeFinal: through ? async () => void (looked = await look(port, model)) : undefined });
   const home = mkdtempSync(join(tmpdir(), `cliff-${s.name.replace(/\W+/g, "-")}-home-`));
+  // Codex refuses a CODEX_HOME that does not exist.
+  mkdirSync(join(home, ".codex"));
   s.prepare?.(home);
   const env: NodeJS.ProcessEnv = {
     ...process.env, HOME: home, CODEX_HOME: join(home, ".codex"), IS_SANDBOX: "1", DISABLE_TELEMETRY: "1", DISABLE_AUTOUPDATER: "1",
