@@ -2,6 +2,8 @@
  * `cliffcompaction run -- <agent>`: the proxy on a free loopback port, the agent started with its
  * base URLs pointing there, signals passed on, the agent's exit code returned, the proxy stopped.
  * The agent owns the terminal: the proxy's log goes to a file, named once before the agent starts.
+ * Codex reads no base URL variable: it gets `-c` settings instead (codex.ts), chosen by how it is
+ * signed in. Every upstream is checked before anything listens, and named by where it came from.
  */
 import { spawn } from "node:child_process";
 import { appendFileSync } from "node:fs";
