@@ -166,6 +166,53 @@ describe("run names the command that watches it", () => {
   });
 });
 
+/** Runs argv under a pseudo-terminal (30×130), sends each key and waits for what it should show; prints what it saw, the exit code and the output. */
+const PTY_SCRIPT = `
+import json, os, pty, select, signal, struct, sys, time, fcntl, termios
+def run(keys):
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execvp(sys.argv[1], sys.argv[1:])
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 130, 0, 0))
+    out = b""
+    def read_until(text, since, timeout=8):
+        nonlocal out
+        end = time.time() + timeout
+        while time.time() < end:
+            if text.encode() in out[since:]: return True
+            r, _, _ = select.select([fd], [], [], 0.1)
+            if r:
+                try: out += os.read(fd, 65536)
+                except OSError: return text.encode() in out[since:]
+        return text.encode() in out[since:]
+    seen = {}
+    for key, want in keys:
+        mark = len(out)
+        if key == "FRAMES":
+            # Reads for two seconds and counts the frames drawn meanwhile.
+            read_until("never shown", mark, 2)
+            seen[want] = out[mark:].count(b"\x1b[H")
+            continue
+        if key == "RESIZE":
+            fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 60, 0, 0))
+            os.kill(pid, signal.SIGWINCH)
+        elif key is not None:
+            os.write(fd, key.encode())
+        seen[want] = read_until(want, mark)
+    end = time.time() + 8
+    status = None
+    while time.time() < end:
+        try:
+            r, _, _ = select.select([fd], [], [], 0.1)
+            if r: out += os.read(fd, 65536)
+        except OSError: pass
+        done, st = os.waitpid(pid, os.WNOHANG)
+        if done: status = os.waitstatus_to_exitcode(st); break
+    return {"seen": seen, "code": status, "out": out.decode("utf8", "replace")}
+keys = json.loads(os.environ["KEYS"])
+print(json.dumps(run(keys)))
+`;
+
 describe("watch against a real proxy", () => {
   let mock: MockUpstream;
   let proxy: RunningProxy;
@@ -200,49 +247,9 @@ describe("watch against a real proxy", () => {
   });
 
   it("the keys under a pseudo-terminal: pause, open the last cliff and back, resize, quit; Ctrl-C; the terminal restored", async () => {
-    const script = `
-import json, os, pty, select, signal, struct, sys, time, fcntl, termios
-def run(keys):
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.execvp(sys.argv[1], sys.argv[1:])
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 130, 0, 0))
-    out = b""
-    def read_until(text, since, timeout=8):
-        nonlocal out
-        end = time.time() + timeout
-        while time.time() < end:
-            if text.encode() in out[since:]: return True
-            r, _, _ = select.select([fd], [], [], 0.1)
-            if r:
-                try: out += os.read(fd, 65536)
-                except OSError: return text.encode() in out[since:]
-        return text.encode() in out[since:]
-    seen = {}
-    for key, want in keys:
-        mark = len(out)
-        if key == "RESIZE":
-            fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 60, 0, 0))
-            os.kill(pid, signal.SIGWINCH)
-        elif key is not None:
-            os.write(fd, key.encode())
-        seen[want] = read_until(want, mark)
-    end = time.time() + 8
-    status = None
-    while time.time() < end:
-        try:
-            r, _, _ = select.select([fd], [], [], 0.1)
-            if r: out += os.read(fd, 65536)
-        except OSError: pass
-        done, st = os.waitpid(pid, os.WNOHANG)
-        if done: status = os.waitstatus_to_exitcode(st); break
-    return {"seen": seen, "code": status, "out": out.decode("utf8", "replace")}
-keys = json.loads(os.environ["KEYS"])
-print(json.dumps(run(keys)))
-`;
     // Run without blocking this process: the proxy the view watches answers from here.
     const runPty = async (keys: [string | null, string][]) => {
-      const r = await runChild("python3", ["-c", script, process.execPath, "dist/cli.mjs", "watch", "--port", String(proxy.port)], process.cwd(), { ...process.env, KEYS: JSON.stringify(keys) }, 60_000);
+      const r = await runChild("python3", ["-c", PTY_SCRIPT, process.execPath, "dist/cli.mjs", "watch", "--port", String(proxy.port)], process.cwd(), { ...process.env, KEYS: JSON.stringify(keys) }, 60_000);
       expect(r.code, r.err).toBe(0);
       return JSON.parse(r.out) as { seen: Record<string, boolean>; code: number | null; out: string };
     };
@@ -256,5 +263,18 @@ print(json.dumps(run(keys)))
     const b = await runPty([[null, "EVENTS"], ["\x03", "\x1b[?1049l"]]);
     expect(b.code).toBe(0);
     expect(b.out.endsWith("\x1b[?25h\x1b[?1049l")).toBe(true);
+  });
+
+  it("redraws at most four times a second however fast events come", async () => {
+    // Two hundred events a second for as long as the view runs: unthrottled, as many frames.
+    const flood = setInterval(() => proxy.observer.events.publish({ time: new Date().toISOString(), session: null, api: "anthropic", model: "other", action: "pass", messagesIn: 1, messagesOut: 1, tokensIn: 1, tokensOut: 1, addedMs: 0, status: 200, usage: null }), 5);
+    try {
+      const r = await runChild("python3", ["-c", PTY_SCRIPT, process.execPath, "dist/cli.mjs", "watch", "--port", String(proxy.port)], process.cwd(), { ...process.env, KEYS: JSON.stringify([[null, "EVENTS"], ["FRAMES", "frames"], ["q", "\x1b[?1049l"]]) }, 60_000);
+      const seen = (JSON.parse(r.out) as { seen: Record<string, number> }).seen;
+      expect(seen.frames).toBeGreaterThanOrEqual(4);
+      expect(seen.frames).toBeLessThanOrEqual(9);
+    } finally {
+      clearInterval(flood);
+    }
   });
 });
