@@ -111,6 +111,7 @@ export const anthropic: Dialect = {
     if (msg.role !== "user") return false;
     return typeof msg.content === "string" ? isSummaryText(msg.content) : isSummaryText(firstTextBlock(msg.content));
   },
+  providerCompaction: (m) => arr(obj(m).content).some((b) => obj(b).type === "compaction"),
   trimFromHead: (m) => obj(m).role === "system",
   startsTurn: (m) => obj(m).role === "assistant",
   summarize(m, ctx) {

@@ -151,6 +151,7 @@ export const openaiResponses: Dialect = {
     const item = obj(m);
     return itemType(item) === "message" && item.role === "user" && isSummaryText(messageText(item));
   },
+  providerCompaction: (m) => obj(m).type === "compaction",
   trimFromHead: () => false,
   startsTurn: (m, prev) => isModelOutput(m) && !isModelOutput(prev),
   summarize: (m, ctx) => summarizeItem(obj(m), ctx),

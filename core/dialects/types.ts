@@ -11,6 +11,12 @@ export interface Dialect {
   isAssistant(message: unknown): boolean;
   /** A previous compaction summary. */
   isSummary(message: unknown): boolean;
+  /**
+   * The message holds the provider's own compaction (Anthropic's `compaction` block, a Responses
+   * `compaction` item): the provider ignores what comes before it, so the head runs through the turn
+   * that holds the last one (absent: the dialect has none).
+   */
+  providerCompaction?(message: unknown): boolean;
   /** A message that may not stay at the end of the head (it is folded into the summary instead). */
   trimFromHead(message: unknown): boolean;
   /** Whether `message` opens a new turn, given the message before it in the body. */

@@ -4,7 +4,7 @@
  * the previous summary, so a history that arrives in one piece ends with the same "last cycle
  * only" summary an incremental run would. Rung 3 cuts the summary down to its newest parts.
  */
-import { compactWith } from "../compact.js";
+import { afterProviderCompaction, compactWith } from "../compact.js";
 import type { Config } from "../config.js";
 import { billableChars, bodyChars, tokensOfChars } from "../estimate.js";
 import { fitSummary, SUMMARY_HEADER, summaryParts } from "../summary.js";
@@ -51,8 +51,14 @@ class Replay {
   /** Characters right after the last cliff (-1 before any): what the next cliff must gain on. */
   floor = -1;
 
+  /** Messages before this index stay as the client sent them: the provider's own compaction and all before it (afterProviderCompaction). */
+  private readonly fixedUpTo: number;
+
   constructor(private readonly ctx: RequestState, private readonly cfg: Config, private readonly mode: ReplayMode) {
-    const start = mode.from ?? (mode.resume && ctx.baseCut > 0 ? { headLen: ctx.baseHead, summary: ctx.substituted[ctx.baseHead], cut: ctx.baseCut, reach: ctx.reach } : null);
+    this.fixedUpTo = afterProviderCompaction(ctx.messages, ctx.dialect);
+    let start = mode.from ?? (mode.resume && ctx.baseCut > 0 ? { headLen: ctx.baseHead, summary: ctx.substituted[ctx.baseHead], cut: ctx.baseCut, reach: ctx.reach } : null);
+    // A cliff from before the provider compacted would keep every later cliff from reaching past its compaction.
+    if (start !== null && start.cut < this.fixedUpTo) start = null;
     this.cut = ctx.baseCut;
     this.reach = ctx.reach;
     if (start !== null) {
@@ -82,7 +88,7 @@ class Replay {
       this.origin.push(this.next);
       this.costs.push(ctx.costs[this.next]);
       this.next++;
-      if (tokensOfChars(this.chars) > ctx.threshold && this.due()) this.attempt();
+      if (tokensOfChars(this.chars) > ctx.threshold && this.next > this.fixedUpTo && this.due()) this.attempt();
     }
   }
 
