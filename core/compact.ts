@@ -107,24 +107,8 @@ export function headLength(messages: readonly unknown[], dialect: Dialect): numb
     }
   }
   while (head > 0 && (dialect.isSummary(messages[head - 1]) || dialect.trimFromHead(messages[head - 1]))) head--;
-  return Math.max(head, afterProviderCompaction(messages, dialect));
-}
-
-/**
- * Index just past the turn that holds the last provider compaction, or 0. Like a previous summary it
- * is never summarised or quoted; unlike ours it stays where it is, with everything before it (the
- * provider already ignores that) and the rest of its turn (its calls' results) after it.
- */
-export function afterProviderCompaction(messages: readonly unknown[], dialect: Dialect): number {
-  const holds = dialect.providerCompaction;
-  if (holds === undefined) return 0;
-  for (let i = messages.length - 1; i >= 0; i--) {
-    if (!holds(messages[i])) continue;
-    let j = i + 1;
-    while (j < messages.length && !dialect.startsTurn(messages[j], messages[j - 1])) j++;
-    return j;
-  }
-  return 0;
+  // The provider's own compaction and all before it stay (see Dialect.providerCompactionEnd).
+  return Math.max(head, dialect.providerCompactionEnd?.(messages) ?? 0);
 }
 
 /** Start indices (within `body`) of its turns: a leading orphan group when the body does not open with a turn. */

@@ -1402,7 +1402,7 @@ function headLength(messages, dialect) {
     }
   }
   while (head > 0 && (dialect.isSummary(messages[head - 1]) || dialect.trimFromHead(messages[head - 1]))) head--;
-  return head;
+  return Math.max(head, dialect.providerCompactionEnd?.(messages) ?? 0);
 }
 function turnStarts(body, dialect) {
   const starts = [];
@@ -1774,6 +1774,17 @@ function envValues(env) {
   return { values, problems };
 }
 
+// core/dialects/provider-compaction.ts
+function compactionEnd(messages, holds, startsTurn2) {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (!holds(messages[i])) continue;
+    let j = i + 1;
+    while (j < messages.length && !startsTurn2(messages[j], messages[j - 1])) j++;
+    return j;
+  }
+  return 0;
+}
+
 // core/dialects/form.ts
 function prim(v) {
   if (v === void 0) return null;
@@ -1891,6 +1902,7 @@ var anthropic = {
     if (msg.role !== "user") return false;
     return typeof msg.content === "string" ? isSummaryText(msg.content) : isSummaryText(firstTextBlock(msg.content));
   },
+  providerCompactionEnd: (msgs) => compactionEnd(msgs, (m) => arr(obj(m).content).some((b) => obj(b).type === "compaction"), (m) => obj(m).role === "assistant"),
   trimFromHead: (m) => obj(m).role === "system",
   startsTurn: (m) => obj(m).role === "assistant",
   summarize(m, ctx) {
@@ -2124,6 +2136,7 @@ function digestForm2(message) {
   }
   return ["other", canonicalJson(withoutKeys(item, ["id", "status"]))];
 }
+var startsTurn = (m, prev) => isModelOutput(m) && !isModelOutput(prev);
 var openaiResponses = {
   name: "openai-responses",
   messagesKey: "input",
@@ -2132,8 +2145,9 @@ var openaiResponses = {
     const item = obj(m);
     return itemType(item) === "message" && item.role === "user" && isSummaryText(messageText(item));
   },
+  providerCompactionEnd: (msgs) => compactionEnd(msgs, (m) => obj(m).type === "compaction", startsTurn),
   trimFromHead: () => false,
-  startsTurn: (m, prev) => isModelOutput(m) && !isModelOutput(prev),
+  startsTurn,
   summarize: (m, ctx) => summarizeItem(obj(m), ctx),
   digestForm: digestForm2,
   summaryMessage: (text) => ({ type: "message", role: "user", content: [{ type: "input_text", text }] })

@@ -1,5 +1,6 @@
 /** Anthropic Messages: `messages[]` of `{role, content: string | blocks}`. */
 import type { Dialect } from "./types.js";
+import { compactionEnd } from "./provider-compaction.js";
 import { one, AssistantPart, contentText, humanPart, isSummaryText, resultPart, type PartContext } from "../parts.js";
 import { arr, obj, str } from "../guards.js";
 import { canonicalJson } from "../json.js";
@@ -111,7 +112,7 @@ export const anthropic: Dialect = {
     if (msg.role !== "user") return false;
     return typeof msg.content === "string" ? isSummaryText(msg.content) : isSummaryText(firstTextBlock(msg.content));
   },
-  providerCompaction: (m) => arr(obj(m).content).some((b) => obj(b).type === "compaction"),
+  providerCompactionEnd: (msgs) => compactionEnd(msgs, (m) => arr(obj(m).content).some((b) => obj(b).type === "compaction"), (m) => obj(m).role === "assistant"),
   trimFromHead: (m) => obj(m).role === "system",
   startsTurn: (m) => obj(m).role === "assistant",
   summarize(m, ctx) {

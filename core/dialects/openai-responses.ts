@@ -1,5 +1,6 @@
 /** OpenAI Responses: `input[]` of typed items (messages, reasoning, calls and their outputs). */
 import type { Dialect } from "./types.js";
+import { compactionEnd } from "./provider-compaction.js";
 import { one, AssistantPart, contentText, humanPart, isSummaryText, resultPart, type PartContext } from "../parts.js";
 import { arr, obj, str } from "../guards.js";
 import { canonicalJson } from "../json.js";
@@ -143,6 +144,8 @@ function digestForm(message: unknown): Form {
   return ["other", canonicalJson(withoutKeys(item, ["id", "status"]))];
 }
 
+const startsTurn = (m: unknown, prev: unknown): boolean => isModelOutput(m) && !isModelOutput(prev);
+
 export const openaiResponses: Dialect = {
   name: "openai-responses",
   messagesKey: "input",
@@ -151,9 +154,9 @@ export const openaiResponses: Dialect = {
     const item = obj(m);
     return itemType(item) === "message" && item.role === "user" && isSummaryText(messageText(item));
   },
-  providerCompaction: (m) => obj(m).type === "compaction",
+  providerCompactionEnd: (msgs) => compactionEnd(msgs, (m) => obj(m).type === "compaction", startsTurn),
   trimFromHead: () => false,
-  startsTurn: (m, prev) => isModelOutput(m) && !isModelOutput(prev),
+  startsTurn,
   summarize: (m, ctx) => summarizeItem(obj(m), ctx),
   digestForm,
   summaryMessage: (text) => ({ type: "message", role: "user", content: [{ type: "input_text", text }] }),

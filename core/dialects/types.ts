@@ -12,11 +12,12 @@ export interface Dialect {
   /** A previous compaction summary. */
   isSummary(message: unknown): boolean;
   /**
-   * The message holds the provider's own compaction (Anthropic's `compaction` block, a Responses
-   * `compaction` item): the provider ignores what comes before it, so the head runs through the turn
-   * that holds the last one (absent: the dialect has none).
+   * Index just past the turn that holds the provider's last own compaction (Anthropic's
+   * `compaction` block, a Responses `compaction` item), 0 when none (absent: the dialect has none).
+   * The provider ignores what comes before it: the head runs to here, so it is never summarised,
+   * quoted or split from the rest of its turn.
    */
-  providerCompaction?(message: unknown): boolean;
+  providerCompactionEnd?(messages: readonly unknown[]): number;
   /** A message that may not stay at the end of the head (it is folded into the summary instead). */
   trimFromHead(message: unknown): boolean;
   /** Whether `message` opens a new turn, given the message before it in the body. */

@@ -10,7 +10,6 @@ import { resolveConfig, type Config } from "../config.js";
 import { getDialect, type DialectName } from "../dialects/index.js";
 import { billableChars, fixedChars } from "../estimate.js";
 import { canonicalJson } from "../json.js";
-import { afterProviderCompaction } from "../compact.js";
 import { climb, maxRung, rungConfig, type Rung } from "../ladder.js";
 import { sha256Hex } from "../sha256.js";
 import { canonicalText } from "./digest.js";
@@ -218,7 +217,7 @@ export class Engine {
       // Entries made under another config, request shape or dialect belong to other clients of a shared store.
       if (entry === undefined || entry.policy !== policy || entry.dialect !== ctx.dialect.name) continue;
       const fits = entry.cut === i + 1 && entry.headLen <= entry.cut && ctx.messages.length >= entry.reach;
-      if (!fits || !cutAllowed(ctx.dialect, ctx.messages, entry.cut, cfg) || entry.cut < afterProviderCompaction(ctx.messages, ctx.dialect)) return undefined;
+      if (!fits || !cutAllowed(ctx.dialect, ctx.messages, entry.cut, cfg) || entry.cut < (ctx.dialect.providerCompactionEnd?.(ctx.messages) ?? 0)) return undefined;
       return { headLen: entry.headLen, summary: clone(entry.summary), cut: entry.cut, reach: entry.reach, summaryFp: entry.summaryFp };
     }
     return undefined; // only the longest stored prefix is considered

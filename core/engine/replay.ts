@@ -4,7 +4,7 @@
  * the previous summary, so a history that arrives in one piece ends with the same "last cycle
  * only" summary an incremental run would. Rung 3 cuts the summary down to its newest parts.
  */
-import { afterProviderCompaction, compactWith } from "../compact.js";
+import { compactWith } from "../compact.js";
 import type { Config } from "../config.js";
 import { billableChars, bodyChars, tokensOfChars } from "../estimate.js";
 import { fitSummary, SUMMARY_HEADER, summaryParts } from "../summary.js";
@@ -51,11 +51,11 @@ class Replay {
   /** Characters right after the last cliff (-1 before any): what the next cliff must gain on. */
   floor = -1;
 
-  /** Messages before this index stay as the client sent them: the provider's own compaction and all before it (afterProviderCompaction). */
+  /** Messages before this index stay as the client sent them: the provider's own compaction and all before it. */
   private readonly fixedUpTo: number;
 
   constructor(private readonly ctx: RequestState, private readonly cfg: Config, private readonly mode: ReplayMode) {
-    this.fixedUpTo = afterProviderCompaction(ctx.messages, ctx.dialect);
+    this.fixedUpTo = ctx.dialect.providerCompactionEnd?.(ctx.messages) ?? 0;
     let start = mode.from ?? (mode.resume && ctx.baseCut > 0 ? { headLen: ctx.baseHead, summary: ctx.substituted[ctx.baseHead], cut: ctx.baseCut, reach: ctx.reach } : null);
     // A cliff from before the provider compacted would keep every later cliff from reaching past its compaction.
     if (start !== null && start.cut < this.fixedUpTo) start = null;
