@@ -12,6 +12,7 @@ import { serviceManager, type ServiceManager, type ServiceState } from "./servic
 import { blockId, shellProfile } from "./shell-profile.js";
 
 const n = (v: unknown): string => (typeof v === "number" ? v.toLocaleString("en-US") : String(v));
+const count = (v: unknown, what: string): string => `${n(v)} ${what}${v === 1 ? "" : "s"}`;
 
 function serviceLine(manager: ServiceManager | null, name: string): { line: string; state: ServiceState | null } {
   if (manager === null) return { line: "no service manager here (no systemd user session, no launchd)", state: null };
@@ -32,9 +33,9 @@ export function proxyLine(url: string, status: Record<string, unknown>): string 
   } else if (status.thresholdTokens !== undefined) parts.push(`threshold ${n(status.thresholdTokens)} tokens`);
   if (status.keepRecent !== undefined) parts.push(`keepRecent ${n(status.keepRecent)}`);
   const sessions = Array.isArray(status.sessions) ? status.sessions.length : status.sessions;
-  if (sessions !== undefined) parts.push(`${n(sessions)} sessions`);
-  if (store !== undefined) parts.push(`store ${n(store.entries)} entries (${n(Math.round((store.bytes ?? 0) / 1024))} KiB)`);
-  parts.push(`${n(status.requests)} requests`);
+  if (sessions !== undefined) parts.push(count(sessions, "session"));
+  if (store !== undefined) parts.push(`store ${n(store.entries)} ${store.entries === 1 ? "entry" : "entries"} (${n(Math.round((store.bytes ?? 0) / 1024))} KiB)`);
+  parts.push(count(status.requests, "request"));
   return `${url} answers: ${parts.join(", ")}${status.logFile ? `; log ${String(status.logFile)}` : ""}`;
 }
 
