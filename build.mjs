@@ -4,7 +4,9 @@
 // Pi/OMP extension (`--extension` also writes it to pi-extension/index.js, which is committed so a
 // git clone installed without devDependencies still loads; a test checks it matches the sources).
 // `--config file.json` bakes other defaults into the plugin after validating them with the core's
-// resolveConfig. `--no-types` skips the declarations.
+// resolveConfig; `--profile recall` (or a "profile" in that file) builds the plugin with that
+// profile, under file names of its own, its manifest and README saying which. `--no-types` skips
+// the declarations.
 import { build } from "esbuild";
 import { zipSync, strToU8 } from "fflate";
 import { spawnSync } from "node:child_process";
@@ -23,7 +25,7 @@ function fail(message) {
 }
 
 function parseArgs(argv) {
-  const args = { config: undefined, out: undefined, types: true, extension: false };
+  const args = { config: undefined, out: undefined, profile: undefined, types: true, extension: false };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === "--no-types" || argv[i] === "--extension") {
       if (argv[i] === "--no-types") args.types = false;
@@ -31,7 +33,7 @@ function parseArgs(argv) {
       continue;
     }
     const [flag, inline] = argv[i].split(/=(.*)/s);
-    if (flag !== "--config" && flag !== "--out") fail(`unknown argument ${argv[i]} (usage: node build.mjs [--config file.json] [--out dir] [--no-types] [--extension])`);
+    if (flag !== "--config" && flag !== "--out" && flag !== "--profile") fail(`unknown argument ${argv[i]} (usage: node build.mjs [--config file.json] [--profile name] [--out dir] [--no-types] [--extension])`);
     const value = inline ?? argv[++i];
     if (!value) fail(`${flag} needs a value`);
     args[flag.slice(2)] = value;
@@ -73,17 +75,35 @@ async function bakedConfig(core, file) {
   return raw;
 }
 
+/** The file's config with the `--profile` flag over it (validated), and the profile it builds. */
+function withProfile(core, fileConfig, flag) {
+  if (flag === undefined) return { baked: fileConfig, profile: fileConfig?.profile ?? "reference" };
+  try {
+    core.resolveConfig({ profile: flag });
+  } catch (e) {
+    fail(`--profile: ${e.message}`);
+  }
+  return { baked: { ...(fileConfig ?? {}), profile: flag }, profile: flag };
+}
+
 const core = await loadCore();
-const baked = await bakedConfig(core, args.config);
+const { baked, profile } = withProfile(core, await bakedConfig(core, args.config), args.profile);
+// A profile's build is a plugin of its own: its files, id and name say which profile it has.
+const suffix = profile === "reference" ? "" : `-${profile}`;
+if (suffix !== "") Object.assign(manifest, {
+  id: `${manifest.id}${suffix}`,
+  name: `${manifest.name} (${profile} profile)`,
+  description: `${manifest.description} Built with the ${profile} profile.`,
+});
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 if (pkg.version !== manifest.version) fail(`manifest.json version ${manifest.version} differs from package.json ${pkg.version}`);
 
-const script = join(dist, manifest.entry);
+const script = join(dist, manifest.entry.replace(/\.js$/, `${suffix}.js`));
 // Inside a sandbox's context every read of a global (Array.isArray, Math.min, …) goes through the
 // host's global object, which is slow in node:vm; the bundle binds the built-ins it uses once, as
 // parameters of an outer function, so each later read is a local one.
 const BUILTINS = "Array,Object,Math,JSON,String,Number,Map,Set,WeakMap,WeakSet,Symbol,RegExp,Error,TypeError,Date,Uint8Array,parseInt,isFinite";
-await bundle("plugin/index.ts", manifest.entry, {
+await bundle("plugin/index.ts", script.slice(dist.length + 1), {
   format: "iife",
   target: "es2020",
   platform: "neutral",
@@ -135,12 +155,21 @@ function writeCommonJsDeclarations(dir) {
   }
 }
 
+/** The plugin's README; a profile's build says under its title which profile it has and what that keeps. */
+function pluginReadme(name) {
+  const text = readFileSync(join(root, "plugin", "README.md"), "utf8");
+  if (name === "reference") return text;
+  const note = readFileSync(join(root, "plugin", `README.${name}.md`), "utf8");
+  const at = text.indexOf("\n\n") + 2;
+  return text.slice(0, at) + note.trim() + "\n\n" + text.slice(at);
+}
+
 const zip = zipSync({
   "manifest.json": strToU8(JSON.stringify(manifest, null, 2) + "\n"),
   [manifest.entry]: readFileSync(script),
-  "README.md": readFileSync(join(root, "plugin", "README.md")),
+  "README.md": strToU8(pluginReadme(profile)),
   LICENSE: readFileSync(join(root, "LICENSE")),
 }, { level: 9, mtime: new Date("2026-01-01T00:00:00Z") });
-const zipPath = join(dist, `cliffcompaction-agentparley-${pkg.version}.zip`);
+const zipPath = join(dist, `cliffcompaction-agentparley${suffix}-${pkg.version}.zip`);
 writeFileSync(zipPath, zip);
-console.log(`build: ${manifest.entry} ${readFileSync(script).length} bytes, ${zipPath.startsWith(root) ? zipPath.slice(root.length + 1) : zipPath} ${zip.length} bytes${baked ? ` (config baked from ${args.config})` : ""}`);
+console.log(`build: ${script.slice(dist.length + 1)} ${readFileSync(script).length} bytes, ${zipPath.startsWith(root) ? zipPath.slice(root.length + 1) : zipPath} ${zip.length} bytes${args.config ? ` (config baked from ${args.config})` : ""}${suffix ? ` (${profile} profile)` : ""}`);

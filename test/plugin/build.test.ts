@@ -69,7 +69,8 @@ describe("build.mjs", () => {
     writeFileSync(join(dir, "recall.json"), JSON.stringify({ profile: "recall", resultMaxChars: 5 }));
     const ok = build("--config", join(dir, "recall.json"), "--out", dir, "--no-types");
     expect(ok.status, ok.stderr).toBe(0);
-    const s = vmSandbox("", join(dir, "cliffcompaction.js")).summarize({ messages: [TASK, ...cycleTurns(0), ...cycleTurns(1)], threshold: 100000 });
+    // A profile named in the config file builds that profile's plugin, under its own file names.
+    const s = vmSandbox("", join(dir, "cliffcompaction-recall.js")).summarize({ messages: [TASK, ...cycleTurns(0), ...cycleTurns(1)], threshold: 100000 });
     expect(s).not.toBe("");
     expect(s).not.toMatch(/kept at/);
   });
