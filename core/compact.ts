@@ -159,7 +159,7 @@ export function compactWith(messages: readonly unknown[], d: Dialect, cfg: Confi
     cfg,
     decoded: options.partsCache?.decoded,
     archive: options.archive,
-    focus: focus === undefined ? undefined : { focus, perResult: cfg.focusResultMaxChars, remaining: cfg.focusTotalMaxChars },
+    focus: focus === undefined ? undefined : { focus, perResult: cfg.focusResultMaxChars, remaining: cfg.focusTotalMaxChars, context: cfg.focusContextLines },
     book: !needsBook(cfg) ? undefined : cache !== null ? cache.bookOf(messages, headLen) : new CallBook(),
     onCall: files === null ? undefined : (name, args) => files.addCall(name, args),
   };

@@ -39,6 +39,8 @@ export interface Config {
   /** Focus excerpts: at most this many characters from one dropped result, and in all. */
   focusResultMaxChars: number;
   focusTotalMaxChars: number;
+  /** Focus excerpts: lines of context kept either side of a matching line. */
+  focusContextLines: number;
   /** File lists a summary carries forward (AgentParley envelope, engine when appendFileLists): at most this many paths, newest kept. */
   filesMaxPaths: number;
   /** …and at most this many characters of paths. */
@@ -96,6 +98,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   maxSummaryRatio: 0.45,
   focusResultMaxChars: 800,
   focusTotalMaxChars: 6000,
+  focusContextLines: 1,
   filesMaxPaths: 200,
   filesMaxChars: 16000,
   appendFileLists: false,
@@ -116,11 +119,12 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
 export const PROFILES: { readonly [P in Profile]: Readonly<Partial<Config>> } = {
   reference: {},
   // The rules' values are measured by the retention bench (README, "What a cliff keeps"): each is
-  // where its gain in needed tokens held stopped paying for the tokens it keeps. The archive keeps
-  // what is dropped outside the context, where a host can write files.
+  // where its gain in needed tokens held stopped paying for the tokens it keeps (errorTailMaxChars
+  // gained nothing there and stays off). The pins cost nothing where no such file is read. The
+  // archive keeps what is dropped outside the context, where a host can write files.
   recall: {
-    editMaxChars: 2000, errorTailMaxChars: 300, planMaxChars: 3000, tailFocus: true, keepThinking: false, resultMaxChars: 200,
-    keepFiles: Object.freeze(["AGENTS.md", "CLAUDE.md"]), archive: true,
+    editMaxChars: 1000, planMaxChars: 3000, tailFocus: true, keepThinking: false, resultMaxChars: 200,
+    focusContextLines: 2, focusResultMaxChars: 1200, focusTotalMaxChars: 4000, keepFiles: Object.freeze(["AGENTS.md", "CLAUDE.md"]), archive: true,
   },
 };
 
@@ -156,6 +160,7 @@ export const CONFIG_KINDS: { readonly [K in keyof Config]: ConfigKind } = {
   maxSummaryRatio: "ratio",
   focusResultMaxChars: "int",
   focusTotalMaxChars: "int",
+  focusContextLines: "int",
   filesMaxPaths: "int",
   filesMaxChars: "int",
   appendFileLists: "bool",

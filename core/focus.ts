@@ -22,7 +22,6 @@ const STOPWORDS = new Set(
     .split(" "),
 );
 const MAX_TERMS = 32;
-const CONTEXT_LINES = 1;
 
 /**
  * Terms of a focus text: the whole text when it is a short phrase, quoted phrases whole, then
@@ -50,6 +49,8 @@ export function parseFocus(text: unknown): Focus | undefined {
 export interface FocusBudget {
   focus: Focus;
   perResult: number;
+  /** Lines of context kept either side of a matching line. */
+  context: number;
   remaining: number;
 }
 
@@ -72,7 +73,7 @@ export function focusExcerpt(result: string, budget: FocusBudget): string | null
   const selective = byTerm.filter((at) => at.length <= Math.max(5, lineCount * 0.2));
   const chosen = selective.length > 0 ? selective : [byTerm.reduce((a, b) => (b.length < a.length ? b : a))];
   const hits = ([] as number[]).concat(...chosen).slice(0, 256);
-  // Line index of each hit, then windows of ±CONTEXT_LINES lines.
+  // Line index of each hit, then windows of ±context lines.
   const starts: number[] = [0];
   for (let i = result.indexOf("\n"); i >= 0; i = result.indexOf("\n", i + 1)) starts.push(i + 1);
   const lineOf = (pos: number): number => {
@@ -88,7 +89,7 @@ export function focusExcerpt(result: string, budget: FocusBudget): string | null
   const wanted = new Set<number>();
   for (const h of hits) {
     const line = lineOf(h);
-    for (let l = Math.max(0, line - CONTEXT_LINES); l <= Math.min(starts.length - 1, line + CONTEXT_LINES); l++) wanted.add(l);
+    for (let l = Math.max(0, line - budget.context); l <= Math.min(starts.length - 1, line + budget.context); l++) wanted.add(l);
   }
   const lines = Array.from(wanted).sort((a, b) => a - b);
   const text = lines

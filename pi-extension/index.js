@@ -24,6 +24,7 @@ var DEFAULT_CONFIG = Object.freeze({
   maxSummaryRatio: 0.45,
   focusResultMaxChars: 800,
   focusTotalMaxChars: 6e3,
+  focusContextLines: 1,
   filesMaxPaths: 200,
   filesMaxChars: 16e3,
   appendFileLists: false,
@@ -44,15 +45,18 @@ var DEFAULT_CONFIG = Object.freeze({
 var PROFILES = {
   reference: {},
   // The rules' values are measured by the retention bench (README, "What a cliff keeps"): each is
-  // where its gain in needed tokens held stopped paying for the tokens it keeps. The archive keeps
-  // what is dropped outside the context, where a host can write files.
+  // where its gain in needed tokens held stopped paying for the tokens it keeps (errorTailMaxChars
+  // gained nothing there and stays off). The pins cost nothing where no such file is read. The
+  // archive keeps what is dropped outside the context, where a host can write files.
   recall: {
-    editMaxChars: 2e3,
-    errorTailMaxChars: 300,
+    editMaxChars: 1e3,
     planMaxChars: 3e3,
     tailFocus: true,
     keepThinking: false,
     resultMaxChars: 200,
+    focusContextLines: 2,
+    focusResultMaxChars: 1200,
+    focusTotalMaxChars: 4e3,
     keepFiles: Object.freeze(["AGENTS.md", "CLAUDE.md"]),
     archive: true
   }
@@ -78,6 +82,7 @@ var CONFIG_KINDS = {
   maxSummaryRatio: "ratio",
   focusResultMaxChars: "int",
   focusTotalMaxChars: "int",
+  focusContextLines: "int",
   filesMaxPaths: "int",
   filesMaxChars: "int",
   appendFileLists: "bool",
@@ -817,7 +822,6 @@ var STOPWORDS = new Set(
   "the and for with that this from into onto about keep focus on in of to a an is are was were be been what which when where who how why all any each not but only also just then than them they their there please make sure remember preserve important details detail anything everything things thing file files".split(" ")
 );
 var MAX_TERMS = 32;
-var CONTEXT_LINES = 1;
 function parseFocus(text) {
   if (typeof text !== "string") return void 0;
   const terms = [];
@@ -863,7 +867,7 @@ function focusExcerpt(result, budget) {
   const wanted = /* @__PURE__ */ new Set();
   for (const h of hits) {
     const line = lineOf(h);
-    for (let l = Math.max(0, line - CONTEXT_LINES); l <= Math.min(starts.length - 1, line + CONTEXT_LINES); l++) wanted.add(l);
+    for (let l = Math.max(0, line - budget.context); l <= Math.min(starts.length - 1, line + budget.context); l++) wanted.add(l);
   }
   const lines = Array.from(wanted).sort((a, b) => a - b);
   const text = lines.map((l) => result.slice(starts[l], l + 1 < starts.length ? starts[l + 1] - 1 : result.length)).join("\n");
@@ -1436,7 +1440,7 @@ function compactWith(messages, d, cfg, options = {}) {
     cfg,
     decoded: options.partsCache?.decoded,
     archive: options.archive,
-    focus: focus === void 0 ? void 0 : { focus, perResult: cfg.focusResultMaxChars, remaining: cfg.focusTotalMaxChars },
+    focus: focus === void 0 ? void 0 : { focus, perResult: cfg.focusResultMaxChars, remaining: cfg.focusTotalMaxChars, context: cfg.focusContextLines },
     book: !needsBook(cfg) ? void 0 : cache !== null ? cache.bookOf(messages, headLen) : new CallBook(),
     onCall: files === null ? void 0 : (name, args) => files.addCall(name, args)
   };

@@ -19,7 +19,7 @@ import { mockUpstream, type MockUpstream } from "../helpers/mock-upstream.js";
 import { filler, numberedLines, session, type Step } from "../helpers/tool-steps.js";
 
 const CLI = new URL("../../dist/cli.mjs", import.meta.url).pathname;
-const NEW_TEXT = numberedLines("export const recallMarker", 40);
+const NEW_TEXT = numberedLines("export const recallMarker", 20);
 const EDIT: Step = { name: "Edit", args: { file_path: "src/marker.ts", old_string: "a", new_string: NEW_TEXT }, result: "ok" };
 const EDIT_LINES = `[Edit] src/marker.ts\n${NEW_TEXT}`;
 const steps = [EDIT, filler(1), filler(2), filler(3)];

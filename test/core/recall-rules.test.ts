@@ -244,7 +244,7 @@ describe("recall rule: pins (keepResultsOf, keepFiles, pinMaxChars)", () => {
 });
 
 describe("the recall profile", () => {
-  it("turns every rule on; each rule's own key turns it off alone; the reference profile is the default", () => {
+  it("turns its rules on (the error tail only when asked for); each rule's own key turns it off alone; the reference profile is the default", () => {
     const trace = numberedLines("noise", 100) + "\nValueError: bad widget spec\nCommand exited with code 1";
     const steps: Step[] = [
       { name: "Edit", args: { file_path: "src/p.ts", old_string: "a", new_string: numberedLines("edited", 20) }, result: "ok" },
@@ -256,12 +256,23 @@ describe("the recall profile", () => {
       const msgs = session(dialect, steps);
       const recall = summary(msgs, dialect, { profile: "recall" });
       expect(recall).toContain("[Edit] src/p.ts\nedited line 0");
-      expect(recall).toContain("ValueError: bad widget spec");
+      expect(recall).not.toContain("ValueError: bad widget spec");
+      expect(summary(msgs, dialect, { profile: "recall", errorTailMaxChars: 200 })).toContain("ValueError: bad widget spec");
       expect(recall).toContain("agents rule line 59");
       expect(summary(msgs, dialect, { profile: "recall", editMaxChars: 0 })).not.toContain("edited line 19");
-      expect(summary(msgs, dialect, { profile: "recall", errorTailMaxChars: 0 })).not.toContain("bad widget spec");
       expect(summary(msgs, dialect, { profile: "recall", keepFiles: [] })).not.toContain("agents rule line 59");
       expect(summary(msgs, dialect, { profile: "reference" })).toBe(summary(msgs, dialect));
     }
+  });
+});
+
+describe("focusContextLines", () => {
+  it("widens a focus excerpt's window (1, the reference's, by default)", () => {
+    const lines = numberedLines("ctx", 40).split("\n");
+    lines.splice(20, 0, "the staging database port is 48213");
+    const msgs = session("anthropic", [{ name: "read", args: { path: "a" }, result: lines.join("\n") }, ...fillers()]);
+    const focus = { focus: { text: "database port", terms: ["database port"] } };
+    expect(compact(msgs, "anthropic", { keepRecent: 3 }, focus)!.summaryText).toContain("result (focus excerpt): ctx line 19\nthe staging database port is 48213\nctx line 20\n");
+    expect(compact(msgs, "anthropic", { keepRecent: 3, focusContextLines: 2 }, focus)!.summaryText).toContain("result (focus excerpt): ctx line 18\nctx line 19\nthe staging database port is 48213\nctx line 20\nctx line 21\n");
   });
 });

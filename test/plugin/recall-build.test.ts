@@ -57,12 +57,13 @@ describe("the recall build", () => {
     expect(readFileSync(join(dir, "cliffcompaction-recall.js")).length).toBeLessThanOrEqual(45 * 1024);
   });
 
-  it("bakes the profile's rules in: an edit's new text and a failed run's end survive", () => {
+  it("bakes the profile's rules in: an edit's new text; a dropped read's lines that the recent turns name", () => {
     const sb = vmSandbox("", join(dir, "cliffcompaction-recall.js"));
-    const env = parseEnvelope(sb.summarize({ messages: [TASK, ...cycle(1), ...cycle(2)], threshold: 100_000 }))!;
+    const env = parseEnvelope(sb.summarize({ messages: [TASK, ...cycle(1), ...cycle(2), { role: "assistant", content: "Now value1_2 again." }, { role: "tool", content: "ok" }], threshold: 100_000 }))!;
     expect(env.digest).toContain("[Edit] src/fix1.ts\nexport function fix1() {\n  return 1;\n}");
-    expect(env.digest).toContain("result (error tail, exit 1): ");
-    expect(env.digest).toContain("FAIL test/fix1.test.ts: expected 1");
+    expect(env.digest).toContain("result (focus excerpt): export const value1_2 = 2;");
+    const reference = parseEnvelope(vmSandbox().summarize({ messages: [TASK, ...cycle(1), ...cycle(2)], threshold: 100_000 }))!;
+    expect(reference.digest).not.toContain("[Edit] src/fix1.ts\n");
   });
 });
 
