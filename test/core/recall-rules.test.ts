@@ -268,7 +268,7 @@ describe("the recall profile", () => {
 
 describe("focusContextLines", () => {
   it("widens a focus excerpt's window (1, the reference's, by default)", () => {
-    const lines = numberedLines("ctx", 40).split("\n");
+    const lines = numberedLines("ctx", 80).split("\n");
     lines.splice(20, 0, "the staging database port is 48213");
     const msgs = session("anthropic", [{ name: "read", args: { path: "a" }, result: lines.join("\n") }, ...fillers()]);
     const focus = { focus: { text: "database port", terms: ["database port"] } };
