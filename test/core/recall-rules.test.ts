@@ -272,7 +272,7 @@ describe("focusContextLines", () => {
     lines.splice(20, 0, "the staging database port is 48213");
     const msgs = session("anthropic", [{ name: "read", args: { path: "a" }, result: lines.join("\n") }, ...fillers()]);
     const focus = { focus: { text: "database port", terms: ["database port"] } };
-    expect(compact(msgs, "anthropic", { keepRecent: 3 }, focus)!.summaryText).toContain("result (focus excerpt): ctx line 19\nthe staging database port is 48213\nctx line 20\n");
-    expect(compact(msgs, "anthropic", { keepRecent: 3, focusContextLines: 2 }, focus)!.summaryText).toContain("result (focus excerpt): ctx line 18\nctx line 19\nthe staging database port is 48213\nctx line 20\nctx line 21\n");
+    expect(compact(msgs, "anthropic", { keepRecent: 3 }, focus)!.summaryText).toContain("result (focus excerpt): ctx line 19\nthe staging database port is 48213\nctx line 20");
+    expect(compact(msgs, "anthropic", { keepRecent: 3, focusContextLines: 2 }, focus)!.summaryText).toContain("result (focus excerpt): ctx line 18\nctx line 19\nthe staging database port is 48213\nctx line 20\nctx line 21");
   });
 });
