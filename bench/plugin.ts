@@ -1,20 +1,29 @@
-/** Plugin benchmarks: bundle size, and summarize on a 4 MB history inside node:vm and QuickJS. */
-import { readFileSync, statSync } from "node:fs";
+/**
+ * Plugin benchmarks: bundle size, and summarize on a 4 MB history inside node:vm and QuickJS, for
+ * the default build and the recall profile's (when built: `npm run build:recall`).
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import { quickjsSandbox, vmSandbox, BUNDLE_PATH } from "../test/helpers/sandboxes.js";
+import { quickjsSandbox, vmSandbox, BUNDLE_PATH, RECALL_BUNDLE_PATH } from "../test/helpers/sandboxes.js";
 import { flatSession } from "./sessions.js";
 import { fmt, time } from "./util.js";
 
 export async function benchPlugin(): Promise<void> {
-  const script = readFileSync(BUNDLE_PATH, "utf8");
-  console.log(`plugin: bundle ${(statSync(BUNDLE_PATH).size / 1024).toFixed(1)} KB minified (target ≤ 40 KB), ${script.length} chars`);
+  await benchBundle("reference", BUNDLE_PATH);
+  if (existsSync(RECALL_BUNDLE_PATH)) await benchBundle("recall", RECALL_BUNDLE_PATH);
+  else console.log("  (no recall build: npm run build:recall)");
+}
+
+async function benchBundle(profile: string, bundle: URL): Promise<void> {
+  const script = readFileSync(bundle, "utf8");
+  console.log(`plugin, ${profile} profile: bundle ${(statSync(bundle).size / 1024).toFixed(1)} KB minified (target ≤ 45 KB), ${script.length} chars`);
   const history = flatSession(4e6);
   const chars = history.reduce((n, m) => n + m.content.length, 0);
-  const vmBox = vmSandbox();
+  const vmBox = vmSandbox("", bundle);
   const vmMs = time(() => vmBox.summarizeObject!({ messages: history }), 9, 2);
   const summary = vmBox.summarize({ messages: history });
   console.log(`  summarize, ${history.length} messages / ${(chars / 1e6).toFixed(1)} MB in node:vm: ${fmt(vmMs)} (target ≤ 60 ms); summary ${summary.length} chars (${Math.ceil(summary.length / 4)} tokens vs budget ${Math.floor(0.45 * Math.ceil(chars / 4))})`);
-  const qjs = await quickjsSandbox();
+  const qjs = await quickjsSandbox("", bundle);
   const t0 = performance.now();
   const q = qjs.summarize({ messages: history });
   const withTransfer = performance.now() - t0;

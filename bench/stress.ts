@@ -7,7 +7,10 @@
 import { performance } from "node:perf_hooks";
 import { getQuickJS } from "quickjs-emscripten";
 import { Engine } from "../core/index.js";
-import { bundleSource, vmSandbox } from "../test/helpers/sandboxes.js";
+import { BUNDLE_PATH, bundleSource, RECALL_BUNDLE_PATH, vmSandbox } from "../test/helpers/sandboxes.js";
+
+// CLIFF_BENCH_PROFILE=recall times the recall profile's build instead of the default one.
+const BUNDLE = process.env.CLIFF_BENCH_PROFILE === "recall" ? RECALL_BUNDLE_PATH : BUNDLE_PATH;
 import { benchReaders } from "./stress-readers.js";
 import { fmt, gc } from "./util.js";
 
@@ -74,14 +77,14 @@ async function plugin(label: string, context: Record<string, unknown>, targets: 
   const mb = json.length / 1e6;
   gc(); // each row starts from a collected heap, whatever the rows before it left
   // The platform's sandbox holds its own objects: the context is parsed inside each sandbox, untimed.
-  const vm = vmSandbox();
+  const vm = vmSandbox("", BUNDLE);
   const inside = vm.parseInside!(json);
   let t0 = performance.now();
   const a = vm.summarizeObject!(inside);
   const vmMs = performance.now() - t0;
   const qjs = (await getQuickJS()).newContext();
   qjs.runtime.setMemoryLimit(-1);
-  qjs.unwrapResult(qjs.evalCode(bundleSource())).dispose();
+  qjs.unwrapResult(qjs.evalCode(bundleSource(BUNDLE))).dispose();
   const arg = qjs.newString(json);
   qjs.setProp(qjs.global, "__arg", arg);
   arg.dispose();
@@ -111,7 +114,7 @@ function memo(label: string, count: number): void {
 
 export async function benchStress(scale: "bench" | "stress"): Promise<void> {
   const big = scale === "stress";
-  console.log(`stress (${big ? "the review's sizes" : "10 MB versions; npm run bench:stress for 100–200 MB"}):`);
+  console.log(`stress (${big ? "the review's sizes" : "10 MB versions; npm run bench:stress for 100–200 MB"}; ${BUNDLE === BUNDLE_PATH ? "the default build" : "the recall build"}):`);
   const mb = (n: number) => (big ? n : Math.min(n, 10));
   await plugin(`task alone over budget, ${mb(100)} MB task`, { messages: taskTooLarge(mb(100)), threshold: 50_000 });
   await plugin("many small parts", { messages: manySmallParts(mb(108)), threshold: 20_000 });

@@ -4,6 +4,8 @@ import vm from "node:vm";
 import { getQuickJS } from "quickjs-emscripten";
 
 export const BUNDLE_PATH = new URL("../../dist/cliffcompaction.js", import.meta.url);
+/** The plugin built with the recall profile (`npm run build:recall`). */
+export const RECALL_BUNDLE_PATH = new URL("../../dist/cliffcompaction-recall.js", import.meta.url);
 
 export interface Sandbox {
   name: string;
