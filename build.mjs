@@ -109,7 +109,7 @@ await bundle("plugin/index.ts", script.slice(dist.length + 1), {
   platform: "neutral",
   minify: true,
   legalComments: "none",
-  define: { __CLIFF_BUILD_CONFIG__: baked === undefined ? "undefined" : JSON.stringify(baked), __CLIFF_ES2020_ONLY__: "true", __CLIFF_TEXT_ONLY__: "true" },
+  define: { __CLIFF_BUILD_CONFIG__: baked === undefined ? "undefined" : JSON.stringify(baked), __CLIFF_ES2020_ONLY__: "true", __CLIFF_SANDBOX__: "true" },
   banner: { js: `/* cliffcompaction ${pkg.version} (MIT) — AgentParley context-compaction provider */\n(function(${BUILTINS}){` },
   footer: { js: `})(${BUILTINS});` },
 });

@@ -14,8 +14,8 @@ function imageAdjustment(node: Record<string, unknown>): number | undefined {
 
 // The AgentParley sandbox build hands the core flat text messages only (their content is always a
 // string), so it leaves image pricing out of its bundle.
-declare const __CLIFF_TEXT_ONLY__: boolean | undefined;
-const adjustment = typeof __CLIFF_TEXT_ONLY__ !== "undefined" && __CLIFF_TEXT_ONLY__ ? undefined : imageAdjustment;
+declare const __CLIFF_SANDBOX__: boolean | undefined;
+const adjustment = typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__ ? undefined : imageAdjustment;
 
 /** Billable characters of any JSON value (a body, a message list or one message); never negative. */
 export function billableChars(value: unknown): number {

@@ -11,6 +11,10 @@ import { focusExcerpt, FOCUS_EXCERPT_TAG, type FocusBudget } from "./focus.js";
 import { errorTailTag, failure, lastLines, type ResultMeta } from "./result-rules.js";
 import { SUMMARY_HEADER } from "./summary.js";
 import { archivePointer, withPointer, type ArchiveFn } from "./archive.js";
+
+// The AgentParley sandbox has no filesystem, so no archive: its build leaves the pointers out.
+declare const __CLIFF_SANDBOX__: boolean | undefined;
+const pointerTo: typeof archivePointer = typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__ ? () => null : archivePointer;
 import { isBlank, strip, stripTaskNotifications, toWellFormed, truncate } from "./text.js";
 import { arr, getPrototypeOf, isArray, jsonStringify, OBJECT_PROTOTYPE, obj, objectKeys, str } from "./guards.js";
 
@@ -117,10 +121,10 @@ export function resultPart(text: string, ctx: PartContext, meta?: ResultMeta): s
   if (clean.length <= ctx.cfg.resultMaxChars) return toWellFormed(RESULT_TAG + clean);
   const kept = keptLongResult(clean, ctx, meta);
   // What a rule keeps of a long result may be cut (a tail, a pinned start): the archive keeps it whole.
-  if (kept !== null) return withPointer(toWellFormed(kept.line), kept.cut ? archivePointer(ctx.archive, text, "result") : null);
+  if (kept !== null) return withPointer(toWellFormed(kept.line), kept.cut ? pointerTo(ctx.archive, text, "result") : null);
   const excerpt = ctx.focus === undefined ? null : toWellFormed(focusExcerpt(clean, ctx.focus) ?? "") || null;
   // The archive keeps the text as the model saw it, unstripped.
-  return withPointer(excerpt, archivePointer(ctx.archive, text, "result"));
+  return withPointer(excerpt, pointerTo(ctx.archive, text, "result"));
 }
 
 /**
@@ -167,7 +171,7 @@ function editLines(name: unknown, args: unknown, ctx: PartContext): string | nul
 /** The archive's pointer to a cut call's arguments as its signature line would show them uncut. */
 function callPointer(args: unknown, archive: ArchiveFn | undefined): string | null {
   if (archive === undefined) return null;
-  return archivePointer(archive, typeof args === "string" ? args : flatCanonical(args, 0) ?? canonicalJson(args), "call");
+  return pointerTo(archive, typeof args === "string" ? args : flatCanonical(args, 0) ?? canonicalJson(args), "call");
 }
 
 /** `[name] args`, args capped at cmdMaxChars; a string is passed through, anything else is canonical JSON. */

@@ -977,6 +977,7 @@ function archiveName(hashHex) {
 }
 
 // core/parts.ts
+var pointerTo = typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__ ? () => null : archivePointer;
 var RESULT_TAG = "result: ";
 var ASSISTANT_TAG = "assistant: ";
 var THINKING_TAG = "thinking: ";
@@ -1027,9 +1028,9 @@ function resultPart(text, ctx, meta) {
   if (clean.length === 0) return null;
   if (clean.length <= ctx.cfg.resultMaxChars) return toWellFormed(RESULT_TAG + clean);
   const kept = keptLongResult(clean, ctx, meta);
-  if (kept !== null) return withPointer(toWellFormed(kept.line), kept.cut ? archivePointer(ctx.archive, text, "result") : null);
+  if (kept !== null) return withPointer(toWellFormed(kept.line), kept.cut ? pointerTo(ctx.archive, text, "result") : null);
   const excerpt = ctx.focus === void 0 ? null : toWellFormed(focusExcerpt(clean, ctx.focus) ?? "") || null;
-  return withPointer(excerpt, archivePointer(ctx.archive, text, "result"));
+  return withPointer(excerpt, pointerTo(ctx.archive, text, "result"));
 }
 function keptLongResult(clean, ctx, meta) {
   const pinCap = ctx.cfg.pinMaxChars;
@@ -1062,7 +1063,7 @@ function editLines(name, args, ctx) {
 }
 function callPointer(args, archive) {
   if (archive === void 0) return null;
-  return archivePointer(archive, typeof args === "string" ? args : flatCanonical(args, 0) ?? canonicalJson(args), "call");
+  return pointerTo(archive, typeof args === "string" ? args : flatCanonical(args, 0) ?? canonicalJson(args), "call");
 }
 function signatureLine(name, args, ctx) {
   return cappedSignature(name, args, ctx.cfg.cmdMaxChars, ctx.archive);
@@ -1638,7 +1639,7 @@ function imageAdjustment(node) {
   if (payload === void 0) return void 0;
   return imageTokens(payload) * 4 - payload.length;
 }
-var adjustment = typeof __CLIFF_TEXT_ONLY__ !== "undefined" && __CLIFF_TEXT_ONLY__ ? void 0 : imageAdjustment;
+var adjustment = typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__ ? void 0 : imageAdjustment;
 function billableChars(value) {
   return Math.max(0, measureJson(value, PYTHON_DEFAULT, adjustment));
 }
