@@ -10,7 +10,7 @@ import { FileTracker, formatFileLists } from "./files.js";
 import { summaryMessageText } from "./parts.js";
 import { PartsCache } from "./parts-cache.js";
 import { CallBook, needsBook } from "./call-book.js";
-import { tailFocus } from "./tail-focus.js";
+import { tailTerms, withTailTerms } from "./tail-focus.js";
 import { renderSummary } from "./summary.js";
 
 export { PartsCache };
@@ -58,6 +58,12 @@ export interface CompactOptions {
    * to it, and its line in the summary points at where it was kept.
    */
   archive?: ArchiveFn;
+}
+
+/** The kept tail's terms (made once per tail when a plan's rungs share a cache). */
+function keptTailTerms(messages: readonly unknown[], headLen: number, keptFrom: number, d: Dialect, cfg: Config, cache: PartsCache | undefined): string[] {
+  const compute = (): string[] => tailTerms(messages.slice(headLen + keptFrom), d, cfg, cache?.decoded);
+  return cache === undefined ? compute() : cache.tailTerms(messages, headLen, `${keptFrom}:${cfg.resultMaxChars}`, compute);
 }
 
 /** A summariser that tells the book which message it reads. */
@@ -152,7 +158,7 @@ export function compactWith(messages: readonly unknown[], d: Dialect, cfg: Confi
   const k = Math.max(0, cfg.keepRecent);
   if (starts.length <= k) return null;
   const keptFrom = k === 0 ? body.length : starts[starts.length - k];
-  const focus = cfg.tailFocus ? tailFocus(body.slice(keptFrom), d, cfg, options.focus, options.partsCache?.decoded) : options.focus;
+  const focus = cfg.tailFocus ? withTailTerms(options.focus, keptTailTerms(messages, headLen, keptFrom, d, cfg, options.partsCache)) : options.focus;
   const files = cfg.appendFileLists ? new FileTracker() : null;
   const cache = options.partsCache !== undefined && PartsCache.reusable(cfg) ? options.partsCache : null;
   const ctx: PartContext = {

@@ -87,6 +87,7 @@ export class PartsCache {
   private list: readonly unknown[] | null = null;
   private headLen = -1;
   private starts: number[] | null = null;
+  private readonly tails = new Map<string, string[]>();
 
   private use(list: readonly unknown[], headLen: number): void {
     if (this.list === list && this.headLen === headLen) return;
@@ -96,12 +97,21 @@ export class PartsCache {
     this.slots.shared.clear();
     this.starts = null;
     this.book = new CallBook();
+    this.tails.clear();
   }
 
   /** Where the body's turns start (`compute` runs once per list and head). */
   turnStarts(list: readonly unknown[], headLen: number, compute: () => number[]): number[] {
     this.use(list, headLen);
     return (this.starts ??= compute());
+  }
+
+  /** The terms of the kept tail that starts where `key` says (`compute` runs once per list, head and key). */
+  tailTerms(list: readonly unknown[], headLen: number, key: string, compute: () => string[]): string[] {
+    this.use(list, headLen);
+    let terms = this.tails.get(key);
+    if (terms === undefined) this.tails.set(key, (terms = compute()));
+    return terms;
   }
 
   /** The book of calls and plans of this list (the one every pass over it shares). */

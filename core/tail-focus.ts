@@ -19,26 +19,38 @@ const MIN_TERM_LENGTH = 4;
 // agent's input, not what it is working on).
 const TAIL_READING: Config = { ...DEFAULT_CONFIG, cmdMaxChars: 0, thoughtMaxChars: 0, thinkingMaxChars: 0, keepThinking: true, humanMaxChars: 0 };
 
+/** At most this many characters of the tail are read for its terms, newest first. */
+export const TAIL_READ_MAX = 16_000;
+
 /**
- * The focus for the dropped results of one cliff: the user's terms, then the tail's distinctive
- * words, newest first, up to MAX_TAIL_TERMS; undefined when there are none.
+ * The kept tail's distinctive words, lower-cased, newest message first, up to MAX_TAIL_TERMS,
+ * read from its newest TAIL_READ_MAX characters (a long part is read from its end).
  */
-export function tailFocus(tail: readonly unknown[], d: Dialect, cfg: Config, user: Focus | undefined, decoded?: DecodedJson): Focus | undefined {
-  const terms = user === undefined ? [] : user.terms.slice();
+export function tailTerms(tail: readonly unknown[], d: Dialect, cfg: Config, decoded?: DecodedJson): string[] {
+  const terms: string[] = [];
   const reading: Config = { ...TAIL_READING, resultMaxChars: cfg.resultMaxChars };
-  let added = 0;
-  for (let i = tail.length - 1; i >= 0 && added < MAX_TAIL_TERMS; i--) {
+  let budget = TAIL_READ_MAX;
+  for (let i = tail.length - 1; i >= 0 && budget > 0 && terms.length < MAX_TAIL_TERMS; i--) {
     const words = new Set<string>();
-    for (const p of d.summarize(tail[i], { cfg: reading, decoded })) addDistinctive(p, words);
+    const parts = d.summarize(tail[i], { cfg: reading, decoded });
+    for (let k = parts.length - 1; k >= 0 && budget > 0; k--) {
+      const p = parts[k];
+      // Cut at a word boundary, so no word is read from its middle.
+      addDistinctive(p.length <= budget ? p : p.slice(p.length - budget).replace(/^\S*/, ""), words);
+      budget -= p.length;
+    }
     for (const w of words) {
       const term = w.toLowerCase();
-      if (added >= MAX_TAIL_TERMS) break;
-      if (term.length >= MIN_TERM_LENGTH && terms.indexOf(term) < 0) {
-        terms.push(term);
-        added++;
-      }
+      if (terms.length >= MAX_TAIL_TERMS) break;
+      if (term.length >= MIN_TERM_LENGTH && terms.indexOf(term) < 0) terms.push(term);
     }
   }
-  if (terms.length === 0) return undefined;
-  return { text: user?.text ?? "", terms };
+  return terms;
+}
+
+/** The focus for the dropped results of one cliff: the user's terms, then the tail's; undefined when there are none. */
+export function withTailTerms(user: Focus | undefined, tail: readonly string[]): Focus | undefined {
+  const terms = user === undefined ? [] : user.terms.slice();
+  for (const t of tail) if (terms.indexOf(t) < 0) terms.push(t);
+  return terms.length === 0 ? undefined : { text: user?.text ?? "", terms };
 }

@@ -1255,6 +1255,7 @@ var PartsCache = class {
     this.list = null;
     this.headLen = -1;
     this.starts = null;
+    this.tails = /* @__PURE__ */ new Map();
   }
   /**
    * Whether a pass under `cfg` may reuse parts: file lists appended to the summary listen to every
@@ -1272,11 +1273,19 @@ var PartsCache = class {
     this.slots.shared.clear();
     this.starts = null;
     this.book = new CallBook();
+    this.tails.clear();
   }
   /** Where the body's turns start (`compute` runs once per list and head). */
   turnStarts(list, headLen, compute) {
     this.use(list, headLen);
     return this.starts ??= compute();
+  }
+  /** The terms of the kept tail that starts where `key` says (`compute` runs once per list, head and key). */
+  tailTerms(list, headLen, key, compute) {
+    this.use(list, headLen);
+    let terms = this.tails.get(key);
+    if (terms === void 0) this.tails.set(key, terms = compute());
+    return terms;
   }
   /** The book of calls and plans of this list (the one every pass over it shares). */
   bookOf(list, headLen) {
@@ -1349,27 +1358,38 @@ function addDistinctive(text, into) {
 var MAX_TAIL_TERMS = 40;
 var MIN_TERM_LENGTH = 4;
 var TAIL_READING = { ...DEFAULT_CONFIG, cmdMaxChars: 0, thoughtMaxChars: 0, thinkingMaxChars: 0, keepThinking: true, humanMaxChars: 0 };
-function tailFocus(tail, d, cfg, user, decoded) {
-  const terms = user === void 0 ? [] : user.terms.slice();
+var TAIL_READ_MAX = 16e3;
+function tailTerms(tail, d, cfg, decoded) {
+  const terms = [];
   const reading = { ...TAIL_READING, resultMaxChars: cfg.resultMaxChars };
-  let added = 0;
-  for (let i = tail.length - 1; i >= 0 && added < MAX_TAIL_TERMS; i--) {
+  let budget = TAIL_READ_MAX;
+  for (let i = tail.length - 1; i >= 0 && budget > 0 && terms.length < MAX_TAIL_TERMS; i--) {
     const words2 = /* @__PURE__ */ new Set();
-    for (const p of d.summarize(tail[i], { cfg: reading, decoded })) addDistinctive(p, words2);
+    const parts = d.summarize(tail[i], { cfg: reading, decoded });
+    for (let k = parts.length - 1; k >= 0 && budget > 0; k--) {
+      const p = parts[k];
+      addDistinctive(p.length <= budget ? p : p.slice(p.length - budget).replace(/^\S*/, ""), words2);
+      budget -= p.length;
+    }
     for (const w of words2) {
       const term = w.toLowerCase();
-      if (added >= MAX_TAIL_TERMS) break;
-      if (term.length >= MIN_TERM_LENGTH && terms.indexOf(term) < 0) {
-        terms.push(term);
-        added++;
-      }
+      if (terms.length >= MAX_TAIL_TERMS) break;
+      if (term.length >= MIN_TERM_LENGTH && terms.indexOf(term) < 0) terms.push(term);
     }
   }
-  if (terms.length === 0) return void 0;
-  return { text: user?.text ?? "", terms };
+  return terms;
+}
+function withTailTerms(user, tail) {
+  const terms = user === void 0 ? [] : user.terms.slice();
+  for (const t of tail) if (terms.indexOf(t) < 0) terms.push(t);
+  return terms.length === 0 ? void 0 : { text: user?.text ?? "", terms };
 }
 
 // core/compact.ts
+function keptTailTerms(messages, headLen, keptFrom, d, cfg, cache) {
+  const compute = () => tailTerms(messages.slice(headLen + keptFrom), d, cfg, cache?.decoded);
+  return cache === void 0 ? compute() : cache.tailTerms(messages, headLen, `${keptFrom}:${cfg.resultMaxChars}`, compute);
+}
 function booked(d, ctx) {
   const book = ctx.book;
   return book === void 0 ? (_i, m) => d.summarize(m, ctx) : (i, m) => (book.at = i, d.summarize(m, ctx));
@@ -1434,7 +1454,7 @@ function compactWith(messages, d, cfg, options = {}) {
   const k = Math.max(0, cfg.keepRecent);
   if (starts.length <= k) return null;
   const keptFrom = k === 0 ? body.length : starts[starts.length - k];
-  const focus = cfg.tailFocus ? tailFocus(body.slice(keptFrom), d, cfg, options.focus, options.partsCache?.decoded) : options.focus;
+  const focus = cfg.tailFocus ? withTailTerms(options.focus, keptTailTerms(messages, headLen, keptFrom, d, cfg, options.partsCache)) : options.focus;
   const files = cfg.appendFileLists ? new FileTracker() : null;
   const cache = options.partsCache !== void 0 && PartsCache.reusable(cfg) ? options.partsCache : null;
   const ctx = {

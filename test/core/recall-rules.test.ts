@@ -4,7 +4,8 @@
  * the reference does with the same input, so it fails while the rule is missing.
  */
 import { describe, expect, it } from "vitest";
-import { canonicalJson, compact, type CompactResult } from "../../core/index.js";
+import { canonicalJson, compact, getDialect, resolveConfig, type CompactResult } from "../../core/index.js";
+import { MAX_TAIL_TERMS, tailTerms } from "../../core/tail-focus.js";
 import { ALL_DIALECTS, filler, numberedLines, session, stepMessages, taskMessage, type DialectName, type Step } from "../helpers/tool-steps.js";
 
 const fillers = (n = 3): Step[] => Array.from({ length: n }, (_, i) => filler(i));
@@ -274,5 +275,16 @@ describe("focusContextLines", () => {
     const focus = { focus: { text: "database port", terms: ["database port"] } };
     expect(compact(msgs, "anthropic", { keepRecent: 3 }, focus)!.summaryText).toContain("result (focus excerpt): ctx line 19\nthe staging database port is 48213\nctx line 20");
     expect(compact(msgs, "anthropic", { keepRecent: 3, focusContextLines: 2 }, focus)!.summaryText).toContain("result (focus excerpt): ctx line 18\nctx line 19\nthe staging database port is 48213\nctx line 20\nctx line 21");
+  });
+});
+
+describe("tail terms", () => {
+  it("are read newest first from the tail's newest 16,000 characters", () => {
+    const long = "oldTerm_one " + "filler words here ".repeat(2000) + "fresh_term_two";
+    const tail = session("anthropic", [{ name: "bash", args: { command: "echo" }, result: "ok", say: long }]).slice(1);
+    const terms = tailTerms(tail, getDialect("anthropic"), resolveConfig());
+    expect(terms).toContain("fresh_term_two");
+    expect(terms).not.toContain("oldterm_one");
+    expect(terms.length).toBeLessThanOrEqual(MAX_TAIL_TERMS);
   });
 });
