@@ -8,11 +8,11 @@ import { performance } from "node:perf_hooks";
 import { getQuickJS } from "quickjs-emscripten";
 import { Engine } from "../core/index.js";
 import { BUNDLE_PATH, bundleSource, RECALL_BUNDLE_PATH, vmSandbox } from "../test/helpers/sandboxes.js";
+import { benchReaders } from "./stress-readers.js";
+import { fmt, gc } from "./util.js";
 
 // CLIFF_BENCH_PROFILE=recall times the recall profile's build instead of the default one.
 const BUNDLE = process.env.CLIFF_BENCH_PROFILE === "recall" ? RECALL_BUNDLE_PATH : BUNDLE_PATH;
-import { benchReaders } from "./stress-readers.js";
-import { fmt, gc } from "./util.js";
 
 type Msg = { role: string; content: string };
 

@@ -20,7 +20,7 @@ const MIN_TERM_LENGTH = 4;
 const TAIL_READING: Config = { ...DEFAULT_CONFIG, cmdMaxChars: 0, thoughtMaxChars: 0, thinkingMaxChars: 0, keepThinking: true, humanMaxChars: 0 };
 
 /** At most this many characters of the tail are read for its terms, newest first. */
-export const TAIL_READ_MAX = 16_000;
+export const TAIL_READ_MAX = 8_000;
 
 /**
  * The kept tail's distinctive words, lower-cased, newest message first, up to MAX_TAIL_TERMS,

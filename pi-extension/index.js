@@ -1358,7 +1358,7 @@ function addDistinctive(text, into) {
 var MAX_TAIL_TERMS = 40;
 var MIN_TERM_LENGTH = 4;
 var TAIL_READING = { ...DEFAULT_CONFIG, cmdMaxChars: 0, thoughtMaxChars: 0, thinkingMaxChars: 0, keepThinking: true, humanMaxChars: 0 };
-var TAIL_READ_MAX = 16e3;
+var TAIL_READ_MAX = 8e3;
 function tailTerms(tail, d, cfg, decoded) {
   const terms = [];
   const reading = { ...TAIL_READING, resultMaxChars: cfg.resultMaxChars };

@@ -279,7 +279,7 @@ describe("focusContextLines", () => {
 });
 
 describe("tail terms", () => {
-  it("are read newest first from the tail's newest 16,000 characters", () => {
+  it("are read newest first from the tail's newest 8,000 characters", () => {
     const long = "oldTerm_one " + "filler words here ".repeat(2000) + "fresh_term_two";
     const tail = session("anthropic", [{ name: "bash", args: { command: "echo" }, result: "ok", say: long }]).slice(1);
     const terms = tailTerms(tail, getDialect("anthropic"), resolveConfig());
