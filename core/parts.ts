@@ -3,12 +3,11 @@
  * into summary parts. Each part is a fixed tag plus a verbatim (possibly truncated) excerpt.
  */
 import type { CallBook } from "./call-book.js";
-import { editTextOf, fileOpsOfCall, isPlanCall } from "./call-kinds.js";
-import { globMatches } from "./glob.js";
+import { editTextOf, isPlanCall } from "./call-kinds.js";
 import type { Config } from "./config.js";
 import { canonicalJson, stringPrefixJson } from "./json.js";
 import { focusExcerpt, FOCUS_EXCERPT_TAG, type FocusBudget } from "./focus.js";
-import { errorTailTag, failure, lastLines, type ResultMeta } from "./result-rules.js";
+import { errorTailTag, failure, lastLines, pinned, type ResultMeta } from "./result-rules.js";
 import { SUMMARY_HEADER } from "./summary.js";
 import { archivePointer, withPointer, type ArchiveFn } from "./archive.js";
 
@@ -133,24 +132,13 @@ export function resultPart(text: string, ctx: PartContext, meta?: ResultMeta): s
  */
 function keptLongResult(clean: string, ctx: PartContext, meta: ResultMeta | undefined): { line: string; cut: boolean } | null {
   const pinCap = ctx.cfg.pinMaxChars;
-  if (pinned(ctx, meta)) return { line: RESULT_TAG + truncate(clean, pinCap), cut: clean.length > pinCap };
+  if (pinned(ctx.cfg, ctx.book, meta)) return { line: RESULT_TAG + truncate(clean, pinCap), cut: clean.length > pinCap };
   const tailCap = ctx.cfg.errorTailMaxChars;
   if (tailCap > 0) {
     const failed = failure(clean, meta);
     if (failed !== null) return { line: errorTailTag(failed.exit) + lastLines(clean, tailCap), cut: clean.length > tailCap };
   }
   return null;
-}
-
-/** Whether the call a result answers is pinned: by its tool's name, or by the path of a file it read. */
-function pinned(ctx: PartContext, meta: ResultMeta | undefined): boolean {
-  const cfg = ctx.cfg;
-  if (cfg.pinMaxChars <= 0 || (cfg.keepResultsOf.length === 0 && cfg.keepFiles.length === 0)) return false;
-  const call = ctx.book?.callOf(meta?.callId);
-  if (globMatches(meta?.tool ?? call?.name, cfg.keepResultsOf, false)) return true;
-  if (call === undefined || cfg.keepFiles.length === 0) return false;
-  for (const p of fileOpsOfCall(call.name, call.args).read) if (globMatches(p, cfg.keepFiles, true)) return true;
-  return false;
 }
 
 /**

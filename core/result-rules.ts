@@ -1,9 +1,14 @@
 /**
- * What a failed tool result keeps when it is too long to keep whole (a recall rule): its last
- * lines, where the error and the stack trace are, and the exit code where the input states one.
- * Failure is read from what the dialect extracted (an error flag, an exit-code field) or from
- * the exit-code line an agent's tool writes into its output; nothing is guessed from the wording.
+ * What the recall rules read of a long tool result: whether it is pinned (by its tool's name or
+ * the file it read), and whether it failed, with the exit code where the input states one, and
+ * then its last lines, where the error and the stack trace are. Failure is read from what the
+ * dialect extracted (an error flag, an exit-code field) or from the exit-code line an agent's tool
+ * writes into its output; nothing is guessed from the wording.
  */
+import type { CallBook } from "./call-book.js";
+import { fileOpsOfCall } from "./call-kinds.js";
+import type { Config } from "./config.js";
+import { globMatches } from "./glob.js";
 import { ELLIPSIS } from "./text.js";
 
 /** What a dialect knows of a tool result besides its text. */
@@ -16,6 +21,16 @@ export interface ResultMeta {
   callId?: unknown;
   /** The name of the tool that made it, when the message says (Pi `toolName`). */
   tool?: unknown;
+}
+
+/** Whether the call a result answers is pinned: by its tool's name, or by the path of a file it read. */
+export function pinned(cfg: Config, book: CallBook | undefined, meta: ResultMeta | undefined): boolean {
+  if (cfg.pinMaxChars <= 0 || (cfg.keepResultsOf.length === 0 && cfg.keepFiles.length === 0)) return false;
+  const call = book?.callOf(meta?.callId);
+  if (globMatches(meta?.tool ?? call?.name, cfg.keepResultsOf, false)) return true;
+  if (call === undefined || cfg.keepFiles.length === 0) return false;
+  for (const p of fileOpsOfCall(call.name, call.args).read) if (globMatches(p, cfg.keepFiles, true)) return true;
+  return false;
 }
 
 /** Tag of a failed result's tail, with the exit code where the input states one. */

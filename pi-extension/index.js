@@ -737,24 +737,6 @@ function addCarriedFiles(tracker, branchEntries, preparation) {
   tracker.add(list(ops.read), [...list(ops.written), ...list(ops.edited)]);
 }
 
-// core/glob.ts
-var compiled = /* @__PURE__ */ new Map();
-function toRegExp(glob, flags) {
-  const key = flags + ":" + glob;
-  let re = compiled.get(key);
-  if (re === void 0) {
-    const src = glob.replace(/[\\^$.|+()[\]{}]/g, "\\$&").replace(/\*\*|\*|\?/g, (m) => m === "**" ? ".*" : m === "*" ? "[^/]*" : "[^/]");
-    compiled.set(key, re = new RegExp("^" + src + "$", flags));
-  }
-  return re;
-}
-function globMatches(text, globs, path) {
-  if (typeof text !== "string") return false;
-  const base = path ? text.slice(text.lastIndexOf("/") + 1) : text;
-  for (const g of globs) if (toRegExp(g, path ? "" : "i").test(path && g.indexOf("/") < 0 ? base : text)) return true;
-  return false;
-}
-
 // core/text.ts
 var ELLIPSIS = "...";
 function isPyWhitespace(c) {
@@ -877,7 +859,33 @@ function focusExcerpt(result, budget) {
   return FOCUS_EXCERPT_TAG + excerpt;
 }
 
+// core/glob.ts
+var compiled = /* @__PURE__ */ new Map();
+function toRegExp(glob, flags) {
+  const key = flags + ":" + glob;
+  let re = compiled.get(key);
+  if (re === void 0) {
+    const src = glob.replace(/[\\^$.|+()[\]{}]/g, "\\$&").replace(/\*\*|\*|\?/g, (m) => m === "**" ? ".*" : m === "*" ? "[^/]*" : "[^/]");
+    compiled.set(key, re = new RegExp("^" + src + "$", flags));
+  }
+  return re;
+}
+function globMatches(text, globs, path) {
+  if (typeof text !== "string") return false;
+  const base = path ? text.slice(text.lastIndexOf("/") + 1) : text;
+  for (const g of globs) if (toRegExp(g, path ? "" : "i").test(path && g.indexOf("/") < 0 ? base : text)) return true;
+  return false;
+}
+
 // core/result-rules.ts
+function pinned(cfg, book, meta) {
+  if (cfg.pinMaxChars <= 0 || cfg.keepResultsOf.length === 0 && cfg.keepFiles.length === 0) return false;
+  const call = book?.callOf(meta?.callId);
+  if (globMatches(meta?.tool ?? call?.name, cfg.keepResultsOf, false)) return true;
+  if (call === void 0 || cfg.keepFiles.length === 0) return false;
+  for (const p of fileOpsOfCall(call.name, call.args).read) if (globMatches(p, cfg.keepFiles, true)) return true;
+  return false;
+}
 function errorTailTag(exit) {
   return `result (error tail${exit === void 0 ? "" : ", exit " + exit}): `;
 }
@@ -1034,22 +1042,13 @@ function resultPart(text, ctx, meta) {
 }
 function keptLongResult(clean, ctx, meta) {
   const pinCap = ctx.cfg.pinMaxChars;
-  if (pinned(ctx, meta)) return { line: RESULT_TAG + truncate(clean, pinCap), cut: clean.length > pinCap };
+  if (pinned(ctx.cfg, ctx.book, meta)) return { line: RESULT_TAG + truncate(clean, pinCap), cut: clean.length > pinCap };
   const tailCap = ctx.cfg.errorTailMaxChars;
   if (tailCap > 0) {
     const failed = failure(clean, meta);
     if (failed !== null) return { line: errorTailTag(failed.exit) + lastLines(clean, tailCap), cut: clean.length > tailCap };
   }
   return null;
-}
-function pinned(ctx, meta) {
-  const cfg = ctx.cfg;
-  if (cfg.pinMaxChars <= 0 || cfg.keepResultsOf.length === 0 && cfg.keepFiles.length === 0) return false;
-  const call = ctx.book?.callOf(meta?.callId);
-  if (globMatches(meta?.tool ?? call?.name, cfg.keepResultsOf, false)) return true;
-  if (call === void 0 || cfg.keepFiles.length === 0) return false;
-  for (const p of fileOpsOfCall(call.name, call.args).read) if (globMatches(p, cfg.keepFiles, true)) return true;
-  return false;
 }
 function editLines(name, args, ctx) {
   const cap = ctx.cfg.editMaxChars;
