@@ -15,7 +15,8 @@ export class DebugDump {
   written = 0;
 
   constructor(readonly dir: string) {
-    mkdirSync(dir, { recursive: true });
+    // Each file holds a whole conversation: readable by its owner only.
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
 
   /** The file for one request (its name: time, a sequence number, the API, what happened). */
@@ -42,7 +43,7 @@ export class DebugDump {
       outgoing: p === null ? null : p.substituted,
     };
     const name = `${record.time.replace(/[:.]/g, "-")}-${String(++this.seq).padStart(6, "0")}-${d.record.api}-${action}.json`;
-    writeFile(join(this.dir, name), JSON.stringify(record, null, 2) + "\n").then(
+    writeFile(join(this.dir, name), JSON.stringify(record, null, 2) + "\n", { mode: 0o600 }).then(
       () => void this.written++,
       () => void this.failures++,
     );

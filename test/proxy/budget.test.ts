@@ -5,7 +5,7 @@
  * share of the window of the model each request names.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveConfig, SUMMARY_HEADER } from "../../core/index.js";
@@ -107,7 +107,10 @@ describe("--debug-dir", () => {
     expect(first.incoming).toHaveLength(21);
     expect(first.outgoing.length).toBeLessThan(21);
     expect(JSON.stringify(first.outgoing)).toContain(SUMMARY_HEADER);
-    for (const f of files) expect(readFileSync(join(dir, f), "utf8")).not.toContain(marker);
+    for (const f of files) {
+      expect(readFileSync(join(dir, f), "utf8")).not.toContain(marker);
+      expect(statSync(join(dir, f)).mode & 0o077).toBe(0);
+    }
   });
 });
 
