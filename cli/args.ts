@@ -51,7 +51,12 @@ const CONFIG_HELP: Partial<Record<keyof Config, string>> = {
   shadow: "report what would happen, send the original",
   archiveDir: "the archive folder (default: the host's; --archive DIR sets both)",
   archiveMaxBytes: "bound on the archive folder's bytes, least recently archived out first",
+  minGainTokens: "after a cliff, the next waits for N tokens of growth past what it left",
+  calibrate: "proxy: scale the estimate per session by the provider's input tokens (changed only at a cliff)",
 };
+
+// Defaults a host sets (cli/host-defaults.ts), shown as the help says them.
+const SHOWN_DEFAULT: Partial<Record<keyof Config, string>> = { minGainTokens: "a tenth of the threshold; 0 for compact" };
 
 /** The flag of a config key: its kebab-case name (thresholdTokens is --threshold). */
 export const configFlagName = (k: keyof Config): string => (k === "thresholdTokens" ? "threshold" : kebab(k));
@@ -59,7 +64,7 @@ export const configFlagName = (k: keyof Config): string => (k === "thresholdToke
 const PLACEHOLDER: Record<string, string> = { int: "N", ratio: "X", enum: "NAME", list: "A,B", string: "TEXT" };
 // Keys whose setting means nothing on the command line (a host steps aside), or that is already a flag below.
 const NO_FLAG: readonly (keyof Config)[] = ["enabled", "thresholdTokens"];
-const proxyOnly = (k: keyof Config): boolean => k.startsWith("store") || k === "appendFileLists";
+const proxyOnly = (k: keyof Config): boolean => k.startsWith("store") || k === "appendFileLists" || k === "calibrate";
 
 function shown(v: unknown): string {
   return Array.isArray(v) ? (v.length === 0 ? "none" : v.join(",")) : v === "" ? "none" : String(v);
@@ -69,7 +74,7 @@ function shown(v: unknown): string {
 const CONFIG_FLAGS: Flag[] = CONFIG_KEYS.filter((k) => NO_FLAG.indexOf(k) < 0).flatMap((k): Flag[] => {
   const commands = proxyOnly(k) ? (["serve", "run"] as Command[]) : ALL;
   const help = CONFIG_HELP[k] ?? k;
-  if (CONFIG_KINDS[k] !== "bool") return [{ name: configFlagName(k), value: PLACEHOLDER[CONFIG_KINDS[k]], commands, help, default: shown(DEFAULT_CONFIG[k]) }];
+  if (CONFIG_KINDS[k] !== "bool") return [{ name: configFlagName(k), value: PLACEHOLDER[CONFIG_KINDS[k]], commands, help, default: SHOWN_DEFAULT[k] ?? shown(DEFAULT_CONFIG[k]) }];
   const on = DEFAULT_CONFIG[k] === true;
   // --archive names its folder: a switch would leave the agent a pointer to a folder it cannot guess.
   if (k === "archive") {

@@ -5,7 +5,8 @@ import { compactCommand } from "./compact-command.js";
 import { helpText, SHORT_USAGE, VERSION } from "./help.js";
 import { InputError } from "./readers/index.js";
 import { checkReport, reportCommand } from "./report-command.js";
-import { configFrom, loadSession } from "./settings.js";
+import { hostGain } from "./host-defaults.js";
+import { configOf, loadSession, settingLayers } from "./settings.js";
 import { checkSimulate, simulateCommand } from "./simulate-command.js";
 
 const SESSION_COMMANDS: readonly Command[] = ["compact", "simulate", "report"];
@@ -22,13 +23,14 @@ async function sessionCommand(p: Parsed, out: string[]): Promise<void> {
   if (file === undefined) throw new UsageError(`${command} needs a FILE (or - for standard input)`);
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
   if (p.rest.length > 0) throw new UsageError(`${command} takes no command after --`);
-  const cfg = configFrom(p.values);
+  const layers = settingLayers(p.values);
+  const cfg = configOf(layers);
   preflight(command, file, p.values);
   const session = loadSession(file, p.values.format as string | undefined);
   const name = file === "-" ? "standard input" : file;
   if (command === "compact") await compactCommand(name, session, p.values, cfg, out);
-  else if (command === "simulate") simulateCommand(name, session, p.values, cfg, out);
-  else reportCommand(name, session, p.values, cfg, out);
+  else if (command === "simulate") simulateCommand(name, session, p.values, hostGain(layers)(cfg), out);
+  else reportCommand(name, session, p.values, cfg, out, hostGain(layers));
 }
 
 export async function main(argv: string[]): Promise<number> {

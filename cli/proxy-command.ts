@@ -1,7 +1,9 @@
 /** `cliffcompaction serve` and `cliffcompaction run -- <agent>`: the CLI only starts the proxy host. */
 import { runAgent, startProxy, type ProxyOptions } from "../proxy/index.js";
+import { gainLine } from "../proxy/log.js";
 import { numberFlag, UsageError, type Parsed } from "./args.js";
 import { allowedHosts, percentThreshold, priceSettings, upstreamSettings, windowSettings } from "./proxy-settings.js";
+import { gainSet, GAIN_SHARE, hostGain } from "./host-defaults.js";
 import { configOf, settingLayers } from "./settings.js";
 import { setBy } from "../core/index.js";
 import { archiveOffNote, isLoopback } from "../proxy/archive.js";
@@ -12,10 +14,13 @@ function common(p: Parsed): ProxyOptions & { upstreamSources: Record<string, str
   const { values, env } = percentThreshold(p.values, process.env);
   const layers = settingLayers(values, env);
   const up = upstreamSettings(layers);
+  const config = configOf(layers);
   return {
     // Asked for by name (not only supplied by the recall profile): a serve beyond loopback says it is off.
     archiveAsked: setBy(layers, "archive") !== undefined,
-    config: configOf(layers),
+    config: hostGain(layers)(config),
+    // A threshold sized from each model's window takes its own tenth as the gain.
+    minGainShare: gainSet(layers, config) ? undefined : 1 / GAIN_SHARE,
     upstreams: up.upstreams,
     upstreamSources: up.sources,
     allowedHosts: allowedHosts(layers, p),
@@ -44,6 +49,7 @@ async function serve(p: Parsed): Promise<number> {
   const t = proxy.options.threshold;
   const threshold = t.share !== undefined ? `${Math.round(t.share * 1000) / 10}% of each model's window` : `${t.tokens.toLocaleString("en-US")} tokens`;
   process.stderr.write(`cliffcompaction: proxy on ${proxy.url} (Anthropic → ${up.anthropic.href}, OpenAI → ${up.openai.href}, ChatGPT → ${up.chatgpt.href}; threshold ${threshold}); status: ${proxy.url}/_cliff/status; watch: cliffcompaction watch${proxy.port === 8257 ? "" : ` --port ${proxy.port}`}${proxy.archive ? `; archive: ${proxy.archive.dir}` : ""}\n`);
+  process.stderr.write(`cliffcompaction: ${gainLine(proxy.options.threshold, proxy.engine.config.minGainTokens)}\n`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once("SIGINT", stop);

@@ -30,8 +30,11 @@ function reportConfig(session: Session, values: Values, cfg: Config): { cfg: Con
   return { cfg: resolveConfig({ thresholdTokens: Math.max(1000, Math.round(third / step) * step) }, cfg), chosen: true };
 }
 
-export function reportCommand(file: string, session: Session, values: Values, given: Config, out: string[]): void {
-  const { cfg, chosen } = reportConfig(session, values, given);
+/** `hostDefaults` applies the host's defaults that follow the threshold, once it is chosen. */
+export function reportCommand(file: string, session: Session, values: Values, given: Config, out: string[], hostDefaults: (cfg: Config) => Config = (c) => c): void {
+  const chosenConfig = reportConfig(session, values, given);
+  const cfg = hostDefaults(chosenConfig.cfg);
+  const chosen = chosenConfig.chosen;
   const discount = cacheDiscount(values);
   const sim = runSimulation(session, cfg, discount);
   const cliffs = sim.records.map((rec) => cliffDetail(rec.step, rec.input, rec.plan.result!, rec.plan.rung, rec.before, rec.after, session.dialect, rec.plan.config));

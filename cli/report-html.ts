@@ -7,6 +7,7 @@ import type { Simulation } from "./simulate.js";
 import type { Anatomy, CliffDetail } from "./report-data.js";
 import type { CliffCostRow } from "./cliff-costs.js";
 import { neededHtml, profilesHtml, type ProfileRun } from "./report-recall.js";
+import { gainLine, tightLine } from "./min-gain.js";
 import { shortNumber } from "./svg.js";
 import { n } from "./table.js";
 
@@ -86,13 +87,19 @@ function cliffTable(cliffs: CliffDetail[], costs: CliffCostRow[]): string {
   return `<table id="cliffs"><tr><th>cliff</th><th>request</th><th>before</th><th>after</th><th>rung</th><th>messages summarised</th><th>results dropped</th><th>files</th><th>needed tokens dropped</th></tr>${rows.join("")}</table>`;
 }
 
+/** The minimum gain between cliffs, as the replay applied it (numbers only). */
+function gainHtml(sim: Simulation, threshold: number): string {
+  const tight = sim.tightFloor === null ? "" : `<p id="tight-floor" class="warning">${esc(tightLine(sim.tightFloor, sim.minGain, threshold))}.</p>`;
+  return `<p id="min-gain">${esc(gainLine(sim.minGain, threshold, sim.held))}.</p>${tight}`;
+}
+
 export function renderReport(r: ReportInput): string {
   const data = {
     file: r.file, format: r.format, dialect: r.dialect, messages: r.messages, threshold: r.threshold, requests: r.sim.steps.length, cliffs: r.sim.cliffs,
     peak: r.sim.peak, floor: r.sim.floor, anatomy: r.anatomy, context: r.sim.steps.map((s) => s.context), baseline: r.sim.steps.map((s) => s.baselineContext),
     billing: { cliff: r.sim.cliff, noCompaction: r.sim.none, llmSummary: r.sim.llm }, files: r.files,
     cliffDetails: r.cliffs.map((c, i) => ({ step: c.step, before: c.before, after: c.after, rung: c.rung, replaced: c.replaced, dropped: c.dropped.length, files: c.files, needed: r.costs[i]?.needed, held: r.costs[i]?.held, neededDropped: r.costs[i]?.neededDropped })),
-    profiles: r.profiles,
+    profiles: r.profiles, minGainTokens: r.sim.minGain, held: r.sim.held, tightFloor: r.sim.tightFloor,
   };
   const files = [...r.files.read.map((p) => `read <code>${esc(p)}</code>`), ...r.files.modified.map((p) => `modified <code>${esc(p)}</code>`)];
   return `<!doctype html>
@@ -102,6 +109,7 @@ export function renderReport(r: ReportInput): string {
 <h1>cliffcompaction report</h1>
 <p><code>${esc(r.file)}</code> — ${esc(r.format)}, dialect ${esc(r.dialect)}, ${n(r.messages)} messages${r.note ? ` (${esc(r.note)})` : ""}</p>
 <p>Threshold ${n(r.threshold)} tokens: ${n(r.sim.steps.length)} requests, ${r.sim.cliffs} cliffs, peak context ${n(r.sim.peak)}, floor after a cliff ${n(r.sim.floor)}.</p>
+${gainHtml(r.sim, r.threshold)}
 <h2>Context per request</h2>
 <div id="chart">${r.chartSvg}</div>
 <h2>What it costs</h2>

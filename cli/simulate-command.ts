@@ -10,6 +10,7 @@ import { cliffCosts } from "./cliff-costs.js";
 import { renderSvg } from "./svg.js";
 import { fixed2, n, table } from "./table.js";
 import { cliArchive } from "./archive.js";
+import { gainLine, tightLine } from "./min-gain.js";
 import type { ArchiveWriter } from "../node/archive.js";
 
 type Values = Parsed["values"];
@@ -49,6 +50,7 @@ export function simulateCommand(file: string, session: Session, values: Values, 
   if (values.json === true) {
     out.push(JSON.stringify({
       file, format: session.format, dialect: session.dialect, threshold: cfg.thresholdTokens, requests: sim.steps.length, cliffs: cliffsJson(session, sim), peak: sim.peak, floor: sim.floor, cacheDiscount: discount,
+      minGainTokens: sim.minGain, held: sim.held, tightFloor: sim.tightFloor,
       billing: { cliff: billingJson(sim.cliff), noCompaction: billingJson(sim.none), llmSummary: billingJson(sim.llm) },
       archive: writer === undefined ? null : { dir: writer.dir, ...writer.stats() },
     }, null, 2));
@@ -57,6 +59,7 @@ export function simulateCommand(file: string, session: Session, values: Values, 
   out.push(`session   ${file}  (${session.format}, dialect ${session.dialect})${session.note ? ` — ${session.note}` : ""}`);
   out.push(`requests  ${n(sim.steps.length)} model calls replayed, threshold ${n(cfg.thresholdTokens)} tokens`);
   out.push(`cliffs    ${sim.cliffs}   peak context ${n(sim.peak)}   floor after a cliff ${n(sim.floor)}`);
+  out.push(...ruleLines(sim, cfg.thresholdTokens));
   out.push("", `input tokens (cached input billed at ${discount}×)`);
   out.push(...billingTable(sim));
   if (sim.none.billed > 0) out.push("", `cliffcompaction bills ${(100 * (1 - sim.cliff.billed / sim.none.billed)).toFixed(1)}% less than no compaction and ${(100 * (1 - sim.cliff.billed / Math.max(1, sim.llm.billed))).toFixed(1)}% less than an LLM summary at the same threshold.`);
@@ -74,4 +77,11 @@ export function billingTable(sim: Simulation): string[] {
 /** The chart's series from a simulation. */
 export function chartSeries(sim: Simulation): { context: number[]; baseline: number[]; cliffs: number[] } {
   return { context: sim.steps.map((s) => s.context), baseline: sim.steps.map((s) => s.baselineContext), cliffs: sim.steps.flatMap((s, i) => (s.cliff ? [i] : [])) };
+}
+
+/** The minimum gain as the replay applied it, and the warning when what stays after a cliff is within it of the threshold. */
+export function ruleLines(sim: Simulation, threshold: number): string[] {
+  const lines = [`rule      ${gainLine(sim.minGain, threshold, sim.held)}`];
+  if (sim.tightFloor !== null) lines.push(`warning   ${tightLine(sim.tightFloor, sim.minGain, threshold)}`);
+  return lines;
 }

@@ -5,6 +5,7 @@
  * same objects, in order) is a cache hit; everything after the first difference is prefilled again.
  */
 import { billableChars, bodyChars, planCliff, getDialect, tokensOfChars, type ArchiveFn, type CliffPlan, type Config, type Dialect, type DialectName } from "../core/index.js";
+import { MinGain, type FloorParts } from "./min-gain.js";
 
 export interface Billing {
   /** All input tokens sent. */
@@ -42,6 +43,10 @@ export interface Simulation {
   cacheDiscount: number;
   /** Each cliff, in order. */
   records: CliffRecord[];
+  /** The minimum gain between cliffs the replay applied, the requests over the threshold it held back, and the first floor within the gain of the threshold. */
+  minGain: number;
+  held: number;
+  tightFloor: FloorParts | null;
 }
 
 /** Token arithmetic of a message list as one body, each message priced once. */
@@ -114,13 +119,25 @@ class Run {
   previousLlm = 0;
   peak = 0;
   floor = Infinity;
+  readonly gain: MinGain;
 
-  constructor(readonly messages: readonly unknown[], readonly d: Dialect, readonly cfg: Config, readonly threshold: number, readonly discount: number, readonly pricer: Pricer, readonly archive?: ArchiveFn) {}
+  constructor(readonly messages: readonly unknown[], readonly d: Dialect, readonly cfg: Config, readonly threshold: number, readonly discount: number, readonly pricer: Pricer, readonly archive?: ArchiveFn) {
+    this.gain = new MinGain(cfg.minGainTokens, threshold);
+  }
+
+  /** What the cliff just made leaves: head, summary and tail, in tokens. */
+  private floorParts(plan: CliffPlan): FloorParts {
+    const r = plan.result!;
+    const tokens = this.pricer.tokens(this.working);
+    const head = this.pricer.tokens(this.working, r.headLen);
+    const summary = Math.min(tokens - head, tokensOfChars(this.pricer.cost(r.summary)));
+    return { tokens, head, summary, tail: tokens - head - summary };
+  }
 
   /** A cliff when the context crosses the threshold; the LLM baseline pays one more full-context call for it. */
   private maybeCliff(): boolean {
     const before = this.pricer.tokens(this.working);
-    if (before <= this.threshold) return false;
+    if (before <= this.threshold || !this.gain.allows(before)) return false;
     const plan = planCliff(this.working, this.d, this.cfg, this.threshold, { archive: this.archive });
     if (plan.result === null) return false;
     const shared = commonPrefix(this.working, this.previous);
@@ -130,6 +147,7 @@ class Run {
     const input = this.working;
     this.working = plan.result.messages;
     this.records.push({ step: this.steps.length, input, plan, before, after: this.pricer.tokens(this.working) });
+    this.gain.cliffed(this.floorParts(plan));
     return true;
   }
 
@@ -166,6 +184,7 @@ export function simulate(messages: readonly unknown[], dialectName: DialectName,
   return {
     steps: run.steps, cliffs: run.records.length, peak: run.peak, floor: run.floor === Infinity ? 0 : run.floor,
     cliff: run.cliff, none: run.none, llm: run.llm, cacheDiscount: discount, records: run.records,
+    minGain: run.gain.gain, held: run.gain.held, tightFloor: run.gain.tight,
   };
 }
 

@@ -33,6 +33,12 @@ export function outgoingBytes(text: string, prepared: PrepareContext): Buffer {
   return Buffer.from(spliced ?? JSON.stringify(prepared.outgoingBody()), "utf8");
 }
 
+/** The threshold a request is decided against and, when it is a share of the window, the gain that goes with it. */
+function requestBudget(policy: ThresholdPolicy, threshold: ThresholdChoice | null): PrepareOptions {
+  const thresholdTokens = threshold?.threshold ?? policy.tokens;
+  return threshold !== null && policy.gainShare !== undefined ? { thresholdTokens, minGainTokens: Math.floor(thresholdTokens * policy.gainShare) } : { thresholdTokens };
+}
+
 /** `more` adds the host's other per-request options (the session's calibration). */
 export function decide(
   engine: Engine, policy: ThresholdPolicy, api: DialectName, raw: Buffer, headers: IncomingHttpHeaders, more: (parsed: Record<string, unknown>) => PrepareOptions = () => ({}),
@@ -55,7 +61,7 @@ export function decide(
   let body = raw;
   try {
     threshold = thresholdFor(policy, parsed.model, headers);
-    prepared = engine.prepare(parsed, api, { ...more(parsed), thresholdTokens: threshold?.threshold ?? policy.tokens });
+    prepared = engine.prepare(parsed, api, { ...more(parsed), ...requestBudget(policy, threshold) });
     if (prepared.modified && !shadow) body = outgoingBytes(text, prepared);
   } catch {
     return failOpen(text);

@@ -26,3 +26,10 @@ export function logLine(r: RequestRecord, json: boolean, now = new Date()): stri
   const shadow = r.shadow === true ? " (shadow: sent the original)" : "";
   return `${now.toISOString()} ${r.api} ${n(r.messagesIn)}→${n(r.messagesOut)} msgs ${n(r.tokensIn)}→${n(r.tokensOut)} tok ${r.action}${esc}${shadow} +${r.addedMs.toFixed(1)}ms ${r.status || (r.action === "refuse" ? "not sent" : "no upstream")}`;
 }
+
+/** The minimum gain a proxy starts with, in one line (the threshold is on the line before). */
+export function gainLine(policy: { share?: number; gainShare?: number }, minGainTokens: number): string {
+  if (policy.share !== undefined && policy.gainShare !== undefined) return `no thrash: after a cliff the next waits for growth of ${Math.round(policy.gainShare * 100)}% of the request's threshold past what the cliff left (--min-gain-tokens N to set it)`;
+  if (minGainTokens <= 0) return "no thrash: off, every crossing of the threshold cliffs (--min-gain-tokens 0)";
+  return `no thrash: after a cliff the next waits for ${n(minGainTokens)} tokens of growth past what it left (--min-gain-tokens)`;
+}

@@ -19,6 +19,8 @@ export interface ProxyOptions {
   allowedHosts?: readonly string[];
   /** The threshold as a share of the window of the model each request names, in (0, 1]; absent: config.thresholdTokens for every request. */
   thresholdShare?: number;
+  /** With `thresholdShare`: the minimum gain as a share of each request's threshold (serve and run: 0.1 unless a setting gives the gain). */
+  minGainShare?: number;
   /** The window assumed for every model, instead of the table's. */
   contextWindow?: number;
   /** One JSON file per compactable request goes here (messages in and out, never a header). */
@@ -99,7 +101,7 @@ export function resolveOptions(o: ProxyOptions): Resolved {
   if (o.contextWindow !== undefined && !(Number.isSafeInteger(o.contextWindow) && o.contextWindow > 0)) throw new RangeError(`contextWindow must be a whole number > 0, got ${o.contextWindow}`);
   return {
     config,
-    threshold: { share: o.thresholdShare, tokens: config.thresholdTokens, contextWindow: o.contextWindow },
+    threshold: { share: o.thresholdShare, tokens: config.thresholdTokens, contextWindow: o.contextWindow, gainShare: o.minGainShare },
     debugDir: o.debugDir,
     host: o.host ?? "127.0.0.1",
     port: o.port ?? DEFAULT_PORT,

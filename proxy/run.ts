@@ -10,6 +10,7 @@ import { appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { constants } from "node:os";
+import { gainLine } from "./log.js";
 import { upstreamUrl, type ProxyOptions } from "./options.js";
 import { codexArgs, codexCommand, planCodex, type CodexCommand, type CodexPlan } from "./codex.js";
 import { codexHome, codexSignIn, readCodexConfig } from "./codex-home.js";
@@ -85,6 +86,7 @@ export async function runAgent(o: RunOptions): Promise<number> {
   const upstreams = Object.fromEntries(Object.entries(named).map(([k, v]) => [k, v.url])) as ProxyOptions["upstreams"];
   const logPath = o.logPath ?? join(tmpdir(), `cliffcompaction-${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}.log`);
   const proxy = await startProxy({ ...o, host: "127.0.0.1", port: o.port ?? 0, upstreams, logFile: logPath, log: (line) => appendFileSync(logPath, line + "\n") });
+  appendFileSync(logPath, `${new Date().toISOString()} ${gainLine(proxy.options.threshold, proxy.engine.config.minGainTokens)}\n`);
   const loop = loopsBack(proxy);
   if (loop !== null) {
     await proxy.close();

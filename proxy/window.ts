@@ -78,6 +78,8 @@ export interface ThresholdPolicy {
   share?: number;
   tokens: number;
   contextWindow?: number;
+  /** The minimum gain as a share of the request's threshold, when the threshold is a share (absent: the config's gain). */
+  gainShare?: number;
 }
 
 export interface ThresholdChoice extends WindowChoice {

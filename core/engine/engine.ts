@@ -76,7 +76,7 @@ export class Engine {
   /** Decides what to send for `body`. Never throws for malformed bodies (they pass through). */
   prepare(body: unknown, dialectName: DialectName | string, options: PrepareOptions = {}): PrepareContext {
     const ratio = boundCalibration(options.calibration);
-    const cfg = requestConfig(this.config, options.thresholdTokens);
+    const cfg = requestConfig(this.config, options.thresholdTokens, options.minGainTokens);
     const ctx = this.prepareWith(body, dialectName, ratio, cfg);
     if (options.recalibrate === undefined || !ctx.compacted) return ctx;
     const next = boundCalibration(options.recalibrate);

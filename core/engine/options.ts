@@ -67,11 +67,18 @@ export interface PrepareOptions {
    * under different thresholds never stand in for each other.
    */
   thresholdTokens?: number;
+  /** The minimum gain between cliffs for this request instead of the config's (a host that sizes it from the request's threshold); keyed like the threshold. */
+  minGainTokens?: number;
 }
 
-/** The config one request is decided with: the engine's, or a copy with the request's own threshold. */
-export function requestConfig(config: Config, thresholdTokens: number | undefined): Config {
-  if (thresholdTokens === undefined || thresholdTokens === config.thresholdTokens) return config;
-  if (!Number.isSafeInteger(thresholdTokens) || thresholdTokens < 0) throw new ConfigError("thresholdTokens", `thresholdTokens must be a whole number ≥ 0, got ${String(thresholdTokens)}`);
-  return { ...config, thresholdTokens };
+function tokensOption(name: string, v: number): number {
+  if (!Number.isSafeInteger(v) || v < 0) throw new ConfigError(name, `${name} must be a whole number ≥ 0, got ${String(v)}`);
+  return v;
+}
+
+/** The config one request is decided with: the engine's, or a copy with the request's own threshold and minimum gain. */
+export function requestConfig(config: Config, thresholdTokens: number | undefined, minGainTokens?: number): Config {
+  const t = thresholdTokens === undefined ? config.thresholdTokens : tokensOption("thresholdTokens", thresholdTokens);
+  const g = minGainTokens === undefined ? config.minGainTokens : tokensOption("minGainTokens", minGainTokens);
+  return t === config.thresholdTokens && g === config.minGainTokens ? config : { ...config, thresholdTokens: t, minGainTokens: g };
 }
