@@ -6,7 +6,7 @@ import { allowedHosts, percentThreshold, priceSettings, upstreamSettings, window
 import { gainSet, GAIN_SHARE, hostGain } from "./host-defaults.js";
 import { configOf, settingLayers } from "./settings.js";
 import { setBy } from "../core/index.js";
-import { archiveOffNote, isLoopback } from "../proxy/archive.js";
+import { archiveOffNote } from "../proxy/archive.js";
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
@@ -44,7 +44,8 @@ async function serve(p: Parsed): Promise<number> {
     throw new UsageError(`cannot listen on ${host}:${port} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
   if (!LOOPBACK.has(host)) process.stderr.write(`cliffcompaction: WARNING: listening on ${host}, not loopback: anyone who can reach it can use your API keys through it\n`);
-  if (options.archiveAsked && options.config?.archive === true && !isLoopback(host)) process.stderr.write(archiveOffNote(host) + "\n");
+  const note = options.config === undefined ? null : archiveOffNote(options.config, host, options.archiveAsked);
+  if (note !== null) process.stderr.write(note + "\n");
   const up = proxy.options.upstreams;
   const t = proxy.options.threshold;
   const threshold = t.share !== undefined ? `${Math.round(t.share * 1000) / 10}% of each model's window` : `${t.tokens.toLocaleString("en-US")} tokens`;

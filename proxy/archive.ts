@@ -16,7 +16,11 @@ export function proxyArchive(config: Config, host: string, log: ((line: string) 
   return archiveWriter({ dir: config.archiveDir || defaultArchiveDir(env), maxBytes: config.archiveMaxBytes, log });
 }
 
-/** What `serve` says when the archive was asked for but the proxy listens beyond loopback. */
-export function archiveOffNote(host: string): string {
+/**
+ * What `serve` says about the archive: nothing when it is on, off, or only supplied by a profile;
+ * a line when it was asked for by name but the proxy listens beyond loopback.
+ */
+export function archiveOffNote(config: Config, host: string, askedByName: boolean): string | null {
+  if (!config.archive || !askedByName || isLoopback(host)) return null;
   return `cliffcompaction: the archive is off: the proxy listens on ${host}, beyond loopback, so its clients' agents may not share this machine's files; summaries keep their usual lines`;
 }

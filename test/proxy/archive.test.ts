@@ -64,7 +64,11 @@ describe("the proxy's archive and where it listens", () => {
     for (const host of ["0.0.0.0", "192.168.1.5", "::", "example.com"]) expect(proxyArchive(cfg, host, undefined)).toBeUndefined();
     expect(proxyArchive(resolveConfig({ archiveDir: join(dir, "never") }), "127.0.0.1", undefined)).toBeUndefined();
     expect(existsSync(join(dir, "never"))).toBe(false);
-    expect(archiveOffNote("0.0.0.0")).toMatch(/archive is off: the proxy listens on 0\.0\.0\.0, beyond loopback/);
+    expect(archiveOffNote(cfg, "0.0.0.0", true)).toMatch(/archive is off: the proxy listens on 0\.0\.0\.0, beyond loopback/);
+    // Supplied by the recall profile, not asked for by name: off without a word.
+    expect(archiveOffNote(resolveConfig({ profile: "recall" }), "0.0.0.0", false)).toBeNull();
+    expect(archiveOffNote(cfg, "127.0.0.1", true)).toBeNull();
+    expect(archiveOffNote(resolveConfig({ archive: false }), "0.0.0.0", true)).toBeNull();
   });
 
   it("/_cliff/status shows the archive folder and what it wrote", async () => {
