@@ -160,7 +160,7 @@ describe("real Pi and OMP with the installed package", () => {
   it("the pi CLI in rpc mode: /tree with a summary writes our branch summary entry, no model asked to summarise", async () => {
     const pi = join(ROOT, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "cli.js");
     const pkg = installedPackage();
-    const model = await mockModel(3);
+    const model = await mockModel({ calls: 3 });
     const { dir, agentDir, cwd } = agentFolder(model.url, 200_000, 16_000);
     writeFileSync(join(agentDir, "cliffcompaction.json"), JSON.stringify({ archive: true, archiveDir: join(dir, "archive") }));
     const navigate = join(dir, "navigate.ts");
