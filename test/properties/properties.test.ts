@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { compact, getDialect, isWellFormed, resolveConfig, SUMMARY_HEADER, type CompactResult } from "../../core/index.js";
 import { parseEnvelope } from "../../plugin/envelope-read.js";
+import { summarize } from "../../plugin/summarize.js";
 import { vmSandbox } from "../helpers/sandboxes.js";
 import { DIALECT_SESSIONS, plainSession, text } from "../helpers/arbitraries.js";
 import { quotable } from "../helpers/quotable.js";
@@ -110,8 +111,16 @@ describe.each(CASES)("properties: %s", (_label, dialect, session, CONFIGS) => {
   });
 });
 
-describe("properties: AgentParley plugin (built bundle in node:vm)", () => {
-  const sb = vmSandbox();
+// The default build in node:vm; the recall profile through the library (the recall build is the
+// same code, test/plugin/recall-build.test.ts checks they agree).
+const recallConfig = resolveConfig({ profile: "recall" });
+const PLUGINS: [string, () => (ctx: unknown) => string][] = [
+  ["built bundle in node:vm", () => vmSandbox().summarizeObject!],
+  ["recall profile", () => (ctx) => summarize(ctx, recallConfig)],
+];
+
+describe.each(PLUGINS)("properties: AgentParley plugin (%s)", (_name, make) => {
+  const sb = { summarizeObject: make() };
   it("returns \"\" or a summary within budget that carries the task verbatim, and never throws", () => {
     fc.assert(
       fc.property(plainSession, fc.option(fc.integer({ min: 1, max: 5000 }), { nil: undefined }), fc.option(text(4), { nil: undefined }), (msgs, threshold, focus) => {
