@@ -13,6 +13,7 @@ const SECTIONS: Record<string, () => unknown> = {
   plugin: async () => (await import("./plugin.js")).benchPlugin(),
   cli: async () => (await import("./cli.js")).benchCli(),
   proxy: async () => (await import("./proxy.js")).benchProxy(),
+  memory: async () => (await import("./memory.js")).benchMemory(),
   usage: async () => (await import("./proxy-usage.js")).benchUsage(),
   retention: async () => (await import("./retention.js")).benchRetention(),
   stress: async () => (await import("./stress.js")).benchStress("bench"),
