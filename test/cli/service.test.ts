@@ -18,6 +18,8 @@ import type { Exec, Platform } from "../../cli/service.js";
 
 const CLI = [process.execPath, resolve("dist/cli.mjs")];
 const children: ChildProcess[] = [];
+// systemd's `disable --now` returns once the unit has stopped; the fake's stops are awaited after each command for the same reason.
+const stopping: Promise<void>[] = [];
 afterAll(() => {
   for (const c of children) c.kill("SIGKILL");
 });
@@ -36,7 +38,11 @@ function fakeSystemd(home: string): { exec: Exec; calls: string[][] } {
   const running = new Map<string, ChildProcess>();
   const unitFile = (unit: string) => join(home, ".config", "systemd", "user", unit);
   const stop = (unit: string) => {
-    running.get(unit)?.kill("SIGTERM");
+    const child = running.get(unit);
+    if (child !== undefined && child.exitCode === null && child.signalCode === null) {
+      stopping.push(new Promise<void>((done) => child.once("exit", () => done())));
+      child.kill("SIGTERM");
+    }
     running.delete(unit);
   };
   const exec: Exec = (command, args) => {
@@ -77,6 +83,7 @@ function platform(home: string, exec: Exec, env: NodeJS.ProcessEnv = {}, os: Nod
 async function command(argv: string[], p: Platform): Promise<{ code: number; said: string[] }> {
   const said: string[] = [];
   const code = await serviceCommand(parseArgs(argv), { platform: p, cli: CLI, say: (l) => said.push(l), waitMs: 20_000 });
+  await Promise.all(stopping.splice(0));
   return { code, said };
 }
 
