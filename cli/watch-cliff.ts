@@ -1,17 +1,9 @@
 /** `watch`'s view of one session's last cliff: the summary it sent beside what it dropped, side by side. */
+import type { LastCliff } from "../proxy/last-cliff.js";
 import { fit, int } from "./watch-frame.js";
 
-export interface CliffView {
-  id: string;
-  model: string;
-  time: string;
-  messagesIn: number;
-  messagesOut: number;
-  tokensIn: number;
-  tokensOut: number;
-  summary: string;
-  dropped: { role: string; chars: number; text: string }[];
-}
+/** A session's last cliff as the proxy serves it, with the session it belongs to. */
+export type CliffView = LastCliff & { id: string; model: string };
 
 /** Text wrapped to `width` characters a line (by code point), long words cut. */
 export function wrap(text: string, width: number): string[] {

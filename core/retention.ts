@@ -22,8 +22,12 @@ const SEE_ALL: Config = resolveConfig({ keepThinking: true, thoughtMaxChars: 0, 
 const MODEL_TEXT: Config = resolveConfig({ keepThinking: false, thoughtMaxChars: 0, cmdMaxChars: 0, resultMaxChars: 0, humanMaxChars: 0 });
 const MODEL_THINKING: Config = resolveConfig({ ...MODEL_TEXT, keepThinking: true, thinkingMaxChars: 0 });
 
-/** Adds the string and number values (never the keys) of a call's arguments; a JSON string is read as its value. */
-export function addValueTokens(value: unknown, into: Set<string>): void {
+/**
+ * Adds the distinctive tokens of every string leaf (never the keys) of `value`, walked without
+ * recursion and each object once. For a call's arguments (`asArguments`), numbers count too and
+ * a string holding a JSON object or list is read as that value.
+ */
+function addLeafTokens(value: unknown, into: Set<string>, asArguments: boolean): void {
   const stack: unknown[] = [value];
   const seen = new Set<object>();
   while (stack.length > 0) {
@@ -33,13 +37,19 @@ export function addValueTokens(value: unknown, into: Set<string>): void {
       seen.add(v);
     }
     if (typeof v === "string") {
-      const parsed = jsonValue(v);
+      const parsed = asArguments ? jsonValue(v) : undefined;
       if (parsed === undefined) addDistinctive(v, into);
       else stack.push(parsed);
-    } else if (typeof v === "number") addDistinctive(String(v), into);
-    else if (Array.isArray(v)) for (const x of v) stack.push(x);
+    } else if (typeof v === "number") {
+      if (asArguments) addDistinctive(String(v), into);
+    } else if (Array.isArray(v)) for (const x of v) stack.push(x);
     else if (isObj(v)) for (const k of Object.keys(v)) stack.push(v[k]);
   }
+}
+
+/** Adds the string and number values (never the keys) of a call's arguments; a JSON string is read as its value. */
+export function addValueTokens(value: unknown, into: Set<string>): void {
+  addLeafTokens(value, into, true);
 }
 
 function jsonValue(text: string): unknown {
@@ -50,21 +60,6 @@ function jsonValue(text: string): unknown {
     return typeof v === "object" && v !== null ? v : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function stringLeaves(value: unknown, into: Set<string>): void {
-  const stack: unknown[] = [value];
-  const seen = new Set<object>();
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v === "object" && v !== null) {
-      if (seen.has(v)) continue;
-      seen.add(v);
-    }
-    if (typeof v === "string") addDistinctive(v, into);
-    else if (Array.isArray(v)) for (const x of v) stack.push(x);
-    else if (isObj(v)) for (const k of Object.keys(v)) stack.push(v[k]);
   }
 }
 
@@ -88,7 +83,7 @@ export class TokenReader {
     if (known !== undefined) return known;
     const out = new Set<string>();
     // The compactor says nothing of an old summary; it still holds its words.
-    if (this.dialect.isSummary(m)) stringLeaves(m, out);
+    if (this.dialect.isSummary(m)) addLeafTokens(m, out, false);
     else for (const p of this.dialect.summarize(m, { cfg: SEE_ALL })) addDistinctive(p, out);
     if (key !== null) this.all.set(key, out);
     return out;
