@@ -11,13 +11,24 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { chromium } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const LAUNCH = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const CORPUS_SESSION = join(process.env.CLIFF_CORPUS ?? fileURLToPath(new URL("../../../shared/corpus/", import.meta.url)), "pi-large-session.jsonl");
 
 /** A session for the retention parts: the corpus Pi session, or a generated one when the corpus is absent. */
+/** The report opened from disk, with every console error, page error and network request it makes collected. */
+async function openReport(browser: Browser, file: string): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1180, height: 1400 } });
+  const problems: string[] = [];
+  page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+  page.on("pageerror", (e) => problems.push(String(e)));
+  page.on("request", (req) => !req.url().startsWith("file:") && problems.push("request to " + req.url()));
+  await page.goto(pathToFileURL(file).href);
+  return { page, problems };
+}
+
 async function retentionSession(dir: string): Promise<[string, string[]]> {
   if (existsSync(CORPUS_SESSION)) return [CORPUS_SESSION, ["--threshold", "60000"]];
   const { agentSession } = await import("../../bench/agent-dialects.js");
@@ -36,12 +47,7 @@ describe("the report in a browser", () => {
     expect(r.status, r.stderr).toBe(0);
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH });
     try {
-      const page = await browser.newPage({ viewport: { width: 1180, height: 1400 } });
-      const problems: string[] = [];
-      page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
-      page.on("pageerror", (e) => problems.push(String(e)));
-      page.on("request", (req) => !req.url().startsWith("file:") && problems.push("request to " + req.url()));
-      await page.goto(pathToFileURL(file).href);
+      const { page, problems } = await openReport(browser, file);
       const chart = await page.locator("#chart svg polyline.context").boundingBox();
       expect(chart).not.toBeNull();
       expect(chart!.width).toBeGreaterThan(400);
@@ -65,12 +71,7 @@ describe("the report in a browser", () => {
     expect(r.status, r.stderr).toBe(0);
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH });
     try {
-      const page = await browser.newPage({ viewport: { width: 1180, height: 1400 } });
-      const problems: string[] = [];
-      page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
-      page.on("pageerror", (e) => problems.push(String(e)));
-      page.on("request", (req) => !req.url().startsWith("file:") && problems.push("request to " + req.url()));
-      await page.goto(pathToFileURL(file).href);
+      const { page, problems } = await openReport(browser, file);
       // The comparison: one drawn row per profile, each with its figures.
       for (const profile of ["reference", "recall"]) {
         const row = page.locator(`#profiles tr.profile-${profile}`);

@@ -151,27 +151,14 @@ describe("serve: the host default", () => {
   });
 
   it("takes a tenth of the threshold as the minimum gain and says so", async () => {
-    const { spawn } = await import("node:child_process");
-    const child = spawn(process.execPath, ["dist/cli.mjs", "serve", "--port", "0", "--threshold", "5000", "--quiet"], { stdio: ["ignore", "ignore", "pipe"] });
-    let err = "";
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("serve did not start: " + err)), 20_000);
-      child.stderr!.on("data", (c: Buffer) => {
-        err += c.toString();
-        const m = /proxy on (http:\/\/[\d.:]+)/.exec(err);
-        if (m !== null && err.includes("no thrash")) {
-          clearTimeout(timer);
-          resolve(m[1]);
-        }
-      });
-    });
+    const { url, err, stop } = await serveLine("--threshold", "5000");
     try {
       expect(err).toContain("cliffcompaction: no thrash: after a cliff the next waits for 500 tokens of growth past what it left (--min-gain-tokens)");
       const status = (await (await fetch(url + "/_cliff/status")).json()) as Record<string, unknown>;
       expect(status.thresholdTokens).toBe(5000);
       expect((status.config as Record<string, unknown>).minGainTokens).toBe(500);
     } finally {
-      child.kill("SIGTERM");
+      stop();
     }
   });
 });
