@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Assembles core/escape-scan.wat into core/escape-scan-module.ts (the bytes as hex), so the core
+// Assembles core/estimate/escape-scan.wat into core/estimate/escape-scan-module.ts (the bytes as hex), so the core
 // carries its WebAssembly without a build step or a file read. `--check` only reports whether the
 // committed module matches its source (the test suite runs it).
 import { readFileSync, writeFileSync } from "node:fs";
@@ -8,8 +8,8 @@ import { fileURLToPath } from "node:url";
 import wabt from "wabt";
 
 const root = dirname(fileURLToPath(import.meta.url));
-const source = join(root, "core", "escape-scan.wat");
-const target = join(root, "core", "escape-scan-module.ts");
+const source = join(root, "core", "estimate", "escape-scan.wat");
+const target = join(root, "core", "estimate", "escape-scan-module.ts");
 
 export async function assemble() {
   const tools = await wabt();
@@ -31,7 +31,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const text = await assemble();
   if (process.argv.includes("--check")) {
     const fresh = readFileSync(target, "utf8") === text;
-    console.log(fresh ? "build-wasm: core/escape-scan-module.ts matches its source" : "build-wasm: core/escape-scan-module.ts is stale; run npm run build:wasm");
+    console.log(fresh ? "build-wasm: core/estimate/escape-scan-module.ts matches its source" : "build-wasm: core/estimate/escape-scan-module.ts is stale; run npm run build:wasm");
     process.exit(fresh ? 0 : 1);
   }
   writeFileSync(target, text);

@@ -10,7 +10,7 @@
 import { build } from "esbuild";
 import { zipSync, strToU8 } from "fflate";
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -135,6 +135,8 @@ await bundle("core/index.ts", "core.cjs", { format: "cjs", platform: "node", tar
 await bundle("plugin/lib.ts", "plugin.cjs", { format: "cjs", platform: "node", target: "node20" });
 await bundle("proxy/index.ts", "proxy.cjs", { format: "cjs", platform: "node", target: "node20", define: { __CLIFF_VERSION__: JSON.stringify(pkg.version) } });
 if (args.types) {
+  // Emitted afresh: declarations of files that moved or went away must not linger in the package.
+  rmSync(join(dist, "types"), { recursive: true, force: true });
   const tsc = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(root, "tsconfig.types.json"), "--outDir", join(dist, "types")], { stdio: "inherit" });
   if (tsc.status !== 0) fail("declarations did not build");
   writeCommonJsDeclarations(join(dist, "types"));

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { gzipSync } from "node:zlib";
 import { startProxy } from "../proxy/index.js";
-import { UsageTap } from "../proxy/usage.js";
+import { UsageTap } from "../proxy/observe/usage.js";
 import { fmt } from "./util.js";
 
 const sse = (events: Record<string, unknown>[], named: boolean, done = false): string =>

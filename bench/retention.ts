@@ -1,6 +1,6 @@
 /**
  * The retention bench: each session cut at five turn starts; at each cut every policy compacts the
- * history before it, and the measure (core/retention.ts) asks how many of the tokens the next 8
+ * history before it, and the measure (core/retention/retention.ts) asks how many of the tokens the next 8
  * model turns need that only that history held the compacted request still holds, and at what
  * share of the history's estimated tokens. Sessions: the corpus in ../shared/corpus (or
  * $CLIFF_CORPUS), when present, and generated agent sessions in every dialect. More
@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DIALECT_NAMES, type DialectName } from "../core/index.js";
-import { cutPoints, measureCut, neededTokens, TokenReader } from "../core/retention.js";
+import { cutPoints, measureCut, neededTokens, TokenReader } from "../core/retention/retention.js";
 import { readSession } from "../cli/readers/index.js";
 import { agentSession } from "./agent-dialects.js";
 import { policies, type NamedPolicy } from "./retention-policies.js";

@@ -7,7 +7,7 @@ import { CliffInputError, COMPACT, isObj, serializeJson } from "../core/index.js
 
 /** JSON.stringify without its recursion limit. */
 const stringify = (v: unknown): string => serializeJson(v, COMPACT);
-import { InputError, type Session } from "./readers/common.js";
+import { InputError, type Session } from "./readers/index.js";
 
 
 function textOf(content: unknown): string {

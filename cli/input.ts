@@ -4,7 +4,7 @@
  */
 import { accessSync, closeSync, constants, existsSync, fstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { InputError } from "./readers/common.js";
+import { InputError } from "./readers/index.js";
 
 /** Largest session the CLI reads: a JavaScript string cannot hold much more. */
 export const MAX_SESSION_BYTES = 512 * 1024 * 1024;

@@ -4,10 +4,10 @@ import { parseArgs, UsageError, type Command, type Parsed } from "./args.js";
 import { compactCommand } from "./compact-command.js";
 import { helpText, SHORT_USAGE, VERSION } from "./help.js";
 import { InputError } from "./readers/index.js";
-import { checkReport, reportCommand } from "./report-command.js";
+import { checkReport, reportCommand } from "./report/index.js";
 import { hostGain } from "./host-defaults.js";
 import { configOf, loadSession, settingLayers } from "./settings.js";
-import { checkSimulate, simulateCommand } from "./simulate-command.js";
+import { checkSimulate, simulateCommand } from "./simulate/index.js";
 
 const SESSION_COMMANDS: readonly Command[] = ["compact", "simulate", "report"];
 
@@ -48,13 +48,13 @@ export async function main(argv: string[]): Promise<number> {
     if (p.command === undefined) throw new UsageError(SHORT_USAGE.replace(/^usage: /, "no command given; usage: "));
     if (SESSION_COMMANDS.includes(p.command)) await sessionCommand(p, out);
     else if (p.command === "enable" || p.command === "disable" || p.command === "status") {
-      const { serviceCommand } = await import("./service-command.js");
+      const { serviceCommand } = await import("./service/index.js");
       return await serviceCommand(p);
     } else if (p.command === "watch") {
-      const { watchCommand } = await import("./watch.js");
+      const { watchCommand } = await import("./watch/index.js");
       return await watchCommand(p);
     } else {
-      const { proxyCommand } = await import("./proxy-command.js");
+      const { proxyCommand } = await import("./proxy/index.js");
       return await proxyCommand(p);
     }
     if (out.length > 0) process.stdout.write(out.join("\n") + "\n");

@@ -1,16 +1,16 @@
 /** One cliff: head | middle | tail, with the middle replaced by one summary message. */
-import { toConfig, type Config } from "./config.js";
+import { toConfig, type Config } from "./config/index.js";
 import { getDialect } from "./dialects/registry.js";
 import type { Dialect, DialectName } from "./dialects/types.js";
 import type { Focus } from "./focus.js";
-import { pythonJsonLength } from "./json.js";
-import type { PartContext } from "./parts.js";
+import { pythonJsonLength } from "./estimate/json.js";
+import type { PartContext } from "./parts/index.js";
 import type { ArchiveFn } from "./archive.js";
 import { FileTracker, formatFileLists } from "./files.js";
-import { summaryMessageText } from "./parts.js";
-import { PartsCache } from "./parts-cache.js";
-import { CallBook, needsBook } from "./call-book.js";
-import { tailTerms, withTailTerms } from "./tail-focus.js";
+import { summaryMessageText } from "./parts/index.js";
+import { PartsCache } from "./parts/cache.js";
+import { CallBook, needsBook } from "./parts/call-book.js";
+import { tailTerms, withTailTerms } from "./retention/tail-focus.js";
 import { renderSummary } from "./summary.js";
 
 export { PartsCache };

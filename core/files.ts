@@ -3,13 +3,13 @@
  * text, never a guess from a shell command), and the lists as every host carries them. One room
  * for file lists: extracting, merging, bounding, rendering and reading them back.
  */
-import { DEFAULT_CONFIG, type Config } from "./config.js";
+import { DEFAULT_CONFIG, type Config } from "./config/index.js";
 import { getDialect } from "./dialects/registry.js";
 import type { Dialect, DialectName } from "./dialects/types.js";
-import { fileOpsOfCall } from "./call-kinds.js";
+import { fileOpsOfCall } from "./parts/call-kinds.js";
 import { isObj, obj } from "./guards.js";
-import type { DecodedJson } from "./parts.js";
-import type { PartsCache } from "./parts-cache.js";
+import type { DecodedJson } from "./parts/index.js";
+import type { PartsCache } from "./parts/cache.js";
 
 /** Files read and modified, oldest first; a modified file is never also listed as read (Pi's rule). */
 export interface FileLists {

@@ -30,8 +30,8 @@ export {
   type ConfigKind,
   type Profile,
   type SettingValue,
-} from "./config.js";
-export { resolveLayers, setBy, envName, envValues, type ConfigLayer } from "./config-layers.js";
+} from "./config/index.js";
+export { resolveLayers, setBy, envName, envValues, type ConfigLayer } from "./config/layers.js";
 export { getDialect, detectDialect, DIALECT_NAMES, type Dialect, type DialectName } from "./dialects/index.js";
 export { plainClass, type PlainClass } from "./dialects/plain.js";
 export {
@@ -44,9 +44,9 @@ export {
   summaryParts,
   fitSummary,
 } from "./summary.js";
-export { estimateTokens, billableChars, tokensOfChars, bodyChars, fixedChars } from "./estimate.js";
-export { imageTokens, imageSize, imagePayload, tokensForSize, decodeBase64Prefix, MAX_IMAGE_TOKENS } from "./images.js";
-export { canonicalJson, pythonJson, pythonJsonLength, serializeJson, measureJson, CANONICAL, PYTHON_DEFAULT, COMPACT } from "./json.js";
+export { estimateTokens, billableChars, tokensOfChars, bodyChars, fixedChars } from "./estimate/estimate.js";
+export { imageTokens, imageSize, imagePayload, tokensForSize, decodeBase64Prefix, MAX_IMAGE_TOKENS } from "./estimate/images.js";
+export { canonicalJson, pythonJson, pythonJsonLength, serializeJson, measureJson, CANONICAL, PYTHON_DEFAULT, COMPACT } from "./estimate/json.js";
 export { parseFocus, focusExcerpt, FOCUS_EXCERPT_TAG, type Focus } from "./focus.js";
 export { truncate, strip, toWellFormed, isWellFormed, stripTaskNotifications } from "./text.js";
 export { CliffInputError } from "./errors.js";
@@ -59,5 +59,5 @@ export { liveFromEntries, type LiveMessage } from "./pi/session.js";
 export { PI_SUMMARY_PREFIX, PI_BRANCH_PREFIX, piBranchSummaryText, startsLikeSummary } from "./pi/format.js";
 export { filesTouched, fileOpsOfCall, formatFileLists, parseFileLists, addCarriedFiles, toFileLists, FileTracker, type FileLists, type TouchedFile } from "./files.js";
 export { isObj, obj, arr, str } from "./guards.js";
-export { partKind, summaryMessageText, RESULT_TAG, ASSISTANT_TAG, THINKING_TAG, type PartKind } from "./parts.js";
+export { partKind, summaryMessageText, RESULT_TAG, ASSISTANT_TAG, THINKING_TAG, type PartKind } from "./parts/index.js";
 export { archivePointer, archiveName, memoryArchive, withPointer, pointerLine, groupDigits, POINTER_LINE, ARCHIVED_RESULT_OPENING, ARCHIVED_CALL_OPENING, type ArchiveFn, type ArchivedKind, type MemoryArchive } from "./archive.js";

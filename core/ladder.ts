@@ -7,11 +7,11 @@
  * `planCliff` is the one entry a host crosses into: it takes the host's messages, head policy and
  * budget (with a measure of the host's own rendering) and returns the plan the host renders from.
  */
-import { toConfig, type Config } from "./config.js";
+import { toConfig, type Config } from "./config/index.js";
 import { compactWith, headOf, PartsCache, resultOf, type CompactOptions, type CompactResult } from "./compact.js";
 import { getDialect } from "./dialects/registry.js";
 import type { Dialect, DialectName } from "./dialects/types.js";
-import { estimateTokens } from "./estimate.js";
+import { estimateTokens } from "./estimate/estimate.js";
 import { fitSummary, SUMMARY_HEADER } from "./summary.js";
 
 export type Rung = 0 | 1 | 2 | 3;

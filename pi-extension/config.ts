@@ -63,7 +63,7 @@ function validLayer(source: string, values: Record<string, unknown>, problems: s
   return { source, values: kept };
 }
 
-/** The file's settings, then CLIFF_* variables over them, in the order every host uses (core/config-layers.ts). */
+/** The file's settings, then CLIFF_* variables over them, in the order every host uses (core/config/layers.ts). */
 export function loadConfig(env: Env = process.env, home: string = homedir(), host: Host = detectHost()): LoadedConfig {
   const path = configPath(env, home, host);
   const problems: string[] = [];

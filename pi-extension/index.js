@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
-// core/config.ts
+// core/config/defaults.ts
 var DEFAULT_CONFIG = Object.freeze({
   profile: "reference",
   enabled: true,
@@ -61,6 +61,8 @@ var PROFILES = {
     archive: true
   }
 };
+
+// core/config/kinds.ts
 var CONFIG_ENUMS = {
   profile: Object.keys(PROFILES)
 };
@@ -135,6 +137,8 @@ var ConfigError = class extends Error {
     this.name = "ConfigError";
   }
 };
+
+// core/config/resolve.ts
 function camel(key) {
   return key.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
 }
@@ -184,6 +188,57 @@ function toConfig(config) {
   return typeof config === "object" && config !== null && RESOLVED.has(config) ? config : resolveConfig(config);
 }
 
+// core/config/layers.ts
+function valueIn(layer, key) {
+  for (const raw of Object.keys(layer.values)) if (camel(raw) === key && layer.values[raw] !== void 0) return layer.values[raw];
+  return void 0;
+}
+function resolveLayers(layers, hostDefaults = {}, hostKeys = []) {
+  let cfg = resolveConfig(hostDefaults, DEFAULT_CONFIG);
+  const attempt = (source, values) => {
+    try {
+      cfg = resolveConfig(values, cfg);
+    } catch (e) {
+      if (e instanceof ConfigError) throw new ConfigError(e.key, `${source}: ${e.message}`);
+      throw e;
+    }
+  };
+  for (let i = layers.length - 1; i >= 0; i--) {
+    const profile = valueIn(layers[i], "profile");
+    if (profile !== void 0) {
+      attempt(layers[i].source, { profile });
+      break;
+    }
+  }
+  for (const layer of layers) {
+    const values = {};
+    for (const raw of Object.keys(layer.values)) {
+      const key = camel(raw);
+      if (key !== "profile" && hostKeys.indexOf(key) < 0) values[raw] = layer.values[raw];
+    }
+    attempt(layer.source, values);
+  }
+  return cfg;
+}
+function envName(key) {
+  return "CLIFF_" + key.replace(/[A-Z]/g, (c) => "_" + c).toUpperCase();
+}
+function envValues(env) {
+  const values = {};
+  const problems = [];
+  for (const key of CONFIG_KEYS) {
+    const name = envName(key);
+    const raw = env[name];
+    if (raw === void 0 || raw === "") continue;
+    try {
+      values[key] = parseSetting(key, raw);
+    } catch (e) {
+      problems.push(`${name}=${JSON.stringify(raw)} ${e.message}`);
+    }
+  }
+  return { values, problems };
+}
+
 // core/dialects/registry.ts
 var DIALECTS = /* @__PURE__ */ new Map();
 var DIALECT_NAMES = [];
@@ -226,10 +281,10 @@ function str(v) {
   return typeof v === "string" ? v : "";
 }
 
-// core/escape-scan-module.ts
+// core/estimate/escape-scan-module.ts
 var ESCAPE_SCAN_WASM_HEX = "0061736d0100000001060160017f017f030201000503010004071102066d656d6f72790200047363616e00000ac70101c40102027f0b7b4120fd0f21074122fd0f210841dc00fd0f21094109fd0f210a410afd0f210b410dfd0f210c41ef01fd0f210d20002007fd0b040002400340200120004f0d012001fd000400210320032007fd2621042002200420032008fd2320032009fd23fd50fd50fd64696a2102200520042003200bfd232003200afd232003200cfd23fd50fd50fd4ffd50210520062003200dfd23fd502106200141106a21010c000b0b200241808080800141002005fd531b41808080800241002006fd531b72720b";
 
-// core/escape-scan.ts
+// core/estimate/escape-scan.ts
 var WASM_RARE = 268435456;
 var WASM_LEAD_EF = 536870912;
 var WASM_COUNT = 268435455;
@@ -291,7 +346,7 @@ function loadEscapeScanner(platform) {
 }
 var escapeScanner = typeof __CLIFF_ES2020_ONLY__ !== "undefined" && __CLIFF_ES2020_ONLY__ ? void 0 : loadEscapeScanner(globalThis);
 
-// core/json-string.ts
+// core/estimate/json-string.ts
 var LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 var LONG_ESCAPES = [];
 for (let c = 0; c < 32; c++) if (c !== 9 && c !== 10 && c !== 13) LONG_ESCAPES.push(String.fromCharCode(c));
@@ -347,7 +402,7 @@ function stringJsonLength(s) {
   return s.length < SHORT_STRING ? escapedLengthSlow(s) : searchedLength(s);
 }
 
-// core/json.ts
+// core/estimate/json.ts
 var CANONICAL = { sortKeys: true, itemSep: ",", keySep: ":" };
 var PYTHON_DEFAULT = { sortKeys: false, itemSep: ", ", keySep: ": " };
 function isSkipped(v) {
@@ -543,7 +598,7 @@ function pythonJsonLength(value) {
   return measureJson(value, PYTHON_DEFAULT);
 }
 
-// core/call-kinds.ts
+// core/parts/call-kinds.ts
 var words = (list) => new Set(list.split(" "));
 var EDIT_TOOLS = words("edit write multiedit notebookedit write_file edit_file create_file str_replace_editor str_replace_based_edit_tool apply_patch apply_patch_call");
 var SHELL_TOOLS = words("shell exec exec_command local_shell local_shell_call container.exec bash execute_bash run_command run_shell_command terminal");
@@ -859,7 +914,121 @@ function focusExcerpt(result, budget) {
   return FOCUS_EXCERPT_TAG + excerpt;
 }
 
-// core/glob.ts
+// core/parts/tags.ts
+var RESULT_TAG = "result: ";
+var ASSISTANT_TAG = "assistant: ";
+var THINKING_TAG = "thinking: ";
+
+// core/archive.ts
+var ARCHIVED_RESULT_OPENING = "result: dropped ";
+var ARCHIVED_CALL_OPENING = "call: cut ";
+var KEPT_AT = " chars, kept at ";
+var MAX_LOCATION = 4096;
+var NOT_ONE_LINE = /[\u0000-\u001f\u007f\u0085\u2028\u2029]/;
+function groupDigits(n) {
+  const digits2 = String(Math.floor(Math.abs(n)));
+  let out = "";
+  for (let i = 0; i < digits2.length; i++) {
+    if (i > 0 && (digits2.length - i) % 3 === 0) out += ",";
+    out += digits2[i];
+  }
+  return (n < 0 ? "-" : "") + out;
+}
+function pointerLine(kind, length, location) {
+  return (kind === "result" ? ARCHIVED_RESULT_OPENING : ARCHIVED_CALL_OPENING) + groupDigits(length) + KEPT_AT + location;
+}
+function archivePointer(archive, text, kind) {
+  if (archive === void 0 || text.length === 0) return null;
+  let location;
+  try {
+    location = archive(text, kind);
+  } catch {
+    return null;
+  }
+  if (typeof location !== "string" || location === "" || location.length > MAX_LOCATION || NOT_ONE_LINE.test(location) || !isWellFormed(location)) return null;
+  return pointerLine(kind, text.length, location);
+}
+function withPointer(line, pointer) {
+  return pointer === null ? line : line === null ? pointer : line + "\n" + pointer;
+}
+function archiveName(hashHex) {
+  return [hashHex.slice(0, 2), hashHex + ".txt"];
+}
+
+// core/parts/context.ts
+var pointerTo = typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__ ? () => null : archivePointer;
+var DecodedJson = class {
+  constructor(maxChars = 32e6) {
+    this.maxChars = maxChars;
+    this.values = /* @__PURE__ */ new Map();
+    this.chars = 0;
+  }
+  /** The decoded value, `undefined` for "not worth decoding", or `NOT_SEEN`. */
+  get(content) {
+    const v = this.values.get(content);
+    return v !== void 0 || this.values.has(content) ? v : NOT_SEEN;
+  }
+  set(content, value) {
+    if (this.chars + content.length > this.maxChars) return;
+    this.chars += content.length;
+    this.values.set(content, value);
+  }
+};
+var NOT_SEEN = /* @__PURE__ */ Symbol("not seen");
+
+// core/summary.ts
+var SUMMARY_HEADER = "The following is a summary of your previous actions (long observations omitted):";
+var HEADER_GLUE = "\n\n";
+var PART_SEPARATOR = "\n\n---\n\n";
+function joinParts(parts) {
+  return parts.join(PART_SEPARATOR);
+}
+function renderSummary(parts) {
+  return parts.length === 0 ? SUMMARY_HEADER : SUMMARY_HEADER + HEADER_GLUE + joinParts(parts);
+}
+function fitSummary(prefix, parts, fits) {
+  const glue = prefix === SUMMARY_HEADER ? HEADER_GLUE : PART_SEPARATOR;
+  const render = (k) => k === 0 ? prefix : prefix + glue + parts.slice(parts.length - k).join(PART_SEPARATOR);
+  let lo = 0;
+  let hi = parts.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (fits(mid, () => render(mid))) lo = mid;
+    else hi = mid - 1;
+  }
+  let text;
+  return {
+    kept: lo,
+    get text() {
+      return text ??= render(lo);
+    }
+  };
+}
+
+// core/parts/content.ts
+function contentText(content, types = ["text"]) {
+  if (typeof content === "string") return content;
+  const out = [];
+  for (const b of arr(content)) {
+    if (typeof b === "string") out.push(b);
+    else {
+      const block = obj(b);
+      if (types.indexOf(str(block.type)) >= 0 && typeof block.text === "string") out.push(block.text);
+    }
+  }
+  return out.join("\n");
+}
+function summaryMessageText(message) {
+  return contentText(obj(message).content, ["text", "input_text"]);
+}
+function isSummaryText(text) {
+  return typeof text === "string" && text.startsWith(SUMMARY_HEADER);
+}
+function one(part) {
+  return part === null ? [] : [part];
+}
+
+// core/parts/glob.ts
 var compiled = /* @__PURE__ */ new Map();
 function toRegExp(glob, flags) {
   const key = flags + ":" + glob;
@@ -877,7 +1046,7 @@ function globMatches(text, globs, path) {
   return false;
 }
 
-// core/result-rules.ts
+// core/parts/result-rules.ts
 function pinned(cfg, book, meta) {
   if (cfg.pinMaxChars <= 0 || cfg.keepResultsOf.length === 0 && cfg.keepFiles.length === 0) return false;
   const call = book?.callOf(meta?.callId);
@@ -919,112 +1088,7 @@ function lastLines(text, cap) {
   return ELLIPSIS + text.slice(cut);
 }
 
-// core/summary.ts
-var SUMMARY_HEADER = "The following is a summary of your previous actions (long observations omitted):";
-var HEADER_GLUE = "\n\n";
-var PART_SEPARATOR = "\n\n---\n\n";
-function joinParts(parts) {
-  return parts.join(PART_SEPARATOR);
-}
-function renderSummary(parts) {
-  return parts.length === 0 ? SUMMARY_HEADER : SUMMARY_HEADER + HEADER_GLUE + joinParts(parts);
-}
-function fitSummary(prefix, parts, fits) {
-  const glue = prefix === SUMMARY_HEADER ? HEADER_GLUE : PART_SEPARATOR;
-  const render = (k) => k === 0 ? prefix : prefix + glue + parts.slice(parts.length - k).join(PART_SEPARATOR);
-  let lo = 0;
-  let hi = parts.length;
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (fits(mid, () => render(mid))) lo = mid;
-    else hi = mid - 1;
-  }
-  let text;
-  return {
-    kept: lo,
-    get text() {
-      return text ??= render(lo);
-    }
-  };
-}
-
-// core/archive.ts
-var ARCHIVED_RESULT_OPENING = "result: dropped ";
-var ARCHIVED_CALL_OPENING = "call: cut ";
-var KEPT_AT = " chars, kept at ";
-var MAX_LOCATION = 4096;
-var NOT_ONE_LINE = /[\u0000-\u001f\u007f\u0085\u2028\u2029]/;
-function groupDigits(n) {
-  const digits2 = String(Math.floor(Math.abs(n)));
-  let out = "";
-  for (let i = 0; i < digits2.length; i++) {
-    if (i > 0 && (digits2.length - i) % 3 === 0) out += ",";
-    out += digits2[i];
-  }
-  return (n < 0 ? "-" : "") + out;
-}
-function pointerLine(kind, length, location) {
-  return (kind === "result" ? ARCHIVED_RESULT_OPENING : ARCHIVED_CALL_OPENING) + groupDigits(length) + KEPT_AT + location;
-}
-function archivePointer(archive, text, kind) {
-  if (archive === void 0 || text.length === 0) return null;
-  let location;
-  try {
-    location = archive(text, kind);
-  } catch {
-    return null;
-  }
-  if (typeof location !== "string" || location === "" || location.length > MAX_LOCATION || NOT_ONE_LINE.test(location) || !isWellFormed(location)) return null;
-  return pointerLine(kind, text.length, location);
-}
-function withPointer(line, pointer) {
-  return pointer === null ? line : line === null ? pointer : line + "\n" + pointer;
-}
-function archiveName(hashHex) {
-  return [hashHex.slice(0, 2), hashHex + ".txt"];
-}
-
-// core/parts.ts
-var pointerTo = typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__ ? () => null : archivePointer;
-var RESULT_TAG = "result: ";
-var ASSISTANT_TAG = "assistant: ";
-var THINKING_TAG = "thinking: ";
-var DecodedJson = class {
-  constructor(maxChars = 32e6) {
-    this.maxChars = maxChars;
-    this.values = /* @__PURE__ */ new Map();
-    this.chars = 0;
-  }
-  /** The decoded value, `undefined` for "not worth decoding", or `NOT_SEEN`. */
-  get(content) {
-    const v = this.values.get(content);
-    return v !== void 0 || this.values.has(content) ? v : NOT_SEEN;
-  }
-  set(content, value) {
-    if (this.chars + content.length > this.maxChars) return;
-    this.chars += content.length;
-    this.values.set(content, value);
-  }
-};
-var NOT_SEEN = /* @__PURE__ */ Symbol("not seen");
-function contentText(content, types = ["text"]) {
-  if (typeof content === "string") return content;
-  const out = [];
-  for (const b of arr(content)) {
-    if (typeof b === "string") out.push(b);
-    else {
-      const block = obj(b);
-      if (types.indexOf(str(block.type)) >= 0 && typeof block.text === "string") out.push(block.text);
-    }
-  }
-  return out.join("\n");
-}
-function summaryMessageText(message) {
-  return contentText(obj(message).content, ["text", "input_text"]);
-}
-function isSummaryText(text) {
-  return typeof text === "string" && text.startsWith(SUMMARY_HEADER);
-}
+// core/parts/result.ts
 function humanPart(tag, text, ctx, dropSummary = true) {
   if (dropSummary && isSummaryText(text)) return null;
   const clean = strip(stripTaskNotifications(text));
@@ -1050,6 +1114,8 @@ function keptLongResult(clean, ctx, meta) {
   }
   return null;
 }
+
+// core/parts/signature.ts
 function editLines(name, args, ctx) {
   const cap = ctx.cfg.editMaxChars;
   if (cap <= 0) return null;
@@ -1101,6 +1167,8 @@ function flatCanonical(args, cap) {
   }
   return out + "}";
 }
+
+// core/parts/assistant.ts
 var AssistantPart = class {
   constructor(ctx) {
     this.ctx = ctx;
@@ -1157,11 +1225,8 @@ var AssistantPart = class {
     return toWellFormed(out.join("\n"));
   }
 };
-function one(part) {
-  return part === null ? [] : [part];
-}
 
-// core/call-book.ts
+// core/parts/call-book.ts
 function needsBook(cfg) {
   return cfg.planMaxChars > 0 || cfg.pinMaxChars > 0 && (cfg.keepResultsOf.length > 0 || cfg.keepFiles.length > 0);
 }
@@ -1206,7 +1271,7 @@ var CallBook = class {
   }
 };
 
-// core/parts-cache.ts
+// core/parts/cache.ts
 var THOUGHT_KEYS = ["thoughtMaxChars", "keepThinking", "thinkingMaxChars"];
 function watched(cfg, seen) {
   const out = { ...cfg };
@@ -1320,7 +1385,7 @@ var PartsCache = class {
   }
 };
 
-// core/distinctive.ts
+// core/retention/distinctive.ts
 var JSON_ESCAPE = /\\(?:u[0-9a-fA-F]{4}|[nrt"\\/])/g;
 var RUN = /[A-Za-z0-9_./:-]+/g;
 var EDGES = /^:+|[.:]+$/g;
@@ -1353,7 +1418,7 @@ function addDistinctive(text, into) {
   return into;
 }
 
-// core/tail-focus.ts
+// core/retention/tail-focus.ts
 var MAX_TAIL_TERMS = 40;
 var MIN_TERM_LENGTH = 4;
 var TAIL_READING = { ...DEFAULT_CONFIG, cmdMaxChars: 0, thoughtMaxChars: 0, thinkingMaxChars: 0, keepThinking: true, humanMaxChars: 0 };
@@ -1509,7 +1574,7 @@ function resultOf(source, d, headLen, cut, parts, filesText) {
   };
 }
 
-// core/images.ts
+// core/estimate/images.ts
 var MAX_IMAGE_TOKENS = 4784;
 var PATCH = 28;
 var HEADER_CHARS = 8192;
@@ -1652,7 +1717,7 @@ function imagePayload(node) {
   }
 }
 
-// core/estimate.ts
+// core/estimate/estimate.ts
 function imageAdjustment(node) {
   const payload = imagePayload(node);
   if (payload === void 0) return void 0;
@@ -1745,57 +1810,6 @@ function planCliff(messages, dialect, config, budgetTokens, options = {}) {
   const p = last === null ? null : plan(last);
   if (p !== null && (walk.best === null || p.estTokens <= walk.best.estTokens)) return p;
   return walk.best ?? unchanged();
-}
-
-// core/config-layers.ts
-function valueIn(layer, key) {
-  for (const raw of Object.keys(layer.values)) if (camel(raw) === key && layer.values[raw] !== void 0) return layer.values[raw];
-  return void 0;
-}
-function resolveLayers(layers, hostDefaults = {}, hostKeys = []) {
-  let cfg = resolveConfig(hostDefaults, DEFAULT_CONFIG);
-  const attempt = (source, values) => {
-    try {
-      cfg = resolveConfig(values, cfg);
-    } catch (e) {
-      if (e instanceof ConfigError) throw new ConfigError(e.key, `${source}: ${e.message}`);
-      throw e;
-    }
-  };
-  for (let i = layers.length - 1; i >= 0; i--) {
-    const profile = valueIn(layers[i], "profile");
-    if (profile !== void 0) {
-      attempt(layers[i].source, { profile });
-      break;
-    }
-  }
-  for (const layer of layers) {
-    const values = {};
-    for (const raw of Object.keys(layer.values)) {
-      const key = camel(raw);
-      if (key !== "profile" && hostKeys.indexOf(key) < 0) values[raw] = layer.values[raw];
-    }
-    attempt(layer.source, values);
-  }
-  return cfg;
-}
-function envName(key) {
-  return "CLIFF_" + key.replace(/[A-Z]/g, (c) => "_" + c).toUpperCase();
-}
-function envValues(env) {
-  const values = {};
-  const problems = [];
-  for (const key of CONFIG_KEYS) {
-    const name = envName(key);
-    const raw = env[name];
-    if (raw === void 0 || raw === "") continue;
-    try {
-      values[key] = parseSetting(key, raw);
-    } catch (e) {
-      problems.push(`${name}=${JSON.stringify(raw)} ${e.message}`);
-    }
-  }
-  return { values, problems };
 }
 
 // core/dialects/provider-compaction.ts

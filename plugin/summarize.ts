@@ -5,11 +5,11 @@
  * its recent turns re-read as live messages, its digest and focus dropped (never compact a compaction).
  */
 // The plugin imports core modules, not the index, so its bundle carries only the dialect it uses.
-import { resolveConfig, type Config } from "../core/config.js";
+import { resolveConfig, type Config } from "../core/config/index.js";
 import { plain } from "../core/dialects/plain.js";
 import { filesTouched, filesTouchedInPlan, FileTracker } from "../core/files.js";
 import { parseFocus } from "../core/focus.js";
-import { canonicalJson } from "../core/json.js";
+import { canonicalJson } from "../core/estimate/json.js";
 import { planCliff } from "../core/ladder.js";
 import { headOf, PartsCache } from "../core/compact.js";
 import { joinParts } from "../core/summary.js";

@@ -1,4 +1,4 @@
 /** The proxy host: CliffCompaction between an agent (Claude Code, Codex, any API client) and its model API. */
-export { startProxy, nodeSha256, type RunningProxy } from "./server.js";
+export { startProxy, nodeSha256, type RunningProxy } from "./http/index.js";
 export { DEFAULT_PORT, DEFAULT_UPSTREAMS, DEFAULT_COMPACT_LIMIT, upstreamUrl, UpstreamError, type ProxyOptions } from "./options.js";
 export { runAgent, type RunOptions } from "./run.js";

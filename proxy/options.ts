@@ -1,8 +1,8 @@
 /** The proxy's settings: where it listens, where each API goes, what it logs, and its bounds. */
 import { resolveConfig, type Config } from "../core/index.js";
-import type { PriceTable } from "./prices.js";
+import type { PriceTable } from "./observe/index.js";
 import { UPSTREAM_NAMES, type UpstreamName } from "./routes.js";
-import type { ThresholdPolicy } from "./window.js";
+import type { ThresholdPolicy } from "./decision/index.js";
 
 export const DEFAULT_PORT = 8257;
 export const DEFAULT_UPSTREAMS: Record<UpstreamName, string> = { anthropic: "https://api.anthropic.com", openai: "https://api.openai.com/v1", chatgpt: "https://chatgpt.com" };

@@ -10,11 +10,11 @@ import { appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { constants } from "node:os";
-import { gainLine } from "./log.js";
+import { gainLine } from "./observe/index.js";
 import { upstreamUrl, type ProxyOptions } from "./options.js";
-import { codexArgs, codexCommand, planCodex, type CodexCommand, type CodexPlan } from "./codex.js";
-import { codexHome, codexSignIn, readCodexConfig } from "./codex-home.js";
-import { startProxy, type RunningProxy } from "./server.js";
+import { codexArgs, codexCommand, planCodex, type CodexCommand, type CodexPlan } from "../node/clients/index.js";
+import { codexHome, codexSignIn, readCodexConfig } from "../node/clients/index.js";
+import { startProxy, type RunningProxy } from "./http/index.js";
 
 const UPSTREAM_LABEL: Record<string, string> = { anthropic: "Anthropic", openai: "OpenAI", chatgpt: "ChatGPT" };
 

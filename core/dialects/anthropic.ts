@@ -1,9 +1,9 @@
 /** Anthropic Messages: `messages[]` of `{role, content: string | blocks}`. */
 import type { Dialect } from "./types.js";
 import { compactionEnd } from "./provider-compaction.js";
-import { one, AssistantPart, contentText, humanPart, isSummaryText, resultPart, type PartContext } from "../parts.js";
+import { one, AssistantPart, contentText, humanPart, isSummaryText, resultPart, type PartContext } from "../parts/index.js";
 import { arr, obj, str } from "../guards.js";
-import { canonicalJson } from "../json.js";
+import { canonicalJson } from "../estimate/json.js";
 import { blocksForm, prim, textBlocksText, withoutKeys, type Form, type Hash } from "./form.js";
 
 const SERVER_RESULT_TYPES = ["bash_code_execution_tool_result", "code_execution_tool_result", "text_editor_code_execution_tool_result"];

@@ -2,8 +2,8 @@
  * Building blocks of the digest (canonical) forms each dialect defines. A form holds only
  * arrays, strings, numbers, booleans and null, so the built-in serialiser gives its canonical text.
  */
-import { canonicalJson } from "../json.js";
-import { contentText } from "../parts.js";
+import { canonicalJson } from "../estimate/json.js";
+import { contentText } from "../parts/index.js";
 
 /** A text hash (hex): forms name large payloads (images, documents) by their hash instead of holding them. */
 export type Hash = (text: string) => string;

@@ -1,9 +1,9 @@
 /** OpenAI Chat Completions: `messages[]` of `{role, content, tool_calls?, …}`. */
 import type { Dialect } from "./types.js";
-import { one, AssistantPart, contentText, humanPart, isSummaryText, resultPart, type PartContext } from "../parts.js";
+import { one, AssistantPart, contentText, humanPart, isSummaryText, resultPart, type PartContext } from "../parts/index.js";
 import { arr, obj, str } from "../guards.js";
 import { blocksForm, prim, type Form, type Hash } from "./form.js";
-import { canonicalJson } from "../json.js";
+import { canonicalJson } from "../estimate/json.js";
 
 export function chatAssistantParts(msg: Record<string, unknown>, ctx: PartContext): string[] {
   const part = new AssistantPart(ctx);

@@ -1,10 +1,10 @@
 /** OpenAI Responses: `input[]` of typed items (messages, reasoning, calls and their outputs). */
 import type { Dialect } from "./types.js";
 import { compactionEnd } from "./provider-compaction.js";
-import { one, AssistantPart, contentText, humanPart, isSummaryText, resultPart, type PartContext } from "../parts.js";
+import { one, AssistantPart, contentText, humanPart, isSummaryText, resultPart, type PartContext } from "../parts/index.js";
 import { arr, obj, str } from "../guards.js";
-import { canonicalJson } from "../json.js";
-import { imagePayload } from "../images.js";
+import { canonicalJson } from "../estimate/json.js";
+import { imagePayload } from "../estimate/images.js";
 import { prim, withoutKeys, type Form } from "./form.js";
 
 const MODEL_OUTPUT = new Set([

@@ -4,12 +4,12 @@
  * block list, an OpenAI message with tool_calls) is read by that shape's rules.
  */
 import type { Dialect } from "./types.js";
-import { humanPart, one, isSummaryText, NOT_SEEN, resultPart, type PartContext } from "../parts.js";
+import { humanPart, one, isSummaryText, NOT_SEEN, resultPart, type PartContext } from "../parts/index.js";
 import { obj, str, jsonParse } from "../guards.js";
 import { anthropicAssistantParts, anthropicUserParts } from "./anthropic.js";
 import { chatAssistantParts } from "./openai-chat.js";
 import { prim, type Form } from "./form.js";
-import { canonicalJson } from "../json.js";
+import { canonicalJson } from "../estimate/json.js";
 
 export type PlainClass = "system" | "human" | "assistant" | "tool" | "other";
 

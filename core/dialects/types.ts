@@ -1,5 +1,5 @@
 /** What every dialect (one API's message shapes) provides to the compactor. */
-import type { PartContext } from "../parts.js";
+import type { PartContext } from "../parts/index.js";
 
 export type DialectName = "anthropic" | "openai-chat" | "openai-responses" | "pi" | "plain";
 

@@ -6,16 +6,16 @@
  * escalates through the rungs, and `reactive` takes one more rung after an upstream
  * context-length error.
  */
-import { resolveConfig, type Config } from "../config.js";
+import { resolveConfig, type Config } from "../config/index.js";
 import { getDialect, type DialectName } from "../dialects/index.js";
-import { billableChars, fixedChars } from "../estimate.js";
-import { canonicalJson } from "../json.js";
+import { billableChars, fixedChars } from "../estimate/estimate.js";
+import { canonicalJson } from "../estimate/json.js";
 import { climb, maxRung, rungConfig, type Rung } from "../ladder.js";
 import { sha256Hex } from "../sha256.js";
 import { canonicalText } from "./digest.js";
 import { DEFAULT_DIGEST_CACHE_MAX_BYTES, DEFAULT_MEMO_MAX_BYTES, MessageMemo, TextDigests, type MemoEntry } from "./memo.js";
 import { replay, truncateSummary, type ChainStart } from "./replay.js";
-import { summaryMessageText } from "../parts.js";
+import { summaryMessageText } from "../parts/index.js";
 import { boundCalibration } from "./calibration.js";
 import { cutAllowed, fingerprint, newRequest, outgoingTokens, type PrepareContext, type RequestState } from "./request.js";
 import { byteOption, requestConfig, type EngineOptions, type EngineStats, type PrepareOptions } from "./options.js";

@@ -1,5 +1,5 @@
 /** What a host may set for an engine and for each request, and what an engine reports of its caches. */
-import { ConfigError, type Config } from "../config.js";
+import { ConfigError, type Config } from "../config/index.js";
 import type { ArchiveFn } from "../archive.js";
 import type { CacheStats } from "./memo.js";
 import type { PrefixStore } from "./store.js";

@@ -5,10 +5,10 @@
  * only" summary an incremental run would. Rung 3 cuts the summary down to its newest parts.
  */
 import { compactWith } from "../compact.js";
-import type { Config } from "../config.js";
-import { billableChars, bodyChars, tokensOfChars } from "../estimate.js";
+import type { Config } from "../config/index.js";
+import { billableChars, bodyChars, tokensOfChars } from "../estimate/estimate.js";
 import { fitSummary, SUMMARY_HEADER, summaryParts } from "../summary.js";
-import { summaryMessageText } from "../parts.js";
+import { summaryMessageText } from "../parts/index.js";
 import { cutAllowed, fingerprint, floorChars, outgoingChars, outgoingTokens, type RequestState } from "./request.js";
 
 export interface ReplayMode {

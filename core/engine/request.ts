@@ -2,9 +2,9 @@
  * One request as the engine decides it: what the host sees (`PrepareContext`) and the
  * request-local state behind it (costs, chain, the cut so far), with the arithmetic on both.
  */
-import type { Config } from "../config.js";
+import type { Config } from "../config/index.js";
 import type { Dialect } from "../dialects/index.js";
-import { billableChars, bodyChars, tokensOfChars } from "../estimate.js";
+import { billableChars, bodyChars, tokensOfChars } from "../estimate/estimate.js";
 import type { MemoEntry } from "./memo.js";
 import type { ArchiveFn } from "../archive.js";
 

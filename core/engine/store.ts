@@ -3,7 +3,7 @@
  * replace. LRU, bounded by entry count and by UTF-8 bytes of the stored summaries. An entry larger
  * than the whole budget (or a store with no capacity) is refused rather than evicting everything.
  */
-import { pythonJson } from "../json.js";
+import { pythonJson } from "../estimate/json.js";
 import { utf8Length } from "../sha256.js";
 
 /**

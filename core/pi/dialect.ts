@@ -1,10 +1,10 @@
 /** Pi AgentMessages: user / assistant / toolResult / bashExecution / custom / branchSummary / compactionSummary. */
 import type { Dialect } from "../dialects/types.js";
-import { one, AssistantPart, contentText, humanPart, resultPart, type PartContext } from "../parts.js";
+import { one, AssistantPart, contentText, humanPart, resultPart, type PartContext } from "../parts/index.js";
 import { arr, obj, str } from "../guards.js";
 import { piBranchSummaryText, startsLikeSummary } from "./format.js";
 import { blocksForm, prim, type Form, type Hash } from "../dialects/form.js";
-import { canonicalJson } from "../json.js";
+import { canonicalJson } from "../estimate/json.js";
 
 function assistantParts(content: unknown, ctx: PartContext): string[] {
   const part = new AssistantPart(ctx);

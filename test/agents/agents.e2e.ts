@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { mockModel, SUMMARISING, type MockModel, type MockOptions, type Seen } from "./mock-model.js";
 import { runChild } from "../helpers/child.js";
-import { chatgptSettings } from "../../proxy/codex.js";
+import { chatgptSettings } from "../../node/clients/codex.js";
 
 const AGENTS = join(tmpdir(), "cliffcompaction-agents");
 const VERSIONS = { claude: "@anthropic-ai/claude-code@2.1.332", codex: "@openai/codex@0.171.0" };

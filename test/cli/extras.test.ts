@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { detectDialect } from "../../core/index.js";
-import { progressBar } from "../../cli/progress.js";
+import { progressBar } from "../../cli/simulate/progress.js";
 
 describe("examples", () => {
   it("examples/session.json is what the generator writes, byte for byte", () => {

@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_THRESHOLD_SHARE, percentThreshold, windowSettings } from "../../cli/proxy-settings.js";
+import { DEFAULT_THRESHOLD_SHARE, percentThreshold, windowSettings } from "../../cli/proxy/settings.js";
 import { settingLayers } from "../../cli/settings.js";
 
 const CLI = new URL("../../dist/cli.mjs", import.meta.url).pathname;

@@ -12,9 +12,9 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "../../cli/args.js";
-import { serviceCommand } from "../../cli/service-command.js";
-import { launchdManager, plistText } from "../../cli/service-launchd.js";
-import type { Exec, Platform } from "../../cli/service.js";
+import { serviceCommand } from "../../cli/service/command.js";
+import { launchdManager, plistText } from "../../cli/service/launchd.js";
+import type { Exec, Platform } from "../../cli/service/service.js";
 
 const CLI = [process.execPath, resolve("dist/cli.mjs")];
 const children: ChildProcess[] = [];
@@ -291,7 +291,7 @@ describe("launchd", () => {
 
 describe("status's proxy line", () => {
   it("a threshold as a share of the window, the sessions and the store", async () => {
-    const { proxyLine } = await import("../../cli/status-command.js");
+    const { proxyLine } = await import("../../cli/service/status.js");
     const status = { name: "cliffcompaction", version: "0.3.0", thresholdShare: 0.5, thresholdTokens: 200000, contextWindow: null, keepRecent: 3, sessions: 4, store: { entries: 12, bytes: 40960 }, requests: 1234, logFile: "/tmp/x.log" };
     expect(proxyLine("http://127.0.0.1:8257", status)).toBe("http://127.0.0.1:8257 answers: cliffcompaction 0.3.0, threshold 50% of the model's window, keepRecent 3, 4 sessions, store 12 entries (40 KiB), 1,234 requests; log /tmp/x.log");
     expect(proxyLine("u", { ...status, contextWindow: 1000000, sessions: undefined })).toContain("threshold 50% of a 1,000,000-token window, keepRecent 3, store");

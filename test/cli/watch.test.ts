@@ -10,10 +10,10 @@ import http from "node:http";
 import { createServer, type AddressInfo } from "node:net";
 import { resolveConfig } from "../../core/index.js";
 import { startProxy, type RunningProxy } from "../../proxy/index.js";
-import { cliffFrame, wrap } from "../../cli/watch-cliff.js";
-import { frame, type FrameState } from "../../cli/watch-frame.js";
-import { keys } from "../../cli/watch.js";
-import { sparkline } from "../../cli/sparkline.js";
+import { cliffFrame, wrap } from "../../cli/watch/cliff.js";
+import { frame, type FrameState } from "../../cli/watch/frame.js";
+import { keys } from "../../cli/watch/command.js";
+import { sparkline } from "../../cli/watch/sparkline.js";
 import { runChild } from "../helpers/child.js";
 import { mockUpstream, type MockUpstream } from "../helpers/mock-upstream.js";
 

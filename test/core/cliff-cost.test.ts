@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compact, resolveConfig } from "../../core/index.js";
-import { cliffCost } from "../../core/cliff-cost.js";
-import { TokenReader } from "../../core/retention.js";
+import { cliffCost } from "../../core/retention/cliff-cost.js";
+import { TokenReader } from "../../core/retention/retention.js";
 
 const filler = "a line of a long file that the defaults drop whole\n".repeat(12);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { escapeScanner, loadEscapeScanner, MAYBE_LONE_SURROGATE, RARE_CONTROL, type ScanPlatform } from "../../core/escape-scan.js";
-import { escapedLengthSlow, scannedLength, searchedLength, stringJsonLength } from "../../core/json-string.js";
+import { escapeScanner, loadEscapeScanner, MAYBE_LONE_SURROGATE, RARE_CONTROL, type ScanPlatform } from "../../core/estimate/escape-scan.js";
+import { escapedLengthSlow, scannedLength, searchedLength, stringJsonLength } from "../../core/estimate/json-string.js";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
@@ -87,7 +87,7 @@ describe("the SIMD escape scan", () => {
     expect(loadEscapeScanner(g)).toBeTypeOf("function");
   });
 
-  it("the committed module is assembled from core/escape-scan.wat (run npm run build:wasm after editing it)", () => {
+  it("the committed module is assembled from core/estimate/escape-scan.wat (run npm run build:wasm after editing it)", () => {
     const check = spawnSync(process.execPath, [fileURLToPath(new URL("../../build-wasm.mjs", import.meta.url)), "--check"], { encoding: "utf8" });
     expect(check.stdout + check.stderr).toContain("matches its source");
     expect(check.status).toBe(0);

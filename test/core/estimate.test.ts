@@ -12,7 +12,7 @@ import {
   DEFAULT_CONFIG,
 } from "../../core/index.js";
 import { pngDataUri } from "../helpers/sessions.js";
-import { stringJsonLength } from "../../core/json-string.js";
+import { stringJsonLength } from "../../core/estimate/json-string.js";
 import fc from "fast-check";
 
 const b64 = (bytes: number[]): string => Buffer.from(bytes).toString("base64");

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compactWith, PartsCache } from "../../core/compact.js";
-import { resolveConfig } from "../../core/config.js";
+import { resolveConfig } from "../../core/config/index.js";
 import { getDialect } from "../../core/index.js";
 import { rungConfig, planCliff, type Rung } from "../../core/ladder.js";
 import type { Dialect } from "../../core/dialects/types.js";

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { canonicalJson, compact, getDialect, resolveConfig, type CompactResult } from "../../core/index.js";
-import { MAX_TAIL_TERMS, tailTerms } from "../../core/tail-focus.js";
+import { MAX_TAIL_TERMS, tailTerms } from "../../core/retention/tail-focus.js";
 import { ALL_DIALECTS, filler, numberedLines, session, stepMessages, taskMessage, type DialectName, type Step } from "../helpers/tool-steps.js";
 
 const fillers = (n = 3): Step[] => Array.from({ length: n }, (_, i) => filler(i));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compact, estimateTokens, CliffInputError, DIALECT_NAMES } from "../../core/index.js";
-import { distinctiveTokens, isDistinctive } from "../../core/distinctive.js";
-import { cutPoints, measureCut, neededTokens, TokenReader } from "../../core/retention.js";
+import { distinctiveTokens, isDistinctive } from "../../core/retention/distinctive.js";
+import { cutPoints, measureCut, neededTokens, TokenReader } from "../../core/retention/retention.js";
 import { agentSession } from "../../bench/agent-dialects.js";
 import { masking, headAndTail, policies, MASK_PLACEHOLDER } from "../../bench/retention-policies.js";
 

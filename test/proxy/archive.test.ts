@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { POINTER_LINE, resolveConfig } from "../../core/index.js";
 import { startProxy } from "../../proxy/index.js";
-import { archiveOffNote, proxyArchive } from "../../proxy/archive.js";
+import { archiveOffNote, proxyArchive } from "../../proxy/decision/archive.js";
 import { mockUpstream, type MockUpstream } from "../helpers/mock-upstream.js";
 import { runChild } from "../helpers/child.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { bodyText } from "../../proxy/body.js";
+import { bodyText } from "../../proxy/decision/body.js";
 
 // Past 16 KB the proxy decodes with ICU's transcoder; it must give exactly what toString gives.
 const big = (piece: Uint8Array, size = 20_000): Buffer => {

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveConfig, SUMMARY_HEADER } from "../../core/index.js";
 import { startProxy, type RunningProxy } from "../../proxy/index.js";
-import { windowOf, DEFAULT_WINDOW } from "../../proxy/window.js";
+import { windowOf, DEFAULT_WINDOW } from "../../proxy/decision/window.js";
 import { mockUpstream, type MockUpstream } from "../helpers/mock-upstream.js";
 
 let mock: MockUpstream;

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Engine, resolveConfig, type Config } from "../../core/index.js";
 import { startProxy, type RunningProxy } from "../../proxy/index.js";
-import { floorLine } from "../../proxy/observe.js";
+import { floorLine } from "../../proxy/observe/observer.js";
 import { mockUpstream, type MockUpstream } from "../helpers/mock-upstream.js";
 
 let mock: MockUpstream;

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { codexArgs, codexCommand, planCodex, userConfigArgs } from "../../proxy/codex.js";
-import { codexConfigRoute, codexSignIn } from "../../proxy/codex-home.js";
+import { codexArgs, codexCommand, planCodex, userConfigArgs } from "../../node/clients/codex.js";
+import { codexConfigRoute, codexSignIn } from "../../node/clients/codex-home.js";
 
 const PROXY = "http://127.0.0.1:4567";
 const NO_FILE = { providerBaseUrls: {} };

@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, realpathSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { Engine, resolveConfig, SUMMARY_HEADER } from "../../core/index.js";
-import { splicedBody } from "../../proxy/numbers.js";
+import { splicedBody } from "../../proxy/decision/numbers.js";
 
 const CONFIG = { thresholdTokens: 300, keepRecent: 1 };
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import { connect } from "node:net";
 import { resolveConfig, SUMMARY_HEADER } from "../../core/index.js";
-import { admin, isLoopback, type AdminContext } from "../../proxy/admin.js";
+import { admin, isLoopback, type AdminContext } from "../../proxy/http/admin.js";
 import { startProxy, type RunningProxy } from "../../proxy/index.js";
 import { mockUpstream, type Answer, type MockUpstream } from "../helpers/mock-upstream.js";
 import { parsePrometheus } from "../helpers/prometheus.js";

@@ -1,10 +1,10 @@
 /** Session keys and kinds of request, the bounded session table, each cliff's bill and the price table. */
 import { describe, expect, it } from "vitest";
 import { getDialect } from "../../core/index.js";
-import { Ledger } from "../../proxy/ledger.js";
-import { checkPrices, DEFAULT_PRICES, Prices } from "../../proxy/prices.js";
-import { modelName, requestKind, sessionKey } from "../../proxy/session-key.js";
-import { Sessions, type Exchange } from "../../proxy/sessions.js";
+import { Ledger } from "../../proxy/observe/ledger.js";
+import { checkPrices, DEFAULT_PRICES, Prices } from "../../proxy/observe/prices.js";
+import { modelName, requestKind, sessionKey } from "../../proxy/observe/session-key.js";
+import { Sessions, type Exchange } from "../../proxy/observe/sessions.js";
 import { nodeSha256 } from "../../proxy/index.js";
 
 const noRoot = () => "ROOT";

@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect } from "node:net";
 import { startProxy, type RunningProxy } from "../../proxy/index.js";
-import { plainTarget, joinedPath, targetUrl } from "../../proxy/target.js";
+import { plainTarget, joinedPath, targetUrl } from "../../proxy/http/target.js";
 import { routeOf } from "../../proxy/routes.js";
-import { HostGuard, hostName } from "../../proxy/guard.js";
+import { HostGuard, hostName } from "../../proxy/http/guard.js";
 import { mockUpstream, type MockUpstream } from "../helpers/mock-upstream.js";
 import { decoys, type Decoys } from "../helpers/decoys.js";
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
-import { UsageTap, type Usage } from "../../proxy/usage.js";
+import { UsageTap, type Usage } from "../../proxy/observe/usage.js";
 
 const sse = (events: Record<string, unknown>[], named: boolean, done = false): string =>
   events.map((e) => `${named ? `event: ${e.type as string}\n` : ""}data: ${JSON.stringify(e)}\n\n`).join("") + (done ? "data: [DONE]\n\n" : "");

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gzipSync } from "node:zlib";
 import { resolveConfig, SUMMARY_HEADER } from "../../../core/index.js";
 import { startProxy } from "../../../proxy/index.js";
-import { isContextError } from "../../../proxy/reactive.js";
+import { isContextError } from "../../../proxy/decision/reactive.js";
 import { mockUpstream, type MockUpstream } from "../../helpers/mock-upstream.js";
 
 const TOO_LARGE = JSON.stringify({ type: "error", error: { type: "request_too_large", message: "Request exceeds the maximum allowed number of bytes" } });

@@ -1,0 +1,72 @@
+/** `cliffcompaction serve` and `cliffcompaction run -- <agent>`: the CLI only starts the proxy host. */
+import { runAgent, startProxy, type ProxyOptions } from "../../proxy/index.js";
+import { gainLine } from "../../proxy/observe/index.js";
+import { numberFlag, UsageError, type Parsed } from "../args.js";
+import { allowedHosts, percentThreshold, priceSettings, upstreamSettings, windowSettings } from "./settings.js";
+import { gainSet, GAIN_SHARE, hostGain } from "../host-defaults.js";
+import { configOf, settingLayers } from "../settings.js";
+import { setBy } from "../../core/index.js";
+import { archiveOffNote } from "../../proxy/decision/index.js";
+
+const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
+
+function common(p: Parsed): ProxyOptions & { upstreamSources: Record<string, string>; archiveAsked: boolean } {
+  const { values, env } = percentThreshold(p.values, process.env);
+  const layers = settingLayers(values, env);
+  const up = upstreamSettings(layers);
+  const config = configOf(layers);
+  return {
+    // Asked for by name (not only supplied by the recall profile): a serve beyond loopback says it is off.
+    archiveAsked: setBy(layers, "archive") !== undefined,
+    config: hostGain(layers)(config),
+    // A threshold sized from each model's window takes its own tenth as the gain.
+    minGainShare: gainSet(layers, config) ? undefined : 1 / GAIN_SHARE,
+    upstreams: up.upstreams,
+    upstreamSources: up.sources,
+    allowedHosts: allowedHosts(layers, p),
+    prices: priceSettings(layers),
+    ...windowSettings(layers),
+    compactLimitBytes: numberFlag(p.values, "compact-limit-mb", 64, 0, 1 << 20, false) * 1024 * 1024,
+    logJson: p.values["log-json"] === true,
+  };
+}
+
+async function serve(p: Parsed): Promise<number> {
+  if (p.positionals.length > 0 || p.rest.length > 0) throw new UsageError("serve takes no FILE or command");
+  const port = numberFlag(p.values, "port", 8257, 0, 65535, true);
+  const host = typeof p.values.bind === "string" ? p.values.bind : "127.0.0.1";
+  const options = common(p);
+  const quiet = p.values.quiet === true;
+  let proxy;
+  try {
+    proxy = await startProxy({ ...options, host, port, log: quiet ? undefined : (line) => process.stderr.write(line + "\n") });
+  } catch (e) {
+    throw new UsageError(`cannot listen on ${host}:${port} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  if (!LOOPBACK.has(host)) process.stderr.write(`cliffcompaction: WARNING: listening on ${host}, not loopback: anyone who can reach it can use your API keys through it\n`);
+  const note = options.config === undefined ? null : archiveOffNote(options.config, host, options.archiveAsked);
+  if (note !== null) process.stderr.write(note + "\n");
+  const up = proxy.options.upstreams;
+  const t = proxy.options.threshold;
+  const threshold = t.share !== undefined ? `${Math.round(t.share * 1000) / 10}% of each model's window` : `${t.tokens.toLocaleString("en-US")} tokens`;
+  process.stderr.write(`cliffcompaction: proxy on ${proxy.url} (Anthropic → ${up.anthropic.href}, OpenAI → ${up.openai.href}, ChatGPT → ${up.chatgpt.href}; threshold ${threshold}); status: ${proxy.url}/_cliff/status; watch: cliffcompaction watch${proxy.port === 8257 ? "" : ` --port ${proxy.port}`}${proxy.archive ? `; archive: ${proxy.archive.dir}` : ""}\n`);
+  process.stderr.write(`cliffcompaction: ${gainLine(proxy.options.threshold, proxy.engine.config.minGainTokens)}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  await proxy.close();
+  return 0;
+}
+
+export async function proxyCommand(p: Parsed): Promise<number> {
+  if (p.command === "serve") return serve(p);
+  if (p.positionals.length > 0) throw new UsageError(`run takes its command after --: cliffcompaction run -- ${p.positionals.join(" ")}`);
+  const [command, ...args] = p.rest;
+  if (command === undefined) throw new UsageError("run needs a command after --, e.g. cliffcompaction run -- claude");
+  const port = p.values.port === undefined ? undefined : numberFlag(p.values, "port", 0, 0, 65535, true);
+  return runAgent({ ...common(p), port, command, args });
+}
+
+

@@ -1,0 +1,2 @@
+/** `proxy`: the standing proxy started from the command line, its settings from flags, file and environment. */
+export { proxyCommand } from "./command.js";

@@ -1,0 +1,120 @@
+/**
+ * The proxy's own settings (upstreams, allowed Host names) from the same layers as every config
+ * key: flags over CLIFF_* over the config file. A value that cannot be used is refused in one
+ * line naming where it came from (the flag, the variable or the file), before anything listens.
+ */
+import { setBy, type ConfigLayer } from "../../core/index.js";
+import { upstreamUrl, type ProxyOptions } from "../../proxy/index.js";
+import { checkPrices, type PriceTable } from "../../proxy/observe/index.js";
+import type { Parsed } from "../args.js";
+import { InputError } from "../readers/index.js";
+import { hostSetting } from "../settings.js";
+
+const UPSTREAM_KEYS = [["anthropic", "anthropicUpstream"], ["openai", "openaiUpstream"], ["chatgpt", "chatgptUpstream"]] as const;
+
+/** Upstreams in the one order: flag, CLIFF_* variable, config file, default; each checked as a base URL, with where it came from. */
+export function upstreamSettings(layers: readonly ConfigLayer[]): { upstreams: ProxyOptions["upstreams"]; sources: Record<string, string> } {
+  const out: ProxyOptions["upstreams"] = {};
+  const sources: Record<string, string> = {};
+  for (const [name, key] of UPSTREAM_KEYS) {
+    const set = hostSetting(layers, key);
+    if (set === undefined) continue;
+    const source = set.source === "--" + name + "-upstream" || /^CLIFF_/.test(set.source) ? set.source : `${set.source} ${key}`;
+    if (typeof set.value !== "string") throw new InputError(`${source} must be a URL string`);
+    try {
+      upstreamUrl(name, set.value, source);
+    } catch (e) {
+      throw new InputError((e as Error).message);
+    }
+    out[name] = set.value;
+    sources[name] = source;
+  }
+  return { upstreams: out, sources };
+}
+
+/** Host names to answer to: the allowedHosts setting (a list, or names separated by commas) and every --allow-host. */
+export function allowedHosts(layers: readonly ConfigLayer[], p: Parsed): string[] {
+  const set = hostSetting(layers, "allowedHosts");
+  const names: string[] = [];
+  if (set !== undefined) {
+    const v = set.value;
+    const list = typeof v === "string" ? v.split(",") : Array.isArray(v) && v.every((x) => typeof x === "string") ? (v as string[]) : null;
+    if (list === null) throw new InputError(`${set.source}: allowedHosts must be a list of host names`);
+    names.push(...list);
+  }
+  for (const a of p.repeated["allow-host"] ?? []) names.push(a);
+  const out = names.map((n) => n.trim()).filter((n) => n !== "");
+  for (const n of out) if (!/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d+)?$/.test(n)) throw new InputError(`${set?.source ?? "--allow-host"}: ${JSON.stringify(n)} is not a host name`);
+  return out;
+}
+
+/** `prices` (dollars per million tokens by model, over the built-in table): an object in the config file, JSON in CLIFF_PRICES. */
+export function priceSettings(layers: readonly ConfigLayer[]): PriceTable | undefined {
+  const set = hostSetting(layers, "prices");
+  if (set === undefined) return undefined;
+  try {
+    return checkPrices(typeof set.value === "string" ? JSON.parse(set.value) : set.value);
+  } catch (e) {
+    throw new InputError(`${set.source}: ${(e as Error).message.split("\n")[0]}`);
+  }
+}
+
+/** `--threshold 60%` (and CLIFF_THRESHOLD_TOKENS=60%) name a share of the window: read as --threshold-share 0.6. */
+export function percentThreshold(values: Parsed["values"], env: NodeJS.ProcessEnv): { values: Parsed["values"]; env: NodeJS.ProcessEnv } {
+  const out = { values: { ...values }, env: { ...env } };
+  const flag = values.threshold;
+  if (typeof flag === "string" && flag.trim().endsWith("%")) {
+    delete out.values.threshold;
+    out.values["threshold-share"] = flag;
+  }
+  const variable = env.CLIFF_THRESHOLD_TOKENS;
+  if (typeof variable === "string" && variable.trim().endsWith("%")) {
+    delete out.env.CLIFF_THRESHOLD_TOKENS;
+    out.env.CLIFF_THRESHOLD_SHARE ??= variable;
+  }
+  return out;
+}
+
+function share(v: unknown, source: string): number {
+  const text = typeof v === "string" ? v.trim() : null;
+  const n = text === null ? (typeof v === "number" ? v : NaN) : text.endsWith("%") ? Number(text.slice(0, -1)) / 100 : text === "" ? NaN : Number(text);
+  if (!(n > 0 && n <= 1)) throw new InputError(`${source} must be a share of the window in (0, 1] or a percentage (60%), got ${JSON.stringify(v)}`);
+  return n;
+}
+
+function positiveInt(v: unknown, source: string): number {
+  const n = typeof v === "string" && /^\s*\+?\d+\s*$/.test(v) ? Number(v) : typeof v === "number" ? v : NaN;
+  if (!Number.isSafeInteger(n) || n <= 0) throw new InputError(`${source} must be a whole number of tokens > 0, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+/** The share of the window the proxy uses when no layer sets a threshold: below both clients' own compaction (see README). */
+export const DEFAULT_THRESHOLD_SHARE = 0.5;
+
+/**
+ * The threshold, window and debug settings. The layer highest in the order that sets a threshold
+ * decides whether it is absolute (thresholdTokens) or a share of the window (thresholdShare); with
+ * neither, the proxy's default share.
+ */
+export function windowSettings(layers: readonly ConfigLayer[]): Pick<ProxyOptions, "thresholdShare" | "contextWindow" | "debugDir"> {
+  const rank = (key: string): number => {
+    const source = setBy(layers, key);
+    return source === undefined ? -1 : layers.findIndex((l) => l.source === source);
+  };
+  const tokens = rank("thresholdTokens");
+  const shareAt = rank("thresholdShare");
+  if (tokens >= 0 && tokens === shareAt) throw new InputError(`${layers[tokens].source === "environment" ? "CLIFF_THRESHOLD_TOKENS and CLIFF_THRESHOLD_SHARE" : layers[tokens].source === "flags" ? "--threshold and --threshold-share" : `${layers[tokens].source}: thresholdTokens and thresholdShare`}: set one threshold, not both`);
+  const out: Pick<ProxyOptions, "thresholdShare" | "contextWindow" | "debugDir"> = {};
+  if (shareAt > tokens) {
+    const set = hostSetting(layers, "thresholdShare")!;
+    out.thresholdShare = share(set.value, set.source);
+  } else if (tokens < 0) out.thresholdShare = DEFAULT_THRESHOLD_SHARE;
+  const w = hostSetting(layers, "contextWindow");
+  if (w !== undefined) out.contextWindow = positiveInt(w.value, w.source);
+  const dir = hostSetting(layers, "debugDir");
+  if (dir !== undefined) {
+    if (typeof dir.value !== "string" || dir.value.trim() === "") throw new InputError(`${dir.source} must name a folder`);
+    out.debugDir = dir.value;
+  }
+  return out;
+}

@@ -1,0 +1,123 @@
+/**
+ * The HTML report: one self-contained file (inline styles and SVG, no script, no network) that
+ * opens from disk. Everything from the session is untrusted text and is escaped; the numbers are
+ * also embedded as JSON in an inert data block for tools.
+ */
+import type { Simulation } from "../simulate/index.js";
+import type { Anatomy, CliffDetail } from "./data.js";
+import type { CliffCostRow } from "../simulate/index.js";
+import { neededHtml, profilesHtml, type ProfileRun } from "./recall.js";
+import { gainLine, tightLine } from "../simulate/index.js";
+import { shortNumber } from "../simulate/index.js";
+import { n } from "../table.js";
+import { esc, inertJson } from "./escape.js";
+
+export interface ReportInput {
+  file: string;
+  format: string;
+  dialect: string;
+  note?: string;
+  messages: number;
+  threshold: number;
+  sim: Simulation;
+  chartSvg: string;
+  anatomy: Anatomy;
+  cliffs: CliffDetail[];
+  files: { read: string[]; modified: string[] };
+  /** Per cliff (same order as `cliffs`): what the next turns needed that it dropped. */
+  costs: CliffCostRow[];
+  /** The session under each profile. */
+  profiles: ProfileRun[];
+}
+
+const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1100px;color:#222;padding:0 16px}
+h1{font-size:20px}h2{font-size:16px;margin-top:28px}table{border-collapse:collapse}td,th{padding:3px 10px;border-bottom:1px solid #eee;text-align:right}
+td:first-child,th:first-child{text-align:left}pre{white-space:pre-wrap;word-break:break-word;background:#f7f7f7;padding:8px;max-height:420px;overflow:auto;font-size:12px}
+.cols{display:grid;grid-template-columns:1fr 1fr;gap:16px}.bar{display:flex;height:26px;border-radius:4px;overflow:hidden;margin:8px 0}
+.bar span{display:block}.key span{display:inline-block;width:12px;height:12px;margin:0 4px 0 14px;vertical-align:middle}details{margin:10px 0;border:1px solid #ddd;border-radius:6px;padding:6px 10px}
+summary{cursor:pointer;font-weight:600}.muted{color:#777}li{margin:2px 0}`;
+
+const CLASSES: [keyof Anatomy, string, string][] = [
+  ["toolResults", "tool results", "#f59e0b"], ["toolCalls", "tool calls", "#10b981"], ["assistantText", "assistant text", "#2563eb"],
+  ["humanText", "human text", "#8b5cf6"], ["images", "images", "#ef4444"],
+];
+
+function anatomyHtml(a: Anatomy): string {
+  const total = Math.max(1, CLASSES.reduce((s, [k]) => s + a[k], 0));
+  const bar = CLASSES.map(([k, , color]) => `<span class="anatomy-${k}" style="width:${((100 * a[k]) / total).toFixed(2)}%;background:${color}" title="${esc(String(a[k]))}"></span>`).join("");
+  const key = CLASSES.map(([k, label, color]) => `<span style="background:${color}"></span>${label} ${n(a[k])} (${((100 * a[k]) / total).toFixed(1)}%)`).join("");
+  return `<div class="bar" id="anatomy">${bar}</div><div class="key">${key}</div>`;
+}
+
+function billingHtml(sim: Simulation): string {
+  const row = (name: string, b: Simulation["cliff"]): string => `<tr><td>${name}</td><td>${n(Math.round(b.input))}</td><td>${n(Math.round(b.cached))}</td><td>${n(Math.round(b.billed))}</td><td>${b.extraCalls ? `+${b.extraCalls} summary calls` : ""}</td></tr>`;
+  return `<table id="billing"><tr><th></th><th>sent</th><th>cached</th><th>billed</th><th></th></tr>${row("cliffcompaction", sim.cliff)}${row("no compaction", sim.none)}${row("LLM summary, same cliffs", sim.llm)}</table>
+<p class="muted">Input tokens over the whole session; cached input billed at ${sim.cacheDiscount}×.</p>`;
+}
+
+function preview(m: unknown): string {
+  const text = JSON.stringify(m) ?? "";
+  return text.length > 400 ? text.slice(0, 400) + "…" : text;
+}
+
+function listHtml(items: string[], empty: string): string {
+  return items.length === 0 ? `<p class="muted">${empty}</p>` : `<ul>${items.map((i) => `<li>${i}</li>`).join("")}</ul>`;
+}
+
+function cliffHtml(c: CliffDetail, i: number, cost: CliffCostRow | undefined): string {
+  const kept = [...c.head.map((m) => `head: <code>${esc(preview(m))}</code>`), ...c.tail.map((m) => `tail: <code>${esc(preview(m))}</code>`)];
+  const dropped = c.dropped.map((d) => `${n(d.chars)} chars, from <code>${esc(d.call || "(no call seen)")}</code>`);
+  const files = [...c.files.read.map((p) => `read <code>${esc(p)}</code>`), ...c.files.modified.map((p) => `modified <code>${esc(p)}</code>`)];
+  return `<details id="cliff-${i + 1}"><summary>Cliff ${i + 1} at request ${c.step + 1}: ${n(c.before)} → ${n(c.after)} tokens, rung ${c.rung}</summary>
+<div class="cols"><div><h3>The summary (excerpts of ${n(c.replaced)} messages)</h3><pre class="summary-text">${esc(c.summaryText)}</pre></div>
+<div><h3>Kept verbatim (${n(c.head.length)} head, ${n(c.tail.length)} tail)</h3>${listHtml(kept, "nothing")}
+<h3>Tool results dropped as too long (${n(c.dropped.length)})</h3>${listHtml(dropped, "none")}
+<h3>Files touched in the compacted span</h3>${listHtml(files, "none")}</div></div>${neededHtml(cost)}</details>`;
+}
+
+function cliffTable(cliffs: CliffDetail[], costs: CliffCostRow[]): string {
+  const lost = (i: number): string => (costs[i] === undefined ? "" : `${n(costs[i].needed - costs[i].held)} of ${n(costs[i].needed)}`);
+  const rows = cliffs.map((c, i) => `<tr><td><a href="#cliff-${i + 1}">${i + 1}</a></td><td>${c.step + 1}</td><td>${n(c.before)}</td><td>${n(c.after)}</td><td>${c.rung}</td><td>${n(c.replaced)}</td><td>${n(c.dropped.length)}</td><td>${n(c.files.read.length + c.files.modified.length)}</td><td>${lost(i)}</td></tr>`);
+  return `<table id="cliffs"><tr><th>cliff</th><th>request</th><th>before</th><th>after</th><th>rung</th><th>messages summarised</th><th>results dropped</th><th>files</th><th>needed tokens dropped</th></tr>${rows.join("")}</table>`;
+}
+
+/** The minimum gain between cliffs, as the replay applied it (numbers only). */
+function gainHtml(sim: Simulation, threshold: number): string {
+  const tight = sim.tightFloor === null ? "" : `<p id="tight-floor" class="warning">${esc(tightLine(sim.tightFloor, sim.minGain, threshold))}.</p>`;
+  return `<p id="min-gain">${esc(gainLine(sim.minGain, threshold, sim.held))}.</p>${tight}`;
+}
+
+export function renderReport(r: ReportInput): string {
+  const data = {
+    file: r.file, format: r.format, dialect: r.dialect, messages: r.messages, threshold: r.threshold, requests: r.sim.steps.length, cliffs: r.sim.cliffs,
+    peak: r.sim.peak, floor: r.sim.floor, anatomy: r.anatomy, context: r.sim.steps.map((s) => s.context), baseline: r.sim.steps.map((s) => s.baselineContext),
+    billing: { cliff: r.sim.cliff, noCompaction: r.sim.none, llmSummary: r.sim.llm }, files: r.files,
+    cliffDetails: r.cliffs.map((c, i) => ({ step: c.step, before: c.before, after: c.after, rung: c.rung, replaced: c.replaced, dropped: c.dropped.length, files: c.files, needed: r.costs[i]?.needed, held: r.costs[i]?.held, neededDropped: r.costs[i]?.neededDropped })),
+    profiles: r.profiles, minGainTokens: r.sim.minGain, held: r.sim.held, tightFloor: r.sim.tightFloor,
+  };
+  const files = [...r.files.read.map((p) => `read <code>${esc(p)}</code>`), ...r.files.modified.map((p) => `modified <code>${esc(p)}</code>`)];
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>cliffcompaction report: ${esc(r.file)}</title><style>${STYLE}</style></head>
+<body>
+<h1>cliffcompaction report</h1>
+<p><code>${esc(r.file)}</code> — ${esc(r.format)}, dialect ${esc(r.dialect)}, ${n(r.messages)} messages${r.note ? ` (${esc(r.note)})` : ""}</p>
+<p>Threshold ${n(r.threshold)} tokens: ${n(r.sim.steps.length)} requests, ${r.sim.cliffs} cliffs, peak context ${n(r.sim.peak)}, floor after a cliff ${n(r.sim.floor)}.</p>
+${gainHtml(r.sim, r.threshold)}
+<h2>Context per request</h2>
+<div id="chart">${r.chartSvg}</div>
+<h2>What it costs</h2>
+${billingHtml(r.sim)}
+<h2>Where the tokens are (the whole session)</h2>
+${anatomyHtml(r.anatomy)}
+<h2>Cliffs</h2>
+${r.cliffs.length === 0 ? `<p class="muted">The context never crossed ${shortNumber(r.threshold)} tokens: nothing was compacted.</p>` : cliffTable(r.cliffs, r.costs)}
+${r.cliffs.map((c, i) => cliffHtml(c, i, r.costs[i])).join("\n")}
+<h2>Reference or recall</h2>
+${profilesHtml(r.profiles)}
+<h2>Files the session read and modified</h2>
+${listHtml(files, "no file tool calls")}
+<script type="application/json" id="cliff-data">${inertJson(data)}</script>
+</body></html>
+`;
+}

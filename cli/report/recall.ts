@@ -1,0 +1,84 @@
+/**
+ * The report's retention parts: for each cliff, what the next turns needed that it dropped; and
+ * the session replayed under both profiles (each with its own defaults at the report's threshold,
+ * keepRecent and archive folder), side by side: tokens kept, the bill, and what the next turns needed that each
+ * profile's cliffs dropped.
+ */
+import { createHash } from "node:crypto";
+import { archiveName, fixedChars, getDialect, resolveConfig, type ArchiveFn, type Config, type Profile } from "../../core/index.js";
+import { defaultArchiveDir } from "../../node/archive.js";
+import { cliffCosts, type CliffCostRow, type NeededDropped } from "../simulate/index.js";
+import type { Session } from "../readers/index.js";
+import { simulate } from "../simulate/index.js";
+import { esc } from "./escape.js";
+import { n } from "../table.js";
+
+export interface ProfileRun {
+  profile: Profile;
+  cliffs: number;
+  /** Mean estimated tokens right after a cliff (0 without one), and the peak context. */
+  meanAfter: number;
+  peak: number;
+  billed: number;
+  needed: number;
+  held: number;
+  /** Distinct needed tokens the cliffs dropped, in order of the cliffs. */
+  dropped: string[];
+}
+
+const PROFILE_NAMES: Profile[] = ["reference", "recall"];
+
+/**
+ * Where an archive would keep each text, writing nothing: a profile with the archive on is
+ * compared with its pointer lines as they would read, and a report never fills the archive.
+ */
+function dryArchive(cfg: Config): ArchiveFn | undefined {
+  if (!cfg.archive) return undefined;
+  const root = (cfg.archiveDir || defaultArchiveDir()).replace(/\/+$/, "");
+  return (text) => [root, ...archiveName(createHash("sha256").update(text).digest("hex"))].join("/");
+}
+
+export function compareProfiles(session: Session, cfg: Config, discount: number): ProfileRun[] {
+  const fixed = fixedChars(session.body, getDialect(session.dialect).messagesKey);
+  return PROFILE_NAMES.map((profile) => {
+    const c = resolveConfig({ profile, thresholdTokens: cfg.thresholdTokens, keepRecent: cfg.keepRecent, archiveDir: cfg.archiveDir });
+    const sim = simulate(session.messages, session.dialect, c, { threshold: c.thresholdTokens, cacheDiscount: discount, fixedChars: fixed, archive: dryArchive(c) });
+    const costs = cliffCosts(session.messages, session.dialect, sim);
+    const dropped = new Set<string>();
+    for (const row of costs) for (const item of row.neededDropped) for (const t of item.tokens) dropped.add(t);
+    const afters = sim.records.map((r) => r.after);
+    return {
+      profile, cliffs: sim.cliffs, meanAfter: afters.length === 0 ? 0 : Math.round(afters.reduce((a, b) => a + b, 0) / afters.length), peak: sim.peak,
+      billed: sim.cliff.billed, needed: costs.reduce((s, r) => s + r.needed, 0), held: costs.reduce((s, r) => s + r.held, 0), dropped: [...dropped],
+    };
+  });
+}
+
+const pct = (a: number, b: number): string => (b === 0 ? "-" : `${((100 * a) / b).toFixed(1)}%`);
+const MAX_TOKENS_SHOWN = 40;
+
+function tokenList(tokens: readonly string[]): string {
+  const shown = tokens.slice(0, MAX_TOKENS_SHOWN).map((t) => `<code>${esc(t)}</code>`).join(" ");
+  return tokens.length > MAX_TOKENS_SHOWN ? `${shown} <span class="muted">and ${n(tokens.length - MAX_TOKENS_SHOWN)} more</span>` : shown;
+}
+
+const KIND_LABEL: Record<NeededDropped["kind"], string> = {
+  result: "tool result", call: "tool call", text: "assistant text", thinking: "thinking", user: "user text", system: "system text", summary: "a previous summary", other: "message",
+};
+
+/** One cliff's "what the next turns needed that it dropped". */
+export function neededHtml(cost: CliffCostRow | undefined): string {
+  if (cost === undefined) return "";
+  const items = cost.neededDropped.map((d) => `<li class="needed-item">${d.message === null ? "" : `message ${n(d.message)}, `}${KIND_LABEL[d.kind]} (${d.action}): ${tokenList(d.tokens)}</li>`);
+  const head = `<h3>What the next 8 turns needed that this cliff dropped</h3><p class="needed-count">${n(cost.needed)} needed tokens, ${n(cost.held)} held (${pct(cost.held, cost.needed)}).</p>`;
+  return `<div class="needed">${head}${items.length === 0 ? `<p class="muted">nothing: every needed token is still in the request</p>` : `<ul>${items.join("")}</ul>`}</div>`;
+}
+
+/** The two profiles side by side. */
+export function profilesHtml(runs: readonly ProfileRun[]): string {
+  const rows = runs.map((r) => `<tr class="profile-${r.profile}"><td>${r.profile}</td><td>${n(r.cliffs)}</td><td>${n(r.meanAfter)}</td><td>${n(r.peak)}</td><td>${n(Math.round(r.billed))}</td><td>${n(r.held)} / ${n(r.needed)} (${pct(r.held, r.needed)})</td></tr>`);
+  const lists = runs.map((r) => `<p><b>${r.profile}</b> dropped ${n(r.dropped.length)} needed token(s)${r.dropped.length === 0 ? "." : `: ${tokenList(r.dropped)}`}</p>`);
+  return `<table id="profiles"><tr><th>profile</th><th>cliffs</th><th>tokens after a cliff (mean)</th><th>peak</th><th>billed input</th><th>needed tokens held</th></tr>${rows.join("")}</table>
+<p class="muted">The session replayed with each profile's own defaults at the same threshold; "needed" counts, at every cliff, the distinctive tokens the next 8 model turns used that only the history before the cliff held.</p>
+<div id="profile-dropped">${lists.join("")}</div>`;
+}

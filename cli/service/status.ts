@@ -1,0 +1,78 @@
+/**
+ * `cliffcompaction status`: is the service installed and running (and how did it last exit), does
+ * the proxy answer (and with what settings), is the shell wired, and is the port held by someone
+ * else. Exit 0 when the proxy answers, 1 when it does not.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { numberFlag, UsageError, type Parsed } from "../args.js";
+import { instanceName, readState, type ServiceDeps } from "./enable.js";
+import { findBlock } from "../../node/clients/index.js";
+import { probe, type Probe } from "./probe.js";
+import { serviceManager, type ServiceManager, type ServiceState } from "./service.js";
+import { blockId, shellProfile } from "../../node/clients/index.js";
+
+const n = (v: unknown): string => (typeof v === "number" ? v.toLocaleString("en-US") : String(v));
+const count = (v: unknown, what: string): string => `${n(v)} ${what}${v === 1 ? "" : "s"}`;
+
+function serviceLine(manager: ServiceManager | null, name: string): { line: string; state: ServiceState | null } {
+  if (manager === null) return { line: "no service manager here (no systemd user session, no launchd)", state: null };
+  const s = manager.state(name);
+  const unit = `${manager.unitName(name)} (${manager.kind})`;
+  if (!s.installed) return { line: `${unit}: not installed (cliffcompaction enable${name === "default" ? "" : ` --name ${name}`} installs it)`, state: s };
+  const run = s.running ? `running${s.pid !== undefined ? `, pid ${s.pid}` : ""}` : "installed, not running";
+  return { line: `${unit}: ${run}${s.lastExit !== undefined ? `, last exit ${s.lastExit}` : ""}; ${s.file}`, state: s };
+}
+
+/** What the proxy's /_cliff/status says, in one line. */
+export function proxyLine(url: string, status: Record<string, unknown>): string {
+  const store = status.store as { entries?: number; bytes?: number } | undefined;
+  const parts = [`cliffcompaction ${status.version ?? "(version unknown)"}`];
+  if (typeof status.thresholdShare === "number") {
+    const of = typeof status.contextWindow === "number" ? `a ${n(status.contextWindow)}-token window` : "the model's window";
+    parts.push(`threshold ${Math.round(status.thresholdShare * 1000) / 10}% of ${of}`);
+  } else if (status.thresholdTokens !== undefined) parts.push(`threshold ${n(status.thresholdTokens)} tokens`);
+  if (status.keepRecent !== undefined) parts.push(`keepRecent ${n(status.keepRecent)}`);
+  const sessions = Array.isArray(status.sessions) ? status.sessions.length : status.sessions;
+  if (sessions !== undefined) parts.push(count(sessions, "session"));
+  if (store !== undefined) parts.push(`store ${n(store.entries)} ${store.entries === 1 ? "entry" : "entries"} (${n(Math.round((store.bytes ?? 0) / 1024))} KiB)`);
+  parts.push(count(status.requests, "request"));
+  return `${url} answers: ${parts.join(", ")}${status.logFile ? `; log ${String(status.logFile)}` : ""}`;
+}
+
+function portLines(url: string, port: number, p: Probe, service: ServiceState | null): string[] {
+  if (p.kind === "free") return [`nothing answers on ${url}`];
+  if (p.kind === "other") return [`WARNING: another process holds port ${port} (${p.detail}); it is not a cliffcompaction proxy`];
+  const lines = [proxyLine(url, p.status)];
+  if (service?.running === true && service.pid !== undefined && p.status.pid !== undefined && p.status.pid !== service.pid) {
+    lines.push(`WARNING: port ${port} is held by pid ${String(p.status.pid)}, not by the service (pid ${service.pid})`);
+  } else if (service !== null && service.installed && !service.running) {
+    lines.push(`WARNING: the service is not running, yet pid ${String(p.status.pid)} holds port ${port}`);
+  }
+  return lines;
+}
+
+function shellLine(d: ServiceDeps, name: string, file: string | undefined, url: string): string {
+  const profile = file ?? shellProfile(d.platform.env, d.platform.platform)?.file;
+  if (profile === undefined) return `not wired (cannot tell which profile ${d.platform.env.SHELL ?? "the shell"} reads)`;
+  const wired = existsSync(profile) && findBlock(readFileSync(profile, "utf8"), blockId(name)) !== null;
+  if (!wired) return `${profile}: not wired`;
+  const here = d.platform.env.ANTHROPIC_BASE_URL === url ? "this shell too" : `this shell not yet: source ${profile}`;
+  return `${profile} exports ANTHROPIC_BASE_URL and OPENAI_BASE_URL for ${url} (${here})`;
+}
+
+export async function statusCommand(p: Parsed, d: ServiceDeps): Promise<number> {
+  if (p.positionals.length > 0 || p.rest.length > 0) throw new UsageError("status takes no FILE or command");
+  const name = instanceName(p);
+  const state = readState(d, name);
+  const port = p.values.port !== undefined ? numberFlag(p.values, "port", 8257, 1, 65535, true) : state?.port ?? 8257;
+  const url = `http://127.0.0.1:${port}`;
+  const manager = d.manager !== undefined ? d.manager : serviceManager(d.platform);
+  const service = serviceLine(manager, name);
+  const answer = await probe(port);
+  const rows: [string, string][] = [["service", service.line], ...portLines(url, port, answer, service.state).map((l): [string, string] => ["proxy", l])];
+  rows.push(["shell", shellLine(d, name, state?.profile?.file, url)]);
+  if (state?.codex !== undefined) rows.push(["codex", `${state.codex.file}: through the proxy (${state.codex.signIn === "chatgpt" ? "ChatGPT sign-in" : "API key"})`]);
+  if (state !== null) rows.push(["log", state.log]);
+  for (const [k, v] of rows) d.say(`${k.padEnd(9)}${v}`);
+  return answer.kind === "ours" ? 0 : 1;
+}

@@ -1,0 +1,37 @@
+/**
+ * What each cliff of a simulation cost the turns after it (core/retention/cliff-cost.ts), with message
+ * indices of the session rather than of the list the cliff compacted.
+ */
+import { TokenReader } from "../../core/retention/retention.js";
+import { cliffCost, type CostKind } from "../../core/retention/cliff-cost.js";
+import type { DialectName } from "../../core/index.js";
+import type { Simulation } from "./simulate.js";
+
+export interface NeededDropped {
+  /** Index in the session (null for a previous cliff's summary, which the session does not hold). */
+  message: number | null;
+  kind: CostKind;
+  action: "dropped" | "cut";
+  tokens: string[];
+}
+
+export interface CliffCostRow {
+  step: number;
+  /** Index in the session of the message the cliff's request was made before. */
+  index: number;
+  needed: number;
+  held: number;
+  neededDropped: NeededDropped[];
+}
+
+export function cliffCosts(messages: readonly unknown[], dialect: DialectName, sim: Simulation): CliffCostRow[] {
+  const reader = new TokenReader(dialect);
+  const where = new Map<unknown, number>();
+  messages.forEach((m, i) => where.set(m, i));
+  return sim.records.map((rec) => {
+    const index = sim.steps[rec.step].index;
+    const cost = cliffCost(rec.input, messages.slice(index), rec.plan.result!, rec.plan.config, reader);
+    const neededDropped = cost.items.map((it) => ({ message: where.get(rec.input[it.index]) ?? null, kind: it.kind, action: it.action, tokens: it.tokens }));
+    return { step: rec.step, index, needed: cost.needed, held: cost.held, neededDropped };
+  });
+}

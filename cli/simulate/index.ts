@@ -1,0 +1,6 @@
+/** `simulate`: a session replayed under a config, cliff by cliff, with what each cliff cost, as a table, CSV or SVG. */
+export { type CliffCostRow, cliffCosts, type NeededDropped } from "./cliff-costs.js";
+export { cacheDiscount, chartSeries, checkSimulate, runSimulation, simulateCommand } from "./command.js";
+export { gainLine, tightLine } from "./min-gain.js";
+export { simulate, type Simulation } from "./simulate.js";
+export { niceStep, renderSvg, shortNumber } from "./svg.js";

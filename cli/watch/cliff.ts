@@ -1,0 +1,47 @@
+/** `watch`'s view of one session's last cliff: the summary it sent beside what it dropped, side by side. */
+import type { LastCliff } from "../../proxy/observe/index.js";
+import { fit, int } from "./frame.js";
+
+/** A session's last cliff as the proxy serves it, with the session it belongs to. */
+export type CliffView = LastCliff & { id: string; model: string };
+
+/** Text wrapped to `width` characters a line (by code point), long words cut. */
+export function wrap(text: string, width: number): string[] {
+  const out: string[] = [];
+  for (const para of text.split("\n")) {
+    let line = "";
+    for (const word of para.split(/ +/)) {
+      let w = [...word];
+      while (w.length > width) {
+        if (line !== "") out.push(line);
+        out.push(w.slice(0, width).join(""));
+        line = "";
+        w = w.slice(width);
+      }
+      const next = line === "" ? w.join("") : `${line} ${w.join("")}`;
+      if ([...next].length > width) {
+        out.push(line);
+        line = w.join("");
+      } else line = next;
+    }
+    out.push(line);
+  }
+  return out;
+}
+
+/** The view's lines from `scroll` on, at most `height`, each `width` wide. */
+export function cliffFrame(c: CliffView, width: number, height: number, scroll: number): string[] {
+  const half = Math.max(10, Math.floor((width - 3) / 2));
+  const left = wrap(c.summary, half);
+  const right = c.dropped.flatMap((d) => wrap(`[${d.role}, ${int(d.chars)} chars] ${d.text}${d.text.length < d.chars ? " …" : ""}`, half));
+  const head = [
+    fit(`last cliff of ${c.id} (${c.model}) at ${c.time.slice(0, 19).replace("T", " ")}: ${int(c.messagesIn)}→${int(c.messagesOut)} msgs, ${int(c.tokensIn)}→${int(c.tokensOut)} tokens`, width).trimEnd(),
+    `${fit("SUMMARY SENT", half)} │ DROPPED (${int(c.dropped.length)} messages)`,
+  ];
+  const rows = Math.max(1, height - head.length - 1);
+  const total = Math.max(left.length, right.length);
+  const from = Math.max(0, Math.min(scroll, total - rows));
+  const body: string[] = [];
+  for (let i = from; i < Math.min(total, from + rows); i++) body.push(`${fit(left[i] ?? "", half)} │ ${right[i] ?? ""}`.trimEnd());
+  return [...head, ...body, `↑↓ scroll · esc: back · q: quit   (${from + 1}–${Math.min(total, from + rows)} of ${total})`];
+}

@@ -1,0 +1,50 @@
+/** The reference proxy's defaults, and the profiles: named groups of defaults laid over them. */
+import type { Config, Profile } from "./keys.js";
+
+export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
+  profile: "reference" as Profile,
+  enabled: true,
+  thresholdTokens: 200000,
+  keepRecent: 3,
+  thoughtMaxChars: 0,
+  cmdMaxChars: 150,
+  resultMaxChars: 500,
+  humanMaxChars: 20000,
+  keepThinking: true,
+  thinkingMaxChars: 0,
+  shadow: false,
+  strict: false,
+  storeMaxEntries: 4096,
+  storeMaxBytes: 67108864,
+  maxSummaryRatio: 0.45,
+  focusResultMaxChars: 800,
+  focusTotalMaxChars: 6000,
+  focusContextLines: 1,
+  filesMaxPaths: 200,
+  filesMaxChars: 16000,
+  appendFileLists: false,
+  archive: false,
+  archiveDir: "",
+  archiveMaxBytes: 268435456,
+  minGainTokens: 0,
+  calibrate: false,
+  // The recall rules: off (the reference's output), on in the recall profile.
+  editMaxChars: 0, errorTailMaxChars: 0, planMaxChars: 0, tailFocus: false,
+  keepResultsOf: Object.freeze([]) as readonly string[], keepFiles: Object.freeze([]) as readonly string[], pinMaxChars: 4000,
+});
+
+/**
+ * What each profile supplies over DEFAULT_CONFIG. The one place a profile is defined: rules read
+ * their own keys, never the profile's name.
+ */
+export const PROFILES: { readonly [P in Profile]: Readonly<Partial<Config>> } = {
+  reference: {},
+  // The rules' values are measured by the retention bench (README, "What a cliff keeps"): each is
+  // where its gain in needed tokens held stopped paying for the tokens it keeps (errorTailMaxChars
+  // gained nothing there and stays off). The pins cost nothing where no such file is read. The
+  // archive keeps what is dropped outside the context, where a host can write files.
+  recall: {
+    editMaxChars: 1000, planMaxChars: 3000, tailFocus: true, keepThinking: false, resultMaxChars: 200,
+    focusContextLines: 2, focusResultMaxChars: 1200, focusTotalMaxChars: 4000, keepFiles: Object.freeze(["AGENTS.md", "CLAUDE.md"]), archive: true,
+  },
+};

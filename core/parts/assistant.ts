@@ -1,0 +1,73 @@
+/** An assistant message's part: its thinking, visible text, calls (a plan kept apart) and inline results. */
+import { isPlanCall } from "./call-kinds.js";
+import { isBlank, strip, toWellFormed, truncate } from "../text.js";
+import { one } from "./content.js";
+import type { PartContext } from "./context.js";
+import { resultPart } from "./result.js";
+import type { ResultMeta } from "./result-rules.js";
+import { cappedSignature, editLines, signatureLine } from "./signature.js";
+import { ASSISTANT_TAG, THINKING_TAG } from "./tags.js";
+
+/** Collects the lines of one assistant part in the reference order: thinking, visible text, calls, inline results. */
+export class AssistantPart {
+  // Made on first use: most messages fill one of the three, and a long history has many messages.
+  private thinking: string[] | null = null;
+  private visible: string[] | null = null;
+  private lines: string[] | null = null;
+  /** The message's newest plan call, kept apart: only the newest plan of the span is kept. */
+  private plan: string | null = null;
+
+  constructor(private readonly ctx: PartContext) {}
+
+  addThinking(text: unknown): void {
+    if (this.ctx.cfg.keepThinking && typeof text === "string" && !isBlank(text)) (this.thinking ??= []).push(text);
+  }
+
+  addText(text: unknown): void {
+    if (typeof text === "string" && !isBlank(text)) (this.visible ??= []).push(text);
+  }
+
+  addCall(name: unknown, args: unknown, id?: unknown): void {
+    const ctx = this.ctx;
+    ctx.onCall?.(name, args);
+    ctx.book?.record(id, name, args);
+    const planCap = ctx.cfg.planMaxChars;
+    if (planCap > 0 && isPlanCall(name, args)) {
+      this.plan = cappedSignature(name, args, planCap, ctx.archive);
+      return;
+    }
+    (this.lines ??= []).push(editLines(name, args, ctx) ?? signatureLine(name, args, ctx));
+  }
+
+  addResult(text: string, meta?: ResultMeta): void {
+    const part = resultPart(text, this.ctx, meta);
+    if (part !== null) (this.lines ??= []).push(part);
+  }
+
+  /** The part as a list ([] when the message had nothing to keep), then its plan, noted in the book. */
+  parts(): string[] {
+    const out = one(this.build());
+    if (this.plan !== null) {
+      this.ctx.book?.notePlan();
+      out.push(toWellFormed(this.plan));
+    }
+    return out;
+  }
+
+  /** The part, or null when the message had nothing to keep. */
+  build(): string | null {
+    const cfg = this.ctx.cfg;
+    const thinking = this.thinking === null ? null : THINKING_TAG + truncate(strip(this.thinking.join("\n")), cfg.thinkingMaxChars);
+    const visible = this.visible === null ? null : ASSISTANT_TAG + truncate(strip(this.visible.join("\n")), cfg.thoughtMaxChars);
+    // One line (most messages): no list to build and join, which costs a fifth of a history of short messages.
+    if (this.lines === null && (thinking === null || visible === null)) {
+      const only = thinking ?? visible;
+      return only === null ? null : toWellFormed(only);
+    }
+    const out: string[] = [];
+    if (thinking !== null) out.push(thinking);
+    if (visible !== null) out.push(visible);
+    if (this.lines !== null) for (const l of this.lines) out.push(l);
+    return toWellFormed(out.join("\n"));
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * What the part rules share: the context of one message's summarising, the JSON one plan has
+ * already decoded, and the archive's pointer (none in the AgentParley sandbox).
+ */
+import type { CallBook } from "./call-book.js";
+import type { Config } from "../config/index.js";
+import type { FocusBudget } from "../focus.js";
+import type { ResultMeta } from "./result-rules.js";
+import { archivePointer, type ArchiveFn } from "../archive.js";
+
+// The AgentParley sandbox has no filesystem, so no archive: its build leaves the pointers out.
+declare const __CLIFF_SANDBOX__: boolean | undefined;
+export const pointerTo: typeof archivePointer = typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__ ? () => null : archivePointer;
+
+/** What summarising one message needs besides the message. */
+export interface PartContext {
+  readonly cfg: Config;
+  /** Present when a focus was given: dropped results may contribute matching lines. */
+  readonly focus?: FocusBudget;
+  /** Told of every model tool call a message makes, with its raw arguments (the file-list extractor listens). */
+  readonly onCall?: (name: unknown, args: unknown) => void;
+  /** JSON already decoded from content strings, shared by one plan's passes. */
+  readonly decoded?: DecodedJson;
+  /** The host's archive: a dropped result or a cut call is kept there and the summary points at it. */
+  readonly archive?: ArchiveFn;
+  /** Calls and plans across the messages of the list (present when a recall rule needs them). */
+  readonly book?: CallBook;
+}
+
+export type { ResultMeta };
+
+/**
+ * Content strings decoded as JSON (undefined: not worth decoding), kept for the passes of one plan
+ * up to a budget in characters of source text, so a huge history does not hold every decoded value.
+ */
+export class DecodedJson {
+  private readonly values = new Map<string, unknown>();
+  private chars = 0;
+
+  constructor(private readonly maxChars = 32_000_000) {}
+
+  /** The decoded value, `undefined` for "not worth decoding", or `NOT_SEEN`. */
+  get(content: string): unknown {
+    const v = this.values.get(content);
+    return v !== undefined || this.values.has(content) ? v : NOT_SEEN;
+  }
+
+  set(content: string, value: unknown): void {
+    if (this.chars + content.length > this.maxChars) return;
+    this.chars += content.length;
+    this.values.set(content, value);
+  }
+}
+
+/** What DecodedJson.get returns for a string it has not decoded. */
+export const NOT_SEEN: unique symbol = Symbol("not seen");

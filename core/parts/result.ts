@@ -1,0 +1,57 @@
+/** The parts of human text and of tool results: short ones whole, long ones as a recall rule or a focus keeps them. */
+import { focusExcerpt } from "../focus.js";
+import { withPointer } from "../archive.js";
+import { strip, stripTaskNotifications, toWellFormed, truncate } from "../text.js";
+import { isSummaryText } from "./content.js";
+import { pointerTo, type PartContext } from "./context.js";
+import { errorTailTag, failure, lastLines, pinned, type ResultMeta } from "./result-rules.js";
+import { RESULT_TAG } from "./tags.js";
+
+/** `<tag>: text` for human-authored text (user, system, developer…): notifications removed, stripped, capped. */
+export function humanPart(tag: string, text: string, ctx: PartContext, dropSummary = true): string | null {
+  if (dropSummary && isSummaryText(text)) return null;
+  const clean = strip(stripTaskNotifications(text));
+  if (clean === "") return null;
+  return toWellFormed(`${tag}: ${truncate(clean, ctx.cfg.humanMaxChars)}`);
+}
+
+/**
+ * `result: text` for a short result; for a long one what a recall rule keeps of it, else a focus
+ * excerpt or nothing (an empty one is nothing).
+ */
+export function resultPart(text: string, ctx: PartContext, meta?: ResultMeta): string | null {
+  const clean = strip(text);
+  if (clean.length === 0) return null;
+  if (clean.length <= ctx.cfg.resultMaxChars) return toWellFormed(RESULT_TAG + clean);
+  const kept = keptLongResult(clean, ctx, meta);
+  // What a rule keeps of a long result may be cut (a tail, a pinned start): the archive keeps it whole.
+  if (kept !== null) return withPointer(toWellFormed(kept.line), kept.cut ? pointerTo(ctx.archive, text, "result") : null);
+  const excerpt = ctx.focus === undefined ? null : toWellFormed(focusExcerpt(clean, ctx.focus) ?? "") || null;
+  // The archive keeps the text as the model saw it, unstripped.
+  return withPointer(excerpt, pointerTo(ctx.archive, text, "result"));
+}
+
+/**
+ * The recall rules for a result over the length cap: a pinned one is kept whole (within its cap),
+ * a failed one keeps its end. Null: no rule keeps it.
+ */
+function keptLongResult(clean: string, ctx: PartContext, meta: ResultMeta | undefined): { line: string; cut: boolean } | null {
+  const pinCap = ctx.cfg.pinMaxChars;
+  if (pinned(ctx.cfg, ctx.book, meta)) return { line: RESULT_TAG + truncate(clean, pinCap), cut: clean.length > pinCap };
+  const tailCap = ctx.cfg.errorTailMaxChars;
+  if (tailCap > 0) {
+    const failed = failure(clean, meta);
+    if (failed !== null) return { line: errorTailTag(failed.exit) + lastLines(clean, tailCap), cut: clean.length > tailCap };
+  }
+  return null;
+}
+
+/** Parts for a message that is only tool output. */
+export function resultParts(texts: readonly string[], ctx: PartContext): string[] {
+  const out: string[] = [];
+  for (const t of texts) {
+    const p = resultPart(t, ctx);
+    if (p !== null) out.push(p);
+  }
+  return out;
+}

@@ -1,0 +1,5 @@
+/** What the CLI and the proxy share about the clients: Codex's home, config and arguments, the shell profile, marked blocks in a user's files. */
+export { codexConfigRoute, codexHome, codexSignIn, readCodexConfig } from "./codex-home.js";
+export { CODEX_PROVIDER_ID, codexArgs, codexCommand, type CodexCommand, type CodexPlan, planCodex, tomlQuote } from "./codex.js";
+export { addBlock, findBlock, removeBlock } from "./marked-block.js";
+export { blockId, profileLines, shellProfile, type ShellProfile } from "./shell-profile.js";

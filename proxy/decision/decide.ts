@@ -1,0 +1,75 @@
+/**
+ * What the proxy sends for a compactable request: `Engine.prepare` once, against the threshold
+ * the request's model gives (a share of its window) or the configured one, and the outgoing bytes
+ * written from the request's own text (numbers keep the digits the client wrote). Any fault of ours
+ * decides for the original bytes.
+ */
+import type { IncomingHttpHeaders } from "node:http";
+import { isObj, type DialectName, type Engine, type PrepareContext, type PrepareOptions } from "../../core/index.js";
+import { bodyText } from "./body.js";
+import type { RequestRecord } from "../observe/index.js";
+import { splicedBody } from "./numbers.js";
+import type { Action } from "../observe/index.js";
+import { thresholdFor, type ThresholdChoice, type ThresholdPolicy } from "./window.js";
+
+export interface Decision {
+  body: Buffer;
+  /** The request's text, as parsed (null when it did not parse). */
+  text: string | null;
+  /** The parsed request (null when it did not parse as an object). */
+  parsed: Record<string, unknown> | null;
+  prepared: PrepareContext | null;
+  action: Action;
+  /** The window and threshold used, when the threshold is a share of the model's window. */
+  threshold: ThresholdChoice | null;
+  /** The threshold the request was decided against. */
+  thresholdTokens: number;
+  record: Omit<RequestRecord, "status" | "escalations" | "action">;
+}
+
+/** The bytes of what `prepared` sends now, from the request's text where the text can be kept. */
+export function outgoingBytes(text: string, prepared: PrepareContext): Buffer {
+  const spliced = splicedBody(text, prepared.dialect.messagesKey, prepared.messages, prepared.substituted);
+  return Buffer.from(spliced ?? JSON.stringify(prepared.outgoingBody()), "utf8");
+}
+
+/** The threshold a request is decided against and, when it is a share of the window, the gain that goes with it. */
+function requestBudget(policy: ThresholdPolicy, threshold: ThresholdChoice | null): PrepareOptions {
+  const thresholdTokens = threshold?.threshold ?? policy.tokens;
+  return threshold !== null && policy.gainShare !== undefined ? { thresholdTokens, minGainTokens: Math.floor(thresholdTokens * policy.gainShare) } : { thresholdTokens };
+}
+
+/** `more` adds the host's other per-request options (the session's calibration). */
+export function decide(
+  engine: Engine, policy: ThresholdPolicy, api: DialectName, raw: Buffer, headers: IncomingHttpHeaders, more: (parsed: Record<string, unknown>) => PrepareOptions = () => ({}),
+): Decision {
+  const started = performance.now();
+  const record = { api, messagesIn: 0, messagesOut: 0, tokensIn: 0, tokensOut: 0, addedMs: 0 };
+  let parsed: unknown;
+  const failOpen = (text: string | null): Decision => ({ body: raw, text, parsed: isObj(parsed) ? parsed : null, prepared: null, action: "fail-open", threshold: null, thresholdTokens: policy.tokens, record: { ...record, addedMs: performance.now() - started } });
+  let text: string;
+  try {
+    text = bodyText(raw);
+    parsed = JSON.parse(text);
+  } catch {
+    return failOpen(null);
+  }
+  if (!isObj(parsed)) return failOpen(text);
+  const shadow = engine.config.shadow;
+  let prepared: PrepareContext;
+  let threshold: ThresholdChoice | null;
+  let body = raw;
+  try {
+    threshold = thresholdFor(policy, parsed.model, headers);
+    prepared = engine.prepare(parsed, api, { ...more(parsed), ...requestBudget(policy, threshold) });
+    if (prepared.modified && !shadow) body = outgoingBytes(text, prepared);
+  } catch {
+    return failOpen(text);
+  }
+  const action: Action = prepared.compacted ? "cliff" : prepared.matched ? "reuse" : "pass";
+  // In shadow mode the counts are what would have been sent; the original goes.
+  return {
+    body, text, parsed, prepared, action, threshold, thresholdTokens: threshold?.threshold ?? policy.tokens,
+    record: { ...record, messagesIn: prepared.messages.length, messagesOut: prepared.substituted.length, tokensIn: prepared.estTokensIn, tokensOut: prepared.estTokensOut, addedMs: performance.now() - started, ...(shadow ? { shadow: true } : {}) },
+  };
+}

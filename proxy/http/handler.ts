@@ -1,0 +1,149 @@
+/**
+ * One request through the proxy. A compactable one (POST of a message list to one of the three
+ * APIs, within the size limit) goes through `Engine.prepare` once; the body is re-serialised only
+ * when it changed, so an unchanged body keeps its bytes. The upstream's answer streams back as it
+ * arrives; a context-length refusal that came before any byte reached the client is answered by
+ * one more rung and a retry. Any fault of ours sends the original bytes: the proxy is never the
+ * reason a request failed.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { pipeline } from "node:stream";
+import type { Engine } from "../../core/index.js";
+import { admin } from "./admin.js";
+import { decide, outgoingBytes, type Decision } from "../decision/index.js";
+import type { DebugDump } from "../observe/index.js";
+import { logLine, type RequestRecord } from "../observe/index.js";
+import type { Observer } from "../observe/index.js";
+import type { Resolved } from "../options.js";
+import { ERROR_BODY_LIMIT, isContextError } from "../decision/index.js";
+import { admit } from "./admission.js";
+import type { HostGuard } from "./guard.js";
+import { refuse } from "./refusal.js";
+import type { Route } from "../routes.js";
+import type { Action, Stats } from "../observe/index.js";
+import { endToEnd, readUpTo, send, type Agents, type UpstreamRequest } from "./upstream.js";
+
+export interface Context {
+  agents: Agents;
+  engine: Engine;
+  options: Resolved;
+  stats: Stats;
+  guard: HostGuard;
+  observer: Observer;
+  /** The proxy listens on a loopback address only. */
+  loopback: boolean;
+  debug: DebugDump | null;
+  statusExtra: () => Record<string, unknown>;
+}
+
+/**
+ * The upstream's answer, as it arrives. Either side going away ends the other: a client that
+ * leaves drops the upstream request, an upstream that breaks off mid-answer breaks the client's
+ * answer off too (as a direct connection would) instead of leaving it waiting.
+ */
+function relay(upstream: IncomingMessage, res: ServerResponse, head: Buffer[] = []): void {
+  const headers = endToEnd(upstream.headers) as Record<string, string | string[]>;
+  // The body goes on byte for byte, so its stated length still holds.
+  if (upstream.headers["content-length"] !== undefined) headers["content-length"] = upstream.headers["content-length"];
+  res.writeHead(upstream.statusCode ?? 502, upstream.statusMessage, headers);
+  for (const c of head) res.write(c);
+  pipeline(upstream, res, () => undefined);
+}
+
+function badGateway(res: ServerResponse, ctx: Context, url: URL, e: unknown): void {
+  ctx.stats.upstreamErrors++;
+  const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+  if (res.headersSent) return void res.destroy();
+  res.writeHead(502, { "content-type": "application/json" });
+  res.end(JSON.stringify({ type: "error", error: { type: "upstream_error", message: `cliffcompaction: cannot reach the upstream ${url.origin} (${why})` } }) + "\n");
+}
+
+/** Anything the proxy does not compact: the body streams through untouched. */
+async function passThrough(req: IncomingMessage, res: ServerResponse, ctx: Context, url: URL, head: Buffer[] = []): Promise<void> {
+  const length = req.headers["content-length"];
+  try {
+    const upstream = await send({ agents: ctx.agents, url, method: req.method ?? "GET", headers: req.headers, body: { head, rest: req, length: typeof length === "string" ? length : undefined } });
+    relay(upstream, res);
+  } catch (e) {
+    badGateway(res, ctx, url, e);
+  }
+}
+
+/** Strict mode's answer when every rung left the request over its threshold: a 400 in the API's shape, the upstream never asked. */
+function overBudget(res: ServerResponse, route: Route, d: Decision): void {
+  const p = d.prepared!;
+  refuse(res, 400, route.upstream, "cliff_over_budget", `the request is ${p.estTokensOut} estimated tokens after every compaction rung, over the threshold of ${d.thresholdTokens} (strict mode refuses it rather than send it)`);
+}
+
+function finish(ctx: Context, d: Decision, action: Action, escalations: number, status: number): RequestRecord {
+  const record: RequestRecord = { ...d.record, action, escalations, status };
+  ctx.stats.count(action, d.record.tokensIn, d.record.shadow === true ? d.record.tokensIn : d.record.tokensOut, escalations);
+  ctx.options.log?.(logLine(record, ctx.options.logJson));
+  ctx.debug?.write(d, action, status);
+  return record;
+}
+
+/** Sends the decided body; after a context-length refusal, one more rung and a retry, up to the ladder's end. */
+async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context, route: Route, url: URL, raw: Buffer): Promise<void> {
+  const d = decide(ctx.engine, ctx.options.threshold, route.api!, raw, req.headers, (parsed) => ctx.observer.prepareOptions(ctx.engine, req.headers, route.api!, parsed));
+  if (d.threshold !== null) ctx.stats.window(d.threshold);
+  const watched = ctx.observer.begin(ctx.engine, req.headers, route.api!, d.parsed, d.prepared, d.thresholdTokens);
+  const shadow = ctx.engine.config.shadow;
+  if (ctx.engine.config.strict && !shadow && d.prepared?.overBudget === true) {
+    overBudget(res, route, d);
+    return watched.end(finish(ctx, d, "refuse", 0, 0), d.prepared.rung);
+  }
+  const request: UpstreamRequest = { agents: ctx.agents, url, method: "POST", headers: req.headers, body: d.body };
+  let escalations = 0;
+  let status = 0;
+  try {
+    for (;;) {
+      const upstream = await send(request);
+      status = upstream.statusCode ?? 0;
+      if (status < 400 || d.prepared === null || shadow) {
+        relay(upstream, res);
+        return watched.read(upstream);
+      }
+      const error = await readUpTo(upstream, ERROR_BODY_LIMIT);
+      const encoding = upstream.headers["content-encoding"];
+      if (!error.complete || !isContextError(status, Buffer.concat(error.chunks), encoding) || !ctx.engine.reactive(d.prepared)) {
+        return relay(upstream, res, error.chunks);
+      }
+      escalations++;
+      request.body = outgoingBytes(d.text!, d.prepared);
+      d.record.messagesOut = d.prepared.substituted.length;
+      d.record.tokensOut = d.prepared.estTokensOut;
+    }
+  } catch (e) {
+    badGateway(res, ctx, url, e);
+  } finally {
+    watched.end(finish(ctx, d, escalations > 0 ? "escalate" : d.action, escalations, status), d.prepared?.rung ?? 0);
+  }
+}
+
+export async function handle(req: IncomingMessage, res: ServerResponse, ctx: Context): Promise<void> {
+  ctx.stats.requests++;
+  ctx.stats.inFlight++;
+  res.on("close", () => ctx.stats.inFlight--);
+  const a = admit(req, ctx.options.upstreams, ctx.guard);
+  if (a.kind === "refuse") {
+    ctx.stats.refused++;
+    return refuse(res, a.refusal.status, a.refusal.upstream, a.refusal.type, a.refusal.message);
+  }
+  if (a.kind === "own") {
+    if (admin(req, res, ctx)) return;
+    return refuse(res, 404, "openai", "not_found", `no endpoint ${req.method} ${a.path}`);
+  }
+  const { route, url } = a;
+  if (route.remoteSummary) ctx.stats.remoteSummaries++;
+  if (route.api === null) return passThrough(req, res, ctx, url);
+  const body = await readUpTo(req, ctx.options.compactLimitBytes);
+  if (!body.complete) {
+    const record: RequestRecord = { api: route.api, messagesIn: 0, messagesOut: 0, tokensIn: 0, tokensOut: 0, action: "oversize", escalations: 0, addedMs: 0, status: 0 };
+    ctx.stats.count("oversize", 0, 0, 0);
+    ctx.options.log?.(logLine(record, ctx.options.logJson));
+    ctx.observer.begin(ctx.engine, req.headers, route.api, null, null).end(record, 0);
+    return passThrough(req, res, ctx, url, body.chunks);
+  }
+  return compacted(req, res, ctx, route, url, Buffer.concat(body.chunks, body.total));
+}

@@ -1,0 +1,104 @@
+/**
+ * The proxy host: an HTTP server on loopback (by default) in front of the Anthropic and OpenAI
+ * APIs, with one Engine (one bounded store and memo) for every client and session it serves.
+ */
+import { hash } from "node:crypto";
+import http, { type IncomingMessage } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { pipeline } from "node:stream";
+import { Engine } from "../../core/index.js";
+import { handle, type Context } from "./handler.js";
+import { resolveOptions, type ProxyOptions, type Resolved } from "../options.js";
+import { admit } from "./admission.js";
+import { DebugDump } from "../observe/index.js";
+import { HostGuard } from "./guard.js";
+import { errorBody } from "./refusal.js";
+import { proxyArchive } from "../decision/index.js";
+import type { ArchiveWriter } from "../../node/archive.js";
+import { isLoopback } from "../loopback.js";
+import { Observer } from "../observe/index.js";
+import { Stats } from "../observe/index.js";
+import { endToEnd, newAgents, send, type Agents } from "./upstream.js";
+
+/** node:crypto's SHA-256, for the engine: the same digests as the core's own, natively. */
+// The one-shot form: no Hash object per message (a history hashes hundreds of short texts).
+export const nodeSha256 = (text: string): string => hash("sha256", text, "hex");
+
+export interface RunningProxy {
+  /** http://host:port */
+  url: string;
+  port: number;
+  engine: Engine;
+  stats: Stats;
+  observer: Observer;
+  options: Resolved;
+  /** The archive the engine hands dropped texts to, when it is on. */
+  archive?: ArchiveWriter;
+  close(): Promise<void>;
+}
+
+/** A WebSocket upgrade is not something the proxy speaks: the request goes on as plain HTTP and the upstream's own answer comes back. */
+async function refuseUpgrade(req: IncomingMessage, socket: Socket, options: Resolved, agents: Agents, guard: HostGuard): Promise<void> {
+  // Once a request asks to upgrade, its socket is ours alone: the HTTP server no longer handles
+  // its errors, and a client that resets it (an agent giving up on its WebSocket) must not end the process.
+  socket.on("error", () => socket.destroy());
+  const a = admit(req, options.upstreams, guard);
+  if (a.kind !== "forward") {
+    const r = a.kind === "refuse" ? a.refusal : { status: 404, upstream: "openai" as const, type: "not_found", message: "no WebSocket here" };
+    const body = errorBody(r.upstream, r.type, r.message);
+    return void socket.end(`HTTP/1.1 ${r.status} ${http.STATUS_CODES[r.status] ?? ""}\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  }
+  try {
+    const upstream = await send({ agents, url: a.url, method: req.method ?? "GET", headers: req.headers, body: Buffer.alloc(0) });
+    if (socket.destroyed) return void upstream.destroy();
+    const headers = endToEnd(upstream.headers);
+    const lines = [`HTTP/1.1 ${upstream.statusCode} ${upstream.statusMessage ?? ""}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${String(v)}`), "connection: close", "", ""];
+    socket.write(lines.join("\r\n"));
+    pipeline(upstream, socket, () => undefined);
+  } catch {
+    if (!socket.destroyed) socket.end("HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
+  }
+}
+
+export async function startProxy(o: ProxyOptions = {}): Promise<RunningProxy> {
+  const options = resolveOptions(o);
+  const archive = proxyArchive(options.config, options.host, options.log);
+  const engine = new Engine(options.config, { memoMaxBytes: options.memoMaxBytes, digestCacheMaxBytes: options.digestCacheMaxBytes, sha256: nodeSha256, archive: archive?.archive });
+  const stats = new Stats();
+  const agents = newAgents();
+  const loopback = isLoopback(options.host);
+  const observer = new Observer({ hash: nodeSha256, keepLastCliff: loopback, prices: options.prices, maxSessions: options.maxSessions, keepAliveMs: options.keepAliveMs, log: options.log });
+  let port = options.port;
+  const guard = new HostGuard(options.host, options.allowedHosts);
+  const debug = options.debugDir === undefined ? null : new DebugDump(options.debugDir);
+  const ctx: Context = {
+    agents, engine, options, stats, guard, observer, loopback, debug,
+    statusExtra: () => ({ listen: `http://${options.host}:${port}`, upstreams: Object.fromEntries(Object.entries(options.upstreams).map(([k, u]) => [k, u.href])), allowedHosts: options.allowedHosts, logFile: options.logFile ?? null, shadow: engine.config.shadow, strict: engine.config.strict, thresholdTokens: engine.config.thresholdTokens, thresholdShare: options.threshold.share ?? null, contextWindow: options.threshold.contextWindow ?? null, debugDir: options.debugDir ?? null,
+      archive: archive === undefined ? null : { dir: archive.dir, ...archive.stats() } }),
+  };
+  const server = http.createServer((req, res) => {
+    handle(req, res, ctx).catch(() => {
+      if (!res.headersSent) res.writeHead(500).end();
+      else res.destroy();
+    });
+  });
+  server.headersTimeout = options.headersTimeoutMs;
+  server.requestTimeout = options.requestTimeoutMs;
+  server.on("upgrade", (req, socket) => void refuseUpgrade(req, socket as Socket, options, agents, guard));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${host}:${port}`, port, engine, stats, observer, options, archive,
+    close: () => new Promise<void>((resolve) => {
+      observer.events.close();
+      server.close(() => resolve());
+      server.closeAllConnections();
+      agents["http:"].destroy();
+      agents["https:"].destroy();
+    }),
+  };
+}

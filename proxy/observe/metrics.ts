@@ -1,0 +1,61 @@
+/**
+ * `GET /_cliff/metrics`: the proxy's counters in Prometheus' text exposition format (version
+ * 0.0.4). Labels are the proxy's own names (an API, an action, a token kind), never anything a
+ * client sent.
+ */
+import type { Engine } from "../../core/index.js";
+import type { Observer } from "./observer.js";
+import type { Stats } from "./stats.js";
+import type { Usage } from "./usage.js";
+
+export const METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+type Sample = [labels: Record<string, string>, value: number];
+
+class Exposition {
+  private readonly lines: string[] = [];
+
+  metric(name: string, type: "counter" | "gauge", help: string, samples: Sample[]): void {
+    this.lines.push(`# HELP cliffcompaction_${name} ${help}`, `# TYPE cliffcompaction_${name} ${type}`);
+    for (const [labels, value] of samples) {
+      const l = Object.entries(labels).map(([k, v]) => `${k}="${v.replace(/[\\"]/g, "\\$&").replace(/\n/g, "\\n")}"`).join(",");
+      this.lines.push(`cliffcompaction_${name}${l === "" ? "" : `{${l}}`} ${Number.isFinite(value) ? value : 0}`);
+    }
+  }
+
+  text(): string {
+    return this.lines.join("\n") + "\n";
+  }
+}
+
+const USAGE_KINDS: [keyof Usage, string][] = [["input", "input"], ["cacheRead", "cache_read"], ["cacheWrite", "cache_write"], ["output", "output"]];
+
+export function metricsText(stats: Stats, engine: Engine, observer: Observer): string {
+  const m = new Exposition();
+  const apis = [...observer.byApi.entries()];
+  const byApi = (f: (c: (typeof apis)[number][1]) => number): Sample[] => apis.map(([api, c]) => [{ api }, f(c)]);
+  const action = (...names: string[]) => byApi((c) => names.reduce((s, n) => s + (c.actions[n] ?? 0), 0));
+  m.metric("requests_total", "counter", "Compactable requests, by API.", byApi((c) => c.requests));
+  m.metric("cliffs_total", "counter", "Requests that made a new cliff (escalations included), by API.", action("cliff", "escalate"));
+  m.metric("reuses_total", "counter", "Requests that reused a stored cliff, by API.", action("reuse"));
+  m.metric("escalations_total", "counter", "Rungs taken after an upstream context-length refusal, by API.", byApi((c) => c.escalations));
+  m.metric("fail_opens_total", "counter", "Requests forwarded as received because the proxy could not decide them, by API.", action("fail-open"));
+  m.metric("oversize_total", "counter", "Requests over the compaction limit, forwarded untouched, by API.", action("oversize"));
+  m.metric("estimated_tokens_total", "counter", "Estimated prompt tokens received (in) and sent on (out), by API.", apis.flatMap(([api, c]): Sample[] => [[{ api, direction: "in" }, c.tokensIn], [{ api, direction: "out" }, c.tokensOut]]));
+  m.metric("usage_tokens_total", "counter", "Tokens the provider reported in its answers, by API and kind.", apis.flatMap(([api, c]) => USAGE_KINDS.map(([k, kind]): Sample => [{ api, kind }, c.usage[k]])));
+  m.metric("probes_total", "counter", "Probe requests (max_tokens at most 1), counted apart from sessions.", [[{}, observer.sessions.probes]]);
+  m.metric("one_shots_total", "counter", "Requests with no model turn yet, counted apart from sessions.", [[{}, observer.sessions.oneShots]]);
+  m.metric("upstream_errors_total", "counter", "Requests whose upstream could not be reached.", [[{}, stats.upstreamErrors]]);
+  m.metric("events_dropped_total", "counter", "Events dropped for event-stream subscribers that read too slowly.", [[{}, observer.events.dropped]]);
+  const s = engine.stats();
+  m.metric("store_entries", "gauge", "Cliffs kept in the prefix store.", [[{}, s.store.entries]]);
+  m.metric("store_bytes", "gauge", "Bytes of the summaries in the prefix store.", [[{}, s.store.bytes]]);
+  m.metric("memo_entries", "gauge", "Messages kept in the measurement memo.", [[{}, s.memo.entries]]);
+  m.metric("memo_bytes", "gauge", "Estimated bytes the measurement memo holds.", [[{}, s.memo.bytes]]);
+  m.metric("sessions", "gauge", "Sessions the proxy keeps.", [[{}, observer.sessions.size]]);
+  m.metric("sessions_bytes", "gauge", "Estimated bytes the session table holds.", [[{}, observer.sessions.bytes()]]);
+  m.metric("event_subscribers", "gauge", "Clients reading the event stream.", [[{}, observer.events.subscriberCount]]);
+  m.metric("in_flight", "gauge", "Requests being served.", [[{}, stats.inFlight]]);
+  m.metric("uptime_seconds", "gauge", "Seconds since the proxy started.", [[{}, Math.round((Date.now() - stats.started) / 1000)]]);
+  return m.text();
+}

@@ -1,0 +1,199 @@
+/**
+ * What the proxy sees of each compactable exchange once it has ended: its session, the engine's
+ * decision, the upstream's status and the provider's usage read from the answer. Each one updates
+ * its session and the totals and becomes one event. Nothing of a body's text or a header's value
+ * is kept, except a session's last cliff when the proxy serves loopback only (see last-cliff.ts).
+ */
+import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
+import { getDialect, observedCalibration, summaryMessageText, type Engine, type PrepareContext, type PrepareOptions } from "../../core/index.js";
+import { EventHub } from "./events.js";
+import { lastCliff } from "./last-cliff.js";
+import type { RequestRecord } from "./log.js";
+import { Prices, type PriceTable } from "./prices.js";
+import { modelName, requestKind, sessionKey, type RequestKind } from "./session-key.js";
+import { Sessions, type Session } from "./sessions.js";
+import { addUsage, promptTokens, UsageTap, type Usage } from "./usage.js";
+
+export interface ObserverOptions {
+  hash: (text: string) => string;
+  /** Keep each session's last cliff (summary and dropped text) for the loopback-only endpoint. */
+  keepLastCliff: boolean;
+  prices?: PriceTable;
+  maxSessions?: number;
+  keepAliveMs?: number;
+  /** Where a warning line goes (the proxy's log). */
+  log?: (line: string) => void;
+}
+
+/** Counts by API, for the metrics. */
+export interface ApiCounts {
+  requests: number;
+  actions: Record<string, number>;
+  escalations: number;
+  tokensIn: number;
+  tokensOut: number;
+  usage: Usage;
+}
+
+const zeroUsage = (): Usage => ({ input: 0, cacheRead: 0, cacheWrite: 0, output: 0 });
+
+export class Observer {
+  readonly sessions: Sessions;
+  readonly events: EventHub;
+  readonly prices: Prices;
+  readonly usage: Usage = zeroUsage();
+  readonly byApi = new Map<string, ApiCounts>();
+  /** The net of every cliff's bill, in dollars (see ledger.ts), over all sessions ever seen. */
+  netDollars = 0;
+  /** Cliffs whose bill has a dollar figure, over all sessions (none: the net is shown as unknown). */
+  pricedCliffs = 0;
+
+  constructor(readonly options: ObserverOptions) {
+    this.sessions = new Sessions(options.hash, options.maxSessions);
+    this.events = new EventHub(options.keepAliveMs);
+    this.prices = new Prices(options.prices);
+  }
+
+  /** Session keys found before the engine ran (for calibration), by body. */
+  private readonly keys = new WeakMap<object, string | null>();
+
+  private keyOf(engine: Engine, headers: IncomingHttpHeaders, api: string, body: Record<string, unknown>): string | null {
+    let key = this.keys.get(body);
+    if (key === undefined) {
+      const d = getDialect(api);
+      const messages = body[d.messagesKey];
+      key = sessionKey(headers, body, () => (Array.isArray(messages) && messages.length > 0 ? engine.digest(messages[0], d.name) : null));
+      this.keys.set(body, key);
+    }
+    return key;
+  }
+
+  /**
+   * What the engine is told beyond the body: with `calibrate`, the session's calibration (fixed
+   * between cliffs) and the newest ratio its answers showed (taken at the next cliff).
+   */
+  prepareOptions(engine: Engine, headers: IncomingHttpHeaders, api: string, body: Record<string, unknown>): PrepareOptions {
+    if (!engine.config.calibrate) return {};
+    const key = this.keyOf(engine, headers, api, body);
+    const s = key === null ? undefined : this.sessions.byId(this.sessions.idOf(key));
+    return s === undefined ? {} : { calibration: s.calibration, recalibrate: s.observedCalibration ?? undefined };
+  }
+
+  /** A compactable request, as it starts: what can be known before the upstream answers. */
+  begin(engine: Engine, headers: IncomingHttpHeaders, api: string, body: Record<string, unknown> | null, prepared: PrepareContext | null, threshold = engine.config.thresholdTokens): Watched {
+    const messages = prepared?.messages ?? [];
+    const kind: RequestKind = prepared === null || body === null ? "turn" : requestKind(body, messages, prepared.dialect);
+    const key = body === null ? null : this.keyOf(engine, headers, api, body);
+    return new Watched(this, engine, api, modelName(body), kind, key, prepared, threshold);
+  }
+
+  apiCounts(api: string): ApiCounts {
+    let c = this.byApi.get(api);
+    if (c === undefined) {
+      c = { requests: 0, actions: {}, escalations: 0, tokensIn: 0, tokensOut: 0, usage: zeroUsage() };
+      this.byApi.set(api, c);
+    }
+    return c;
+  }
+}
+
+/** One exchange being watched. */
+export class Watched {
+  private tap: UsageTap | null = null;
+
+  constructor(
+    private readonly o: Observer, private readonly engine: Engine, private readonly api: string, private readonly model: string,
+    private readonly kind: RequestKind, private readonly key: string | null, private readonly prepared: PrepareContext | null,
+    /** The threshold the request was decided against (its model's share of the window, or the configured one). */
+    private readonly threshold: number,
+  ) {}
+
+  /** The upstream's answer that goes to the client: its usage is read as it passes (after each chunk went on). */
+  read(upstream: IncomingMessage): void {
+    const status = upstream.statusCode ?? 0;
+    if (status < 200 || status >= 300) return;
+    const tap = (this.tap = new UsageTap(String(upstream.headers["content-type"] ?? ""), upstream.headers["content-encoding"] as string | undefined));
+    upstream.on("data", (c: Buffer) => tap.push(c));
+    upstream.on("end", () => tap.end());
+    upstream.on("close", () => tap.end());
+  }
+
+  /** The exchange is decided and answered; its record is complete once the answer has ended. */
+  end(record: RequestRecord, rung: number): void {
+    const done = this.tap === null ? Promise.resolve(null) : this.tap.done;
+    void done.then((usage) => this.finish(record, rung, usage));
+  }
+
+  private finish(r: RequestRecord, rung: number, usage: Usage | null): void {
+    const o = this.o;
+    const now = Date.now();
+    const session = o.sessions.find(this.key, this.kind, now);
+    const counts = o.apiCounts(this.api);
+    counts.requests++;
+    counts.actions[r.action] = (counts.actions[r.action] ?? 0) + 1;
+    counts.escalations += r.escalations;
+    counts.tokensIn += r.tokensIn;
+    counts.tokensOut += r.tokensOut;
+    if (usage !== null) {
+      addUsage(o.usage, usage);
+      addUsage(counts.usage, usage);
+    }
+    const action = this.kind === "probe" && r.action === "pass" ? "probe" : r.action;
+    const before = session?.ledger.total.netDollars ?? 0;
+    const pricedBefore = session?.ledger.total.priced ?? 0;
+    session?.add({ kind: this.kind, model: this.model, api: this.api, action, messagesIn: r.messagesIn, messagesOut: r.messagesOut, tokensIn: r.tokensIn, tokensOut: r.tokensOut, usage, price: o.prices.of(this.model), threshold: this.threshold, time: now });
+    o.netDollars += (session?.ledger.total.netDollars ?? 0) - before;
+    o.pricedCliffs += (session?.ledger.total.priced ?? 0) - pricedBefore;
+    if (session !== null && this.kind === "turn") this.calibrate(session, r, usage);
+    const cliff = session !== null && (r.action === "cliff" || r.action === "escalate");
+    if (cliff) this.keepCliff(session, r);
+    const floor = cliff ? this.floorWarning(session) : null;
+    o.events.publish({
+      time: new Date(now).toISOString(), session: session?.id ?? null, api: this.api, model: this.model, action, kind: this.kind,
+      ...(this.engine.config.shadow ? { shadow: true } : {}),
+      messagesIn: r.messagesIn, messagesOut: r.messagesOut, tokensIn: r.tokensIn, tokensOut: r.tokensOut,
+      rung, escalations: r.escalations, addedMs: Math.round(r.addedMs * 100) / 100, status: r.status, usage,
+      ...(floor !== null ? { floor } : {}),
+    });
+  }
+
+  /** The ratio of the provider's prompt tokens to the estimate of what was sent; the calibration the engine took. */
+  private calibrate(session: Session, r: RequestRecord, usage: Usage | null): void {
+    if (!this.engine.config.calibrate) return;
+    if (this.prepared !== null) session.calibration = this.prepared.calibration;
+    const seen = usage === null ? null : observedCalibration(promptTokens(usage), r.tokensOut);
+    if (seen !== null) session.observedCalibration = seen;
+  }
+
+  /**
+   * Once per session: what stays after its cliff (head + summary + kept tail) is within the
+   * minimum gain of the threshold, so cliffs come as often as the minimum gain lets them. Said in
+   * the log, in this cliff's event and in the session's status.
+   */
+  private floorWarning(session: Session): Record<string, number> | null {
+    const p = this.prepared;
+    const cfg = this.engine.config;
+    if (p === null || "floor" in session.notes) return null;
+    const f = p.floor();
+    if (f === null) return null;
+    const c = p.calibration;
+    const floor = { tokens: Math.round(f.tokens * c), head: Math.round(f.head * c), summary: Math.round(f.summary * c), tail: Math.round(f.tail * c), threshold: this.threshold, minGain: cfg.minGainTokens };
+    if (floor.tokens < this.threshold - cfg.minGainTokens) return null;
+    session.notes.floor = floor;
+    this.o.options.log?.(floorLine(session.id, floor));
+    return floor;
+  }
+
+  private keepCliff(session: Session, r: RequestRecord): void {
+    const p = this.prepared;
+    if (!this.o.options.keepLastCliff || p === null || p.baseCut <= 0) return;
+    this.o.sessions.setLastCliff(session, lastCliff(summaryMessageText(p.substituted[p.baseHead]), p.messages.slice(p.baseHead, p.baseCut), r));
+  }
+}
+
+const n = (v: number): string => v.toLocaleString("en-US");
+
+export function floorLine(id: string, f: Record<string, number>): string {
+  const where = f.tokens >= f.threshold ? `at or over the threshold (${n(f.threshold)})` : `within the minimum gain (${n(f.minGain)}) of the threshold (${n(f.threshold)})`;
+  return `${new Date().toISOString()} WARNING session ${id}: what stays after a cliff is ${n(f.tokens)} tokens (head ${n(f.head)}, summary ${n(f.summary)}, tail ${n(f.tail)}), ${where}: cliffs come as often as the minimum gain (${n(f.minGain)}) allows and the prompt cache rarely hits; raise the threshold or lower keepRecent`;
+}

@@ -1,0 +1,63 @@
+/** The proxy's counters, as `GET /_cliff/status` shows them. No body or header content is kept. */
+import type { Engine } from "../../core/index.js";
+
+import { VERSION } from "../version.js";
+import type { ThresholdChoice } from "../decision/index.js";
+
+export type Action = "pass" | "reuse" | "cliff" | "escalate" | "fail-open" | "oversize" | "refuse";
+
+/** How many models' windows the status remembers (the newest ones). */
+const WINDOWS_SHOWN = 16;
+
+export class Stats {
+  readonly started = Date.now();
+  requests = 0;
+  compactable = 0;
+  passes = 0;
+  cliffs = 0;
+  reuses = 0;
+  escalations = 0;
+  failOpens = 0;
+  oversize = 0;
+  upstreamErrors = 0;
+  /** Requests refused before anything was sent (target, Host, Origin). */
+  refused = 0;
+  /** Requests asking the provider to summarise the history itself (`/responses/compact`), passed through. */
+  remoteSummaries = 0;
+  tokensSaved = 0;
+  inFlight = 0;
+  /** Strict mode: requests still over the threshold after every rung, answered 400 without asking the upstream. */
+  overBudgetRefusals = 0;
+  /** The window and threshold last used for each model (a model missing from the table shows source "default"). */
+  readonly windows = new Map<string, { window: number; source: string; thresholdTokens: number }>();
+
+  window(t: ThresholdChoice): void {
+    this.windows.delete(t.model);
+    this.windows.set(t.model, { window: t.window, source: t.source, thresholdTokens: t.threshold });
+    if (this.windows.size > WINDOWS_SHOWN) this.windows.delete(this.windows.keys().next().value as string);
+  }
+
+  count(action: Action, tokensIn: number, tokensOut: number, escalations: number): void {
+    this.compactable++;
+    if (action === "pass") this.passes++;
+    else if (action === "reuse") this.reuses++;
+    else if (action === "cliff" || action === "escalate") this.cliffs++;
+    else if (action === "fail-open") this.failOpens++;
+    else if (action === "refuse") this.overBudgetRefusals++;
+    else this.oversize++;
+    this.escalations += escalations;
+    this.tokensSaved += Math.max(0, tokensIn - tokensOut);
+  }
+
+  status(engine: Engine, extra: Record<string, unknown>): Record<string, unknown> {
+    const s = engine.stats();
+    return {
+      name: "cliffcompaction", version: VERSION, pid: process.pid, uptimeSeconds: Math.round((Date.now() - this.started) / 1000),
+      requests: this.requests, compactable: this.compactable, inFlight: this.inFlight,
+      passes: this.passes, cliffs: this.cliffs, reuses: this.reuses, escalations: this.escalations,
+      failOpens: this.failOpens, oversize: this.oversize, upstreamErrors: this.upstreamErrors, refused: this.refused, overBudgetRefusals: this.overBudgetRefusals, remoteSummaries: this.remoteSummaries, tokensSaved: this.tokensSaved,
+      store: { entries: s.store.entries, bytes: s.store.bytes, maxEntries: engine.config.storeMaxEntries, maxBytes: engine.config.storeMaxBytes },
+      keepRecent: engine.config.keepRecent, memo: s.memo, digests: s.digests, windows: Object.fromEntries(this.windows), ...extra,
+    };
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The layout move (issue #29) moved files, not the package: `npm pack --dry-run` lists the same
+ * files as before it, except the declarations' paths under dist/types/ (they follow the sources)
+ * and the docs/*.md pages the package now ships, and each public entry exports the same names.
+ */
+import { describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import ts from "typescript";
+
+const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
+const NPM = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ["npm"];
+const BEFORE = JSON.parse(readFileSync(join(ROOT, "test", "fixtures", "package", "pack-before-layout.json"), "utf8")) as { files: string[]; exports: Record<string, string[]> };
+const ENTRIES = ["core/index", "plugin/lib", "proxy/index"];
+
+/** The files `npm pack` would put in the tarball (npm test has built dist/; no script runs). */
+function packed(): string[] {
+  const out = execFileSync(NPM[0], [...NPM.slice(1), "pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8", env: { ...process.env, npm_config_loglevel: "error" } });
+  return (JSON.parse(out) as { files: { path: string }[] }[])[0].files.map((f) => f.path).sort();
+}
+
+/** The names a declaration entry exports, as a consumer's compiler sees them. */
+function exportedNames(entry: string): string[] {
+  const file = join(ROOT, "dist", "types", `${entry}.d.ts`);
+  const program = ts.createProgram([file], { noEmit: true, skipLibCheck: true, types: [] });
+  const checker = program.getTypeChecker();
+  const module = checker.getSymbolAtLocation(program.getSourceFile(file)!)!;
+  return checker.getExportsOfModule(module).map((s) => s.name).sort();
+}
+
+describe("the package after the layout move", () => {
+  const now = packed();
+
+  it("lists the same files as before, declarations' paths and added docs pages aside", () => {
+    const outsideTypes = (files: string[]) => files.filter((f) => !f.startsWith("dist/types/"));
+    const added = outsideTypes(now).filter((f) => !BEFORE.files.includes(f));
+    const removed = outsideTypes(BEFORE.files).filter((f) => !now.includes(f));
+    expect(removed).toEqual([]);
+    expect(added.filter((f) => !/^docs\/[^/]+\.md$/.test(f))).toEqual([]);
+  });
+
+  it("ships the declarations of each public entry, ESM and CommonJS, at the paths package.json names", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+    const named = [pkg.types, ...Object.values(pkg.exports as Record<string, unknown>).flatMap((e) => (typeof e === "object" && e !== null ? Object.values(e).map((c) => (c as { types: string }).types) : []))];
+    for (const path of named) expect(now, path).toContain(path.replace(/^\.\//, ""));
+    for (const entry of ENTRIES) expect(now).toContain(`dist/types/${entry}.d.ts`);
+  });
+
+  it("exports the same names from each public entry", () => {
+    for (const entry of ENTRIES) expect(exportedNames(entry), entry).toEqual(BEFORE.exports[entry]);
+  });
+});
