@@ -2,7 +2,7 @@
  * Memory of the proxy with many sessions at once: SESSIONS clients, each sending one growing
  * session of REQUESTS requests in turn (a history up to BYTES), all at the same time, through a
  * proxy in its own process. Prints the heap after a full collection and the RSS, at their peak
- * under load and once idle, against what the README states.
+ * under load and once idle, against what docs/team.md states.
  */
 import { fork } from "node:child_process";
 import http from "node:http";
@@ -74,5 +74,5 @@ export async function benchMemory(): Promise<void> {
   console.log(`  idle after: RSS ${mb(idle.rss)}, heap after a collection ${mb(idle.heapUsed)} of ${mb(idle.heapTotal)} held (memo ${mb(idle.memo)}, store ${mb(idle.store)}), external ${mb(idle.external)}`);
   const bound = 450 * MiB + 5 * SESSIONS * BYTES;
   const peak = Math.max(b.peakRss, idle.peakRss, b.rss);
-  console.log(`  README's bound: RSS ≤ 450 MiB + 5 × the bytes in flight (here ≤ ${mb(bound)}) ${peak <= bound ? "✔" : "✘"}; idle ≤ 450 MiB ${idle.rss <= 450 * MiB ? "✔" : "✘"}; heap after a collection ≤ memo + store + sessions + in flight ${idle.heapUsed <= idle.memo + idle.store + 40 * MiB ? "✔" : "✘"}`);
+  console.log(`  docs/team.md's bound: RSS ≤ 450 MiB + 5 × the bytes in flight (here ≤ ${mb(bound)}) ${peak <= bound ? "✔" : "✘"}; idle ≤ 450 MiB ${idle.rss <= 450 * MiB ? "✔" : "✘"}; heap after a collection ≤ memo + store + sessions + in flight ${idle.heapUsed <= idle.memo + idle.store + 40 * MiB ? "✔" : "✘"}`);
 }

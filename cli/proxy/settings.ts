@@ -88,7 +88,7 @@ function positiveInt(v: unknown, source: string): number {
   return n;
 }
 
-/** The share of the window the proxy uses when no layer sets a threshold: below both clients' own compaction (see README). */
+/** The share of the window the proxy uses when no layer sets a threshold: below both clients' own compaction (see docs/proxy.md, "When it compacts"). */
 export const DEFAULT_THRESHOLD_SHARE = 0.5;
 
 /**

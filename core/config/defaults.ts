@@ -39,7 +39,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
  */
 export const PROFILES: { readonly [P in Profile]: Readonly<Partial<Config>> } = {
   reference: {},
-  // The rules' values are measured by the retention bench (README, "What a cliff keeps"): each is
+  // The rules' values are measured by the retention bench (docs/retention.md, "What a cliff keeps"): each is
   // where its gain in needed tokens held stopped paying for the tokens it keeps (errorTailMaxChars
   // gained nothing there and stays off). The pins cost nothing where no such file is read. The
   // archive keeps what is dropped outside the context, where a host can write files.

@@ -91,7 +91,8 @@ export default out;
       expect(r.stdout + r.stderr, resolution).toBe("");
       expect(r.status).toBe(0);
     }
-  });
+    // Three full type-checks of the declarations: over a minute when the machine is shared.
+  }, 240_000);
 
   it("a CommonJS TypeScript project (no \"type\": \"module\") under node16 compiles against the require entry and runs", () => {
     // A folder of its own below the consumer: its package.json says nothing of "type", so its .ts is CommonJS.
