@@ -77,3 +77,15 @@ export function policies(extra = process.env.CLIFF_RETENTION_EXTRA): NamedPolicy
     ...Object.entries(more).map(([name, cfg]) => ({ name, policy: cliff(cfg) })),
   ];
 }
+
+/** Each recall rule's key and the value that turns it off. */
+export const RECALL_RULES: readonly [keyof Config, Config[keyof Config]][] = [
+  ["editMaxChars", 0],
+  ["planMaxChars", 0],
+  ["tailFocus", false],
+];
+
+/** The recall profile with one rule off, per rule (named "recall -key"): what each rule pays. */
+export function rulesOff(): NamedPolicy[] {
+  return RECALL_RULES.map(([key, off]) => ({ name: `recall -${key}`, policy: cliff({ profile: "recall", [key]: off }) }));
+}

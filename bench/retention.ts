@@ -2,25 +2,21 @@
  * The retention bench: each session cut at five turn starts; at each cut every policy compacts the
  * history before it, and the measure (core/retention/retention.ts) asks how many of the tokens the next 8
  * model turns need that only that history held the compacted request still holds, and at what
- * share of the history's estimated tokens. Sessions: the corpus in ../shared/corpus (or
- * $CLIFF_CORPUS), when present, and generated agent sessions in every dialect. More
- * configurations to compare: CLIFF_RETENTION_EXTRA='{"cmd1000":{"cmdMaxChars":1000}}'.
+ * share of the history's estimated tokens. Sessions: every file of the corpus (bench/retention-corpus.ts),
+ * per session, per family and pooled, for both halves; generated agent sessions in every dialect as
+ * an extra table. Then what each recall rule pays: the recall profile with that rule off, per family.
+ * Environment: CLIFF_RETENTION_EXTRA='{"cmd1000":{"cmdMaxChars":1000}}' adds configurations;
+ * CLIFF_RETENTION_HALF=tuning|checking reads one half; CLIFF_RETENTION_PAYS=0 and
+ * CLIFF_RETENTION_GENERATED=0 leave those tables out.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { DIALECT_NAMES, type DialectName } from "../core/index.js";
+import { DIALECT_NAMES } from "../core/index.js";
 import { cutPoints, measureCut, neededTokens, TokenReader } from "../core/retention/retention.js";
-import { readSession } from "../cli/readers/index.js";
 import { agentSession } from "./agent-dialects.js";
-import { policies, type NamedPolicy } from "./retention-policies.js";
+import { corpusDir, corpusSources, type Half, type Source } from "./retention-corpus.js";
+import { policies, rulesOff, type NamedPolicy } from "./retention-policies.js";
+import { familyTable, paysTable, targetLines, type Measured } from "./retention-tables.js";
 
-export interface Source {
-  name: string;
-  group: "corpus" | "generated";
-  dialect: DialectName;
-  messages: unknown[];
-}
+export { corpusDir, corpusSources, type Source };
 
 /** Totals of one policy over some cuts. */
 export interface Tally {
@@ -31,21 +27,6 @@ export interface Tally {
 }
 
 const GENERATED_SEEDS = [11, 23, 37];
-
-export function corpusDir(): string {
-  return process.env.CLIFF_CORPUS ?? fileURLToPath(new URL("../../shared/corpus/", import.meta.url));
-}
-
-export function corpusSources(dir = corpusDir()): Source[] {
-  if (!existsSync(dir)) return [];
-  const out: Source[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    if (!/\.(jsonl|json)$/.test(name)) continue;
-    const s = readSession(readFileSync(join(dir, name), "utf8"), name);
-    out.push({ name: `corpus ${name}`, group: "corpus", dialect: s.dialect, messages: s.messages });
-  }
-  return out;
-}
 
 export function generatedSources(seeds = GENERATED_SEEDS): Source[] {
   return DIALECT_NAMES.flatMap((d) => seeds.map((seed) => ({ name: `generated ${d} #${seed}`, group: "generated" as const, dialect: d, messages: agentSession(d, seed) })));
@@ -70,39 +51,54 @@ export function measureSource(src: Source, named: NamedPolicy[]): Tally[] {
   return tallies;
 }
 
-function add(into: Tally[], from: Tally[]): void {
-  from.forEach((t, k) => {
-    into[k].needed += t.needed;
-    into[k].held += t.held;
-    into[k].kept += t.kept;
-    into[k].history += t.history;
-  });
-}
-
-const pct = (a: number, b: number): string => (b === 0 ? "-" : ((100 * a) / b).toFixed(1) + "%");
+export const pct = (a: number, b: number): string => (b === 0 ? "-" : ((100 * a) / b).toFixed(1) + "%");
 
 function line(label: string, tallies: Tally[]): string {
   const cells = tallies.map((t) => `${pct(t.held, t.needed).padStart(6)} ${pct(t.kept, t.history).padStart(6)}`);
   return `  ${label.padEnd(48)} ${String(tallies[0].needed).padStart(6)}  ${cells.join("   ")}`;
 }
 
-export function benchRetention(): void {
-  const named = policies();
-  const corpus = corpusSources();
-  const sources = [...corpus, ...generatedSources()];
-  console.log("retention: needed tokens held / context kept (estimated tokens of the compacted request ÷ the history's), 5 cuts per session, next 8 model turns");
-  if (corpus.length === 0) console.log(`  (no corpus at ${corpusDir()}: generated sessions only)`);
-  console.log(`  ${"source".padEnd(48)} ${"needed".padStart(6)}  ${named.map((p) => p.name.padEnd(13)).join("   ")}`);
-  const groups: Record<string, Tally[]> = {};
-  const zero = (): Tally[] => named.map(() => ({ needed: 0, held: 0, kept: 0, history: 0 }));
-  for (const src of sources) {
+function measureAll(sources: Source[], named: NamedPolicy[]): Measured[] {
+  console.log(`  ${"session".padEnd(48)} ${"needed".padStart(6)}  ${named.map((p) => p.name.padEnd(13)).join("   ")}`);
+  return sources.map((src) => {
     const t = measureSource(src, named);
     console.log(line(src.name, t));
-    add((groups[src.group] ??= zero()), t);
-    add((groups.overall ??= zero()), t);
+    return { src, tallies: t };
+  });
+}
+
+function envHalf(): Half | undefined {
+  const h = process.env.CLIFF_RETENTION_HALF;
+  return h === "tuning" || h === "checking" ? h : undefined;
+}
+
+export function benchRetention(): void {
+  const pays = process.env.CLIFF_RETENTION_PAYS !== "0";
+  const named = [...policies(), ...(pays ? rulesOff() : [])];
+  const shown = named.length - (pays ? rulesOff().length : 0);
+  const corpus = corpusSources(corpusDir(), envHalf());
+  console.log("retention: needed tokens held / context kept (estimated tokens of the compacted request ÷ the history's), 5 cuts per session, next 8 model turns");
+  if (corpus.length === 0) console.log(`  (no corpus at ${corpusDir()}: the corpus tables are skipped)`);
+  else {
+    const measured = measureAll(corpus, named);
+    for (const half of [undefined, "tuning", "checking"] as const) {
+      const rows = measured.filter((m) => half === undefined || m.src.half === half);
+      if (rows.length === 0) continue;
+      console.log(`\n  corpus${half === undefined ? "" : `, ${half} half`} (${rows.length} sessions): held / kept per family and pooled`);
+      for (const l of familyTable(rows, named.slice(0, shown))) console.log(l);
+      for (const l of targetLines(rows, named)) console.log(l);
+    }
+    if (pays) {
+      for (const half of [undefined, "tuning", "checking"] as const) {
+        const rows = measured.filter((m) => half === undefined || m.src.half === half);
+        if (rows.length === 0) continue;
+        console.log(`\n  what each recall rule pays${half === undefined ? "" : `, ${half} half`}: the profile with the rule off, change in held / kept (points) per family`);
+        for (const l of paysTable(rows, named)) console.log(l);
+      }
+    }
   }
-  for (const g of ["corpus", "generated", "overall"]) if (groups[g]) console.log(line(`${g} (all)`, groups[g]));
-  const shown = ["corpus", "generated", "overall"].filter((g) => groups[g]);
-  console.log(`\n  ${"policy".padEnd(12)} ${shown.map((g) => `${g}: held   kept`.padStart(24)).join("")}`);
-  named.forEach((p, k) => console.log(`  ${p.name.padEnd(12)} ${shown.map((g) => `${pct(groups[g][k].held, groups[g][k].needed).padStart(17)} ${pct(groups[g][k].kept, groups[g][k].history).padStart(6)}`).join("")}`));
+  if (process.env.CLIFF_RETENTION_GENERATED === "0") return;
+  console.log("\n  generated sessions (an extra table; targets are judged on the corpus)");
+  const gen = measureAll(generatedSources(), named.slice(0, shown));
+  for (const l of familyTable(gen.map((m) => ({ ...m, src: { ...m.src, family: m.src.dialect } })), named.slice(0, shown))) console.log(l);
 }
