@@ -12,6 +12,7 @@ import { PartsCache } from "./parts/cache.js";
 import { CallBook, needsBook } from "./parts/call-book.js";
 import { tailTerms, withTailTerms } from "./retention/tail-focus.js";
 import { renderSummary } from "./summary.js";
+import { stubbedReadParts } from "./parts/stubbed-reads.js";
 
 export { PartsCache };
 
@@ -58,6 +59,11 @@ export interface CompactOptions {
    * to it, and its line in the summary points at where it was kept.
    */
   archive?: ArchiveFn;
+  /**
+   * false: leave out the files kept for Claude Code's re-read stubs (parts/stubbed-reads.ts); the
+   * engine adds them to its outgoing summary itself, as it alone knows what its earlier cliffs dropped.
+   */
+  stubbedReads?: boolean;
 }
 
 /** The kept tail's terms (made once per tail when a plan's rungs share a cache). */
@@ -174,6 +180,9 @@ export function compactWith(messages: readonly unknown[], d: Dialect, cfg: Confi
     // The lists an old summary carried come forward; everything else it said is dropped.
     if (files !== null && d.isSummary(m)) files.addText(summaryMessageText(m));
   });
+  if (d.name === "anthropic" && options.stubbedReads !== false) {
+    for (const p of stubbedReadParts(messages, { headLen, spanFrom: headLen, cut: headLen + keptFrom }, cfg, options.archive)) parts.push(p);
+  }
   const filesText = files === null ? "" : formatFileLists(files.capped(cfg.filesMaxPaths, cfg.filesMaxChars));
   const result = resultOf(messages, d, headLen, headLen + keptFrom, parts, filesText);
   const outLength = headLen + 1 + body.length - keptFrom;

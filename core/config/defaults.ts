@@ -31,6 +31,8 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   // The recall rules: off (the reference's output), on in the recall profile.
   editMaxChars: 0, errorTailMaxChars: 0, planMaxChars: 0, tailFocus: false,
   keepResultsOf: Object.freeze([]) as readonly string[], keepFiles: Object.freeze([]) as readonly string[], pinMaxChars: 4000,
+  // The one rule on in the reference profile too: its output changes only for a history that holds a stub.
+  keepStubbedReads: true, keepEditedFiles: false,
 });
 
 /**
@@ -46,5 +48,6 @@ export const PROFILES: { readonly [P in Profile]: Readonly<Partial<Config>> } = 
   recall: {
     editMaxChars: 1000, planMaxChars: 3000, tailFocus: true, keepThinking: false, resultMaxChars: 200,
     focusContextLines: 2, focusResultMaxChars: 1200, focusTotalMaxChars: 4000, keepFiles: Object.freeze(["AGENTS.md", "CLAUDE.md"]), archive: true,
+    keepEditedFiles: true,
   },
 };

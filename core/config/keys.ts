@@ -79,4 +79,12 @@ export interface Config {
   keepFiles: readonly string[];
   /** Cap on a pinned result (longer ones keep their start); 0 = pins off. */
   pinMaxChars: number;
+  /**
+   * Claude Code's re-read stubs: when a kept tool result says a file is unchanged since an earlier
+   * Read, the newest whole Read of it that the cliff dropped is kept in the summary (as a pin, within
+   * pinMaxChars). A correctness rule: on in every profile, the reference one included.
+   */
+  keepStubbedReads: boolean;
+  /** Recall rule: a kept Edit/Write result that says the file's state is in context keeps the file's newest text the cliff dropped (as a pin). */
+  keepEditedFiles: boolean;
 }

@@ -45,6 +45,7 @@ export const CONFIG_KINDS: { readonly [K in keyof Config]: ConfigKind } = {
   calibrate: "bool",
   editMaxChars: "int", errorTailMaxChars: "int", planMaxChars: "int", tailFocus: "bool",
   keepResultsOf: "list", keepFiles: "list", pinMaxChars: "int",
+  keepStubbedReads: "bool", keepEditedFiles: "bool",
 };
 
 /** The config keys, in their camelCase spelling. */

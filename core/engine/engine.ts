@@ -21,6 +21,7 @@ import { cutAllowed, fingerprint, newRequest, outgoingTokens, type PrepareContex
 import { byteOption, requestConfig, type EngineOptions, type EngineStats, type PrepareOptions } from "./options.js";
 import { cloneSummary as clone, PrefixStore, type StoreEntry } from "./store.js";
 import type { ArchiveFn } from "../archive.js";
+import { withoutStubbedReads, withStubbedReads } from "./stubbed.js";
 
 export type { CliffFloor, PrepareContext } from "./request.js";
 export type { EngineOptions, EngineStats, PrepareOptions } from "./options.js";
@@ -78,11 +79,11 @@ export class Engine {
     const ratio = boundCalibration(options.calibration);
     const cfg = requestConfig(this.config, options.thresholdTokens, options.minGainTokens);
     const ctx = this.prepareWith(body, dialectName, ratio, cfg);
-    if (options.recalibrate === undefined || !ctx.compacted) return ctx;
+    if (options.recalibrate === undefined || !ctx.compacted) return withStubbedReads(ctx, this.config);
     const next = boundCalibration(options.recalibrate);
-    if (next === ratio) return ctx;
+    if (next === ratio) return withStubbedReads(ctx, this.config);
     const again = this.prepareWith(body, dialectName, next, cfg);
-    return again.compacted ? again : ctx;
+    return withStubbedReads(again.compacted ? again : ctx, this.config);
   }
 
   private prepareWith(body: unknown, dialectName: DialectName | string, ratio: number, cfg: Config): RequestState {
@@ -123,7 +124,7 @@ export class Engine {
    * first, then each rung in turn. False once nothing is left (at most 4 successful steps).
    */
   reactive(context: PrepareContext): boolean {
-    const ctx = context as RequestState;
+    const ctx = withoutStubbedReads(context as RequestState);
     let done = false;
     if (!ctx.compacted && ctx.rung === 0 && !ctx.reactiveBaseTried) {
       ctx.reactiveBaseTried = true;
@@ -136,6 +137,7 @@ export class Engine {
       }, () => done);
     }
     if (done) ctx.overBudget = ctx.estTokensOut > ctx.threshold;
+    withStubbedReads(ctx, this.config);
     return done;
   }
 
@@ -218,7 +220,7 @@ export class Engine {
       if (entry === undefined || entry.policy !== policy || entry.dialect !== ctx.dialect.name) continue;
       const fits = entry.cut === i + 1 && entry.headLen <= entry.cut && ctx.messages.length >= entry.reach;
       if (!fits || !cutAllowed(ctx.dialect, ctx.messages, entry.cut, cfg) || entry.cut < (ctx.dialect.providerCompactionEnd?.(ctx.messages) ?? 0)) return undefined;
-      return { headLen: entry.headLen, summary: clone(entry.summary), cut: entry.cut, reach: entry.reach, summaryFp: entry.summaryFp };
+      return { headLen: entry.headLen, summary: clone(entry.summary), cut: entry.cut, reach: entry.reach, spanFrom: entry.spanFrom, summaryFp: entry.summaryFp };
     }
     return undefined; // only the longest stored prefix is considered
   }
@@ -230,6 +232,7 @@ export class Engine {
     ctx.baseCut = entry.cut;
     ctx.baseHead = entry.headLen;
     ctx.reach = entry.reach;
+    ctx.baseSpan = entry.spanFrom ?? entry.headLen;
     ctx.modified = ctx.matched = true;
     ctx.estTokensOut = outgoingTokens(ctx, ctx.substituted);
     ctx.summaryFp = entry.summaryFp ?? fingerprint(ctx, summaryMessageText(entry.summary));
@@ -242,6 +245,7 @@ export class Engine {
       summary: clone(ctx.substituted[ctx.baseHead]),
       cut: ctx.baseCut,
       reach: ctx.reach,
+      spanFrom: ctx.baseSpan,
       policy,
       dialect: ctx.dialect.name,
       summaryFp: ctx.summaryFp,

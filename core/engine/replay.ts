@@ -31,6 +31,8 @@ export interface ChainStart {
   summary: unknown;
   cut: number;
   reach: number;
+  /** Where the messages the summary's own parts describe start (its head length when it is the first cliff). */
+  spanFrom?: number;
   /** The summary's fingerprint, when the store knows it. */
   summaryFp?: string;
 }
@@ -47,6 +49,7 @@ class Replay {
   summary: unknown = null;
   cut: number;
   reach: number;
+  spanFrom: number;
   chars: number;
   /** Characters right after the last cliff (-1 before any): what the next cliff must gain on. */
   floor = -1;
@@ -56,11 +59,12 @@ class Replay {
 
   constructor(private readonly ctx: RequestState, private readonly cfg: Config, private readonly mode: ReplayMode) {
     this.fixedUpTo = ctx.dialect.providerCompactionEnd?.(ctx.messages) ?? 0;
-    let start = mode.from ?? (mode.resume && ctx.baseCut > 0 ? { headLen: ctx.baseHead, summary: ctx.substituted[ctx.baseHead], cut: ctx.baseCut, reach: ctx.reach } : null);
+    let start = mode.from ?? (mode.resume && ctx.baseCut > 0 ? { headLen: ctx.baseHead, summary: ctx.substituted[ctx.baseHead], cut: ctx.baseCut, reach: ctx.reach, spanFrom: ctx.baseSpan } : null);
     // A cliff from before the provider compacted would keep every later cliff from reaching past its compaction.
     if (start !== null && start.cut < this.fixedUpTo) start = null;
     this.cut = ctx.baseCut;
     this.reach = ctx.reach;
+    this.spanFrom = ctx.baseSpan;
     if (start !== null) {
       this.working = [...ctx.messages.slice(0, start.headLen), start.summary];
       this.origin = this.working.map((_, i) => (i < start.headLen ? i : -1));
@@ -69,6 +73,7 @@ class Replay {
       this.summary = start.summary;
       this.next = this.cut = start.cut;
       this.reach = start.reach;
+      this.spanFrom = start.spanFrom ?? start.headLen;
       if (mode.minGain > 0) this.floor = floorChars(ctx, start.headLen, this.costs[start.headLen], start.cut, start.reach);
     }
     this.chars = bodyChars(ctx.fixed, this.costs);
@@ -95,7 +100,8 @@ class Replay {
   attempt(): void {
     const ctx = this.ctx;
     if (!cutAllowed(ctx.dialect, ctx.messages, this.next, this.cfg)) return;
-    const r = compactWith(this.working, ctx.dialect, this.cfg, ctx.archive === undefined ? undefined : { archive: ctx.archive });
+    // The files kept for re-read stubs go into the outgoing summary only (see stubbed.ts).
+    const r = compactWith(this.working, ctx.dialect, this.cfg, { archive: ctx.archive, stubbedReads: false });
     if (r === null) return;
     // The old summary would be cut into, or the cut falls outside the history: leave it as it is.
     const newCut = r.cut < this.working.length ? this.origin[r.cut] : this.next;
@@ -103,6 +109,8 @@ class Replay {
       this.stopped = true;
       return;
     }
+    // After an earlier summary, this one's own parts describe the messages from that cliff's cut on.
+    this.spanFrom = this.summaryAt >= 0 ? this.cut : r.headLen;
     this.origin = [...this.origin.slice(0, r.headLen), -1, ...this.origin.slice(r.cut)];
     this.costs = [...this.costs.slice(0, r.headLen), billableChars(r.summary), ...this.costs.slice(r.cut)];
     this.working = r.messages;
@@ -122,6 +130,7 @@ class Replay {
     ctx.baseCut = this.cut;
     ctx.baseHead = this.summaryAt;
     ctx.reach = this.reach;
+    ctx.baseSpan = this.spanFrom;
     ctx.modified = true;
     // Resumed after a stored cliff with nothing more cut, the chain sends what it sent before.
     ctx.compacted = this.steps > 0;

@@ -68,6 +68,8 @@ export interface RequestState extends PrepareContext {
   reactiveBaseTried: boolean;
   /** Messages read when the current cut was made. */
   reach: number;
+  /** Where the messages the outgoing summary's own parts describe start (earlier ones an earlier cliff dropped). */
+  baseSpan: number;
   /** The threshold the request is decided against, in raw estimated tokens (the calibration applied). */
   threshold: number;
   /** The minimum gain between cliffs, in raw estimated tokens (0: none). */
@@ -89,7 +91,7 @@ export function newRequest(
   return {
     body, dialect: d, messages, substituted: messages, modified: false, compacted: false, matched: false,
     baseCut: 0, baseHead: 0, estTokensIn: est, estTokensOut: est, rung: 0, overBudget: false, chainSteps: 0, summaryFp: "",
-    fixed, costs, entries, chain: null, index: null, policy, policyKey: null, reactiveBaseTried: false, reach: 0,
+    fixed, costs, entries, chain: null, index: null, policy, policyKey: null, reactiveBaseTried: false, reach: 0, baseSpan: 0,
     // estimate × ratio > threshold ⟺ estimate > ⌊threshold / ratio⌋, for a whole estimate.
     threshold: calibration === 1 ? cfg.thresholdTokens : Math.floor(cfg.thresholdTokens / calibration),
     minGain: calibration === 1 ? cfg.minGainTokens : Math.ceil(cfg.minGainTokens / calibration),

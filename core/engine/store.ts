@@ -28,6 +28,8 @@ export interface StoreEntry {
   cut: number;
   /** Messages the replay had read when it made this cut: a shorter request would not have made it. */
   reach: number;
+  /** Where the messages the summary's own parts describe start (before it, an earlier cliff's span). */
+  spanFrom?: number;
   /** Canonical JSON of the config and fixed request size the entry was made under. */
   policy: string;
   dialect: string;

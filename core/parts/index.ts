@@ -8,3 +8,4 @@ export { contentText, summaryMessageText, isSummaryText, one } from "./content.j
 export { humanPart, resultPart, resultParts } from "./result.js";
 export { signatureLine } from "./signature.js";
 export { AssistantPart } from "./assistant.js";
+export { READ_STUB_OPENINGS, STATE_CURRENT_TRAILER, stubbedReadParts, stubRulesOn, type SummarySpan } from "./stubbed-reads.js";
