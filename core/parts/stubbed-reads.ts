@@ -110,7 +110,7 @@ const pathOf = (call: Call | undefined): string | null => (call !== undefined &&
 interface Trigger {
   path: string;
   before: number;
-  /** An Edit/Write result: a Write's own text counts as the file's text too. */
+  /** An Edit/Write result: a Write's own text counts as the file's text too (a Write's call is its own newest text). */
   writes: boolean;
 }
 
@@ -121,7 +121,7 @@ function triggers(results: readonly Result[], calls: ReadonlyMap<string, Call>, 
     const path = pathOf(call);
     if (path === null || call === undefined) continue;
     if (cfg.keepStubbedReads && call.name === "Read" && isStub(r.lead)) out.push({ path, before: r.at, writes: false });
-    else if (cfg.keepEditedFiles && EDIT_TOOLS.indexOf(call.name) >= 0 && r.block.is_error !== true && resultText(r.block).endsWith(STATE_CURRENT_TRAILER)) out.push({ path, before: call.at, writes: true });
+    else if (cfg.keepEditedFiles && EDIT_TOOLS.indexOf(call.name) >= 0 && r.block.is_error !== true && resultText(r.block).endsWith(STATE_CURRENT_TRAILER)) out.push({ path, before: call.at + 1, writes: true });
   }
   return out;
 }

@@ -196,3 +196,67 @@ describe("within pinMaxChars, the archive keeping the rest", () => {
     expect(compact(f.sent.messages, "anthropic", cfgOf("reference", 0, { pinMaxChars: 0 }))!.summaryText).not.toContain("QX1037");
   });
 });
+
+describe("where the stub and the read stand", () => {
+  const f = FIXTURES[8000];
+  const whole = `result: ${firstRead(f).trim()}`;
+
+  it("a stub in the compacted span (no turn kept) keeps the read too", () => {
+    for (const profile of PROFILES) expect(summaryOf(f.sent.messages, profile, { keepRecent: 0 })).toContain(whole);
+  });
+
+  it("a Write whose result claims the file is in context keeps its whole text in the recall profile (longer than the edit cap)", () => {
+    const m = clone(f.sent.messages);
+    const calls = m.flatMap((x: any) => (Array.isArray(x.content) ? x.content : [])).filter((b: any) => b.type === "tool_use");
+    const content = firstRead(f).replace(/^\d+\t/gm, "");
+    calls[0].name = "Write";
+    calls[0].input = { file_path: calls[0].input.file_path, content };
+    const results = m.flatMap((x: any) => (Array.isArray(x.content) ? x.content : [])).filter((b: any) => b.type === "tool_result");
+    results[0].content = `File created successfully at: ${calls[0].input.file_path}${STATE_CURRENT_TRAILER}`;
+    // The second Read becomes a Bash call: nothing else points at the file.
+    calls[calls.length - 1].name = "Bash";
+    calls[calls.length - 1].input = { command: "true" };
+    stubBlock(m).content = "";
+    const recall = summaryOf(m, "recall");
+    expect(content.length).toBeGreaterThan(1000);
+    expect(recall).toContain(`[Write] ${calls[0].input.file_path}\n${content}`);
+    expect(summaryOf(m, "reference")).not.toContain(content.slice(0, 300));
+  });
+
+  it("through the engine, the file is sent exactly while the stub is: once the stub's turn is in an older cliff's span, neither is", () => {
+    // The session goes on with more commands after the stub, each request the history so far.
+    const more: any[] = [];
+    for (let i = 0; i < 8; i++) {
+      const id = `toolu_more_${i}`;
+      more.push({ role: "assistant", content: [{ type: "tool_use", id, name: "Bash", input: { command: `seq ${i} 900`, description: "print numbers" } }] });
+      more.push({ role: "user", content: [{ type: "tool_result", tool_use_id: id, content: Array.from({ length: 900 }, (_, k) => String(k + i)).join("\n") }] });
+    }
+    const all = [...f.sent.messages, ...more];
+    const counts = [...f.runs.reference.sentMessageCounts, ...more.map((_, i) => f.sent.messages.length + i + 1).filter((n) => n % 2 === 0)];
+    for (const profile of PROFILES) {
+      const engine = new Engine(cfgOf(profile, 1500), { archive: memoryArchive("/archive").archive });
+      const seen: [boolean, boolean][] = [];
+      for (const n of counts) {
+        const sent = JSON.stringify(engine.prepare({ ...f.sent, messages: clone(all.slice(0, n)) }, "anthropic").substituted);
+        seen.push([sent.includes("Wasted call"), sent.includes(JSON.stringify(whole).slice(1, -1))]);
+      }
+      for (const [stub, file] of seen) expect(file).toBe(stub);
+      expect(seen.some(([stub]) => stub)).toBe(true);
+      expect(seen[seen.length - 1]).toEqual([false, false]);
+    }
+  });
+
+  it("after an upstream refusal, the engine's next rung still sends the file once", () => {
+    const engine = new Engine(cfgOf("reference", 9000, { strict: true }), { archive: memoryArchive("/archive").archive });
+    const ctx = engine.prepare({ ...f.sent, messages: clone(f.sent.messages) }, "anthropic");
+    const count = (): number => JSON.stringify(ctx.substituted).split("[Read] {\\\"file_path\\\"").length - 1;
+    expect(count()).toBe(1);
+    let steps = 0;
+    while (engine.reactive(ctx) && steps < 5) {
+      steps++;
+      expect(count()).toBe(1);
+      expect(JSON.stringify(ctx.substituted)).toContain("QX1037");
+    }
+    expect(steps).toBeGreaterThan(0);
+  });
+});
