@@ -14,6 +14,10 @@ import { tailTerms, withTailTerms } from "./retention/tail-focus.js";
 import { renderSummary } from "./summary.js";
 import { stubbedReadParts } from "./parts/stubbed-reads.js";
 
+// The AgentParley sandbox speaks the plain dialect only: its build leaves the re-read stubs rule out.
+declare const __CLIFF_SANDBOX__: boolean | undefined;
+const readStubParts = typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__ ? null : stubbedReadParts;
+
 export { PartsCache };
 
 /** A compaction. `messages`, `summary` and `summaryText` are built when first read. */
@@ -180,8 +184,8 @@ export function compactWith(messages: readonly unknown[], d: Dialect, cfg: Confi
     // The lists an old summary carried come forward; everything else it said is dropped.
     if (files !== null && d.isSummary(m)) files.addText(summaryMessageText(m));
   });
-  if (d.name === "anthropic" && options.stubbedReads !== false) {
-    for (const p of stubbedReadParts(messages, { headLen, spanFrom: headLen, cut: headLen + keptFrom }, cfg, options.archive)) parts.push(p);
+  if (readStubParts !== null && d.name === "anthropic" && options.stubbedReads !== false) {
+    for (const p of readStubParts(messages, { headLen, spanFrom: headLen, cut: headLen + keptFrom }, cfg, options.archive)) parts.push(p);
   }
   const filesText = files === null ? "" : formatFileLists(files.capped(cfg.filesMaxPaths, cfg.filesMaxChars));
   const result = resultOf(messages, d, headLen, headLen + keptFrom, parts, filesText);
