@@ -40,7 +40,10 @@ var DEFAULT_CONFIG = Object.freeze({
   tailFocus: false,
   keepResultsOf: Object.freeze([]),
   keepFiles: Object.freeze([]),
-  pinMaxChars: 4e3
+  pinMaxChars: 4e3,
+  // The one rule on in the reference profile too: its output changes only for a history that holds a stub.
+  keepStubbedReads: true,
+  keepEditedFiles: false
 });
 var PROFILES = {
   reference: {},
@@ -58,7 +61,8 @@ var PROFILES = {
     focusResultMaxChars: 1200,
     focusTotalMaxChars: 4e3,
     keepFiles: Object.freeze(["AGENTS.md", "CLAUDE.md"]),
-    archive: true
+    archive: true,
+    keepEditedFiles: true
   }
 };
 
@@ -99,7 +103,9 @@ var CONFIG_KINDS = {
   tailFocus: "bool",
   keepResultsOf: "list",
   keepFiles: "list",
-  pinMaxChars: "int"
+  pinMaxChars: "int",
+  keepStubbedReads: "bool",
+  keepEditedFiles: "bool"
 };
 var CONFIG_KEYS = Object.keys(CONFIG_KINDS);
 var WHAT = {
@@ -988,19 +994,19 @@ function renderSummary(parts) {
 }
 function fitSummary(prefix, parts, fits) {
   const glue = prefix === SUMMARY_HEADER ? HEADER_GLUE : PART_SEPARATOR;
-  const render = (k) => k === 0 ? prefix : prefix + glue + parts.slice(parts.length - k).join(PART_SEPARATOR);
+  const render2 = (k) => k === 0 ? prefix : prefix + glue + parts.slice(parts.length - k).join(PART_SEPARATOR);
   let lo = 0;
   let hi = parts.length;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (fits(mid, () => render(mid))) lo = mid;
+    if (fits(mid, () => render2(mid))) lo = mid;
     else hi = mid - 1;
   }
   let text;
   return {
     kept: lo,
     get text() {
-      return text ??= render(lo);
+      return text ??= render2(lo);
     }
   };
 }
@@ -1271,6 +1277,127 @@ var CallBook = class {
   }
 };
 
+// core/parts/stubbed-reads.ts
+var READ_STUB_OPENINGS = [
+  "Wasted call \u2014 file unchanged since your last Read. Refer to that earlier tool_result instead.",
+  "File unchanged since last read. The content from the earlier Read tool_result in this conversation is still current \u2014 refer to that instead of re-reading.",
+  "<system-reminder>This file is already in your context"
+];
+var STATE_CURRENT_TRAILER = " (file state is current in your context \u2014 no need to Read it back)";
+var PARTIAL_VIEW = "<system-reminder>[Truncated: PARTIAL view";
+var EDIT_TOOLS2 = ["Edit", "Write", "MultiEdit"];
+function stubRulesOn(cfg) {
+  return cfg.pinMaxChars > 0 && (cfg.keepStubbedReads || cfg.keepEditedFiles);
+}
+function resultText(block) {
+  const content = block.content;
+  if (typeof content === "string") return content;
+  const out = [];
+  for (const b of arr(content)) if (obj(b).type === "text" && typeof obj(b).text === "string") out.push(obj(b).text);
+  return out.join("\n");
+}
+function leadingText(content) {
+  if (typeof content === "string") return content;
+  for (const b of arr(content)) if (obj(b).type === "text") return str(obj(b).text);
+  return "";
+}
+function resultsFrom(messages, from) {
+  const out = [];
+  for (let i = Math.max(0, from); i < messages.length; i++) {
+    const m = obj(messages[i]);
+    if (m.role !== "user") continue;
+    for (const b of arr(m.content)) {
+      const block = obj(b);
+      if (block.type === "tool_result" && typeof block.tool_use_id === "string") out.push({ id: block.tool_use_id, block, at: i, lead: leadingText(block.content) });
+    }
+  }
+  return out;
+}
+function callsBefore(messages, end) {
+  const calls = /* @__PURE__ */ new Map();
+  for (let i = 0; i < end; i++) {
+    const m = obj(messages[i]);
+    if (m.role !== "assistant") continue;
+    for (const b of arr(m.content)) {
+      const block = obj(b);
+      if (block.type === "tool_use" && typeof block.id === "string" && typeof block.name === "string") calls.set(block.id, { name: block.name, input: isObj(block.input) ? block.input : {}, at: i });
+    }
+  }
+  return calls;
+}
+var isStub = (text) => READ_STUB_OPENINGS.some((s) => text.startsWith(s));
+var mayTrigger = (r, cfg) => cfg.keepStubbedReads && isStub(r.lead) || cfg.keepEditedFiles && resultText(r.block).endsWith(STATE_CURRENT_TRAILER);
+var pathOf = (call) => call !== void 0 && typeof call.input.file_path === "string" && call.input.file_path !== "" ? call.input.file_path : null;
+function triggers(results, calls, cfg) {
+  const out = [];
+  for (const r of results) {
+    const call = calls.get(r.id);
+    const path = pathOf(call);
+    if (path === null || call === void 0) continue;
+    if (cfg.keepStubbedReads && call.name === "Read" && isStub(r.lead)) out.push({ path, before: r.at, writes: false });
+    else if (cfg.keepEditedFiles && EDIT_TOOLS2.indexOf(call.name) >= 0 && r.block.is_error !== true && resultText(r.block).endsWith(STATE_CURRENT_TRAILER)) out.push({ path, before: call.at + 1, writes: true });
+  }
+  return out;
+}
+function wholeRead(r, call) {
+  if (call === void 0 || call.name !== "Read" || r.block.is_error === true) return false;
+  if (call.input.offset !== void 0 || call.input.limit !== void 0 || call.input.pages !== void 0) return false;
+  return r.lead !== "" && !isStub(r.lead) && !r.lead.startsWith(PARTIAL_VIEW);
+}
+function newestSource(t, results, calls) {
+  let best = null;
+  for (const r of results) {
+    if (r.at >= t.before || best !== null && r.at <= best.at) continue;
+    const call = calls.get(r.id);
+    if (pathOf(call) === t.path && wholeRead(r, call)) best = { at: r.at, call, result: r };
+  }
+  if (!t.writes) return best;
+  for (const call of calls.values()) {
+    if (call.at >= t.before || call.name !== "Write" || typeof call.input.content !== "string") continue;
+    if (pathOf(call) === t.path && (best === null || call.at > best.at)) best = { at: call.at, call };
+  }
+  return best;
+}
+function summaryShows(s, id, cfg) {
+  if (s.result === void 0) return cfg.editMaxChars > 0 && str(s.call.input.content).length <= cfg.editMaxChars;
+  if (strip(resultText(s.result.block)).length <= cfg.resultMaxChars) return true;
+  const book = new CallBook();
+  book.record(id, s.call.name, s.call.input);
+  return pinned(cfg, book, { callId: id });
+}
+function render(s, ctx, archive) {
+  const cap = ctx.cfg.pinMaxChars;
+  if (s.result !== void 0) {
+    const text = resultText(s.result.block);
+    const clean = strip(text);
+    const line2 = signatureLine(s.call.name, s.call.input, ctx) + "\n" + RESULT_TAG + truncate(clean, cap);
+    return withPointer(toWellFormed(line2), clean.length > cap ? archivePointer(archive, text, "result") : null);
+  }
+  const content = str(s.call.input.content);
+  const line = `[${s.call.name}] ${pathOf(s.call)}
+${truncate(content, cap)}`;
+  return withPointer(toWellFormed(line), content.length > cap ? archivePointer(archive, content, "call") : null);
+}
+function stubbedReadParts(messages, span, cfg, archive) {
+  if (!stubRulesOn(cfg) || span.cut <= span.headLen) return [];
+  const late = resultsFrom(messages, span.spanFrom).filter((r) => mayTrigger(r, cfg));
+  if (late.length === 0) return [];
+  const calls = callsBefore(messages, messages.length);
+  const found = triggers(late, calls, cfg);
+  if (found.length === 0) return [];
+  const all = resultsFrom(messages, 0);
+  const kept = /* @__PURE__ */ new Map();
+  for (const t of found) {
+    const s = newestSource(t, all, calls);
+    if (s === null || s.at < span.headLen || s.at >= span.cut || kept.has(s.at)) continue;
+    const id = s.result?.id ?? "";
+    if (s.at >= span.spanFrom && summaryShows(s, id, cfg)) continue;
+    kept.set(s.at, s);
+  }
+  const ctx = { cfg, archive };
+  return [...kept.keys()].sort((a, b) => a - b).map((at) => render(kept.get(at), ctx, archive));
+}
+
 // core/parts/cache.ts
 var THOUGHT_KEYS = ["thoughtMaxChars", "keepThinking", "thinkingMaxChars"];
 function watched(cfg, seen) {
@@ -1450,6 +1577,7 @@ function withTailTerms(user, tail) {
 }
 
 // core/compact.ts
+var readStubParts = typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__ ? null : stubbedReadParts;
 function keptTailTerms(messages, headLen, keptFrom, d, cfg, cache) {
   const compute = () => tailTerms(messages.slice(headLen + keptFrom), d, cfg, cache?.decoded);
   return cache === void 0 ? compute() : cache.tailTerms(messages, headLen, `${keptFrom}:${cfg.resultMaxChars}`, compute);
@@ -1533,6 +1661,9 @@ function compactWith(messages, d, cfg, options = {}) {
   const parts = collectParts(body, keptFrom, partsOf, ctx.book, cfg.planMaxChars > 0, (m) => {
     if (files !== null && d.isSummary(m)) files.addText(summaryMessageText(m));
   });
+  if (readStubParts !== null && d.name === "anthropic" && options.stubbedReads !== false) {
+    for (const p of readStubParts(messages, { headLen, spanFrom: headLen, cut: headLen + keptFrom }, cfg, options.archive)) parts.push(p);
+  }
   const filesText = files === null ? "" : formatFileLists(files.capped(cfg.filesMaxPaths, cfg.filesMaxChars));
   const result = resultOf(messages, d, headLen, headLen + keptFrom, parts, filesText);
   const outLength = headLen + 1 + body.length - keptFrom;
@@ -2519,8 +2650,8 @@ function compactSession(live, cfg, opts) {
   const msgs = live.map((l) => l.message);
   let headParts = null;
   const foldHead = (r2) => headParts ??= foldable(msgs.slice(0, r2.headLen));
-  const render = (r2) => renderSummary([...foldHead(r2) ?? [], ...r2.parts]);
-  const measure = (r2) => estimateTokens({ messages: [{ role: "user", content: render(r2) }, ...r2.messages.slice(r2.headLen + 1)] });
+  const render2 = (r2) => renderSummary([...foldHead(r2) ?? [], ...r2.parts]);
+  const measure = (r2) => estimateTokens({ messages: [{ role: "user", content: render2(r2) }, ...r2.messages.slice(r2.headLen + 1)] });
   const budget = opts.reason === "overflow" ? -1 : cfg.strict ? cfg.thresholdTokens : Infinity;
   const plan = planCliff(msgs, piDialect2, cfg, budget, {
     head: "before-first-turn",
@@ -2552,7 +2683,7 @@ function compactSession(live, cfg, opts) {
   };
   if (opts.customInstructions) details.focus = opts.customInstructions;
   return {
-    summary: render(r) + formatFileLists({ read: files.readFiles, modified: files.modifiedFiles }),
+    summary: render2(r) + formatFileLists({ read: files.readFiles, modified: files.modifiedFiles }),
     firstKeptEntryId: r.cut < live.length ? live[r.cut].entryId : "",
     details
   };

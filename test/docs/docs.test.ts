@@ -24,6 +24,8 @@ const REWRITTEN = new Map<string, string>([
   ["| `serve`, `run -- CMD` | the proxy, below |", "docs/cli.md: the proxy is a page of its own now, linked"],
   ["below), then `CLIFF_*` environment variables over it (`CLIFF_KEEP_RECENT=1`, `CLIFF_SHADOW=yes`;", "docs/pi.md: the table of keys is on docs/configuration.md, linked"],
   ["below (validated; a bad key fails the build and names it). The same `summarize` is a library:", "docs/agentparley.md: the keys are on docs/configuration.md, linked"],
+  ["| `profile` | `reference` | group of defaults: `reference` (the reference's output, byte for byte) or `recall` |", "docs/configuration.md: the reference profile's one exception (keepStubbedReads, issue 31) where the profile is described"],
+  ["identical to the paper's reference; it is the right one when the agent mostly works from what it", "docs/retention.md: the same exception where the profiles are compared"],
 ]);
 
 /** Files the layout moved (issue 29): an old line naming one is kept when a page names it at its new place. */
