@@ -114,6 +114,7 @@ export const FLAGS: Flag[] = [
   { name: "port", value: "N", commands: ["serve", "run", "enable", "status", "watch"], help: "port to listen on (serve and run: 0 picks a free one, run's default; watch: the proxy's port on 127.0.0.1)", default: "8257" },
   { name: "proxy", value: "URL", commands: ["watch"], help: "the proxy to watch, when not on 127.0.0.1 (http://HOST:PORT)" },
   { name: "once", commands: ["watch"], help: "print one plain-text frame and exit" },
+  { name: "web", commands: ["watch"], help: "print the address of the proxy's web view (sessions, cliffs and the bill in a browser) and exit" },
   { name: "name", value: "NAME", commands: SERVICE, help: "a second instance: its own service, port and log", default: "default" },
   { name: "no-env", commands: ["enable"], help: "leave the shell profile alone (no ANTHROPIC_BASE_URL / OPENAI_BASE_URL)" },
   { name: "shell-profile", value: "FILE", commands: ["enable", "disable"], help: "the profile to wire instead of the one $SHELL reads (bash, zsh, fish)" },

@@ -52,9 +52,9 @@ const USAGE: Record<Command, { line: string; what: string; examples: string[] }>
     examples: ["cliffcompaction status"],
   },
   watch: {
-    line: "watch [--port 8257] [--once]",
+    line: "watch [--port 8257] [--once | --web]",
     what: "a live view of a running proxy: its sessions, their context and cliffs, the bill, the newest events",
-    examples: ["cliffcompaction watch", "cliffcompaction watch --once --port 8300"],
+    examples: ["cliffcompaction watch", "cliffcompaction watch --once --port 8300", "cliffcompaction watch --web"],
   },
 };
 

@@ -7,7 +7,7 @@ import { progressBar } from "./progress.js";
 import type { Session } from "../readers/index.js";
 import { simulate, toCsv, type Billing, type Simulation } from "./simulate.js";
 import { cliffCosts } from "./cliff-costs.js";
-import { renderSvg } from "./svg.js";
+import { renderSvg } from "../../node/sawtooth.js";
 import { fixed2, n, table } from "../table.js";
 import { cliArchive } from "../archive.js";
 import { gainLine, tightLine } from "./min-gain.js";

@@ -3,4 +3,4 @@ export { type CliffCostRow, cliffCosts, type NeededDropped } from "./cliff-costs
 export { cacheDiscount, chartSeries, checkSimulate, runSimulation, simulateCommand } from "./command.js";
 export { gainLine, tightLine } from "./min-gain.js";
 export { simulate, type Simulation } from "./simulate.js";
-export { niceStep, renderSvg, shortNumber } from "./svg.js";
+export { niceStep, renderSvg, shortNumber } from "../../node/sawtooth.js";

@@ -8,6 +8,7 @@ import { numberFlag, UsageError, type Parsed } from "../args.js";
 import { cliffFrame, type CliffView } from "./cliff.js";
 import { followEvents, getJson, ProxyUnreachable, type EventStream } from "./client.js";
 import { frame, type FrameState, type WatchEvent } from "./frame.js";
+import { printWebUrl } from "./web.js";
 
 const MIN_REDRAW_MS = 250;
 const POLL_MS = 1000;
@@ -57,6 +58,7 @@ export async function watchCommand(p: Parsed): Promise<number> {
   if (p.positionals.length > 0 || p.rest.length > 0) throw new UsageError("watch takes no FILE or command");
   const base = baseUrl(p);
   try {
+    if (p.values.web === true) return await printWebUrl(base);
     if (p.values.once === true) return await once(base);
     if (process.stdout.isTTY !== true || process.stdin.isTTY !== true) throw new UsageError("watch needs a terminal; for one plain frame, use watch --once");
     const status = await getJson(base, STATUS_PATH);

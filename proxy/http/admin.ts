@@ -2,7 +2,8 @@
  * The proxy's own endpoints under `/_cliff/`: `status` (JSON), `events` (server-sent events),
  * `metrics` (Prometheus text) and `sessions/ID/last-cliff` (a session's newest summary beside
  * what it dropped: the only endpoint that serves text from a body, answered only when the proxy
- * is bound to loopback and the request comes from loopback).
+ * is bound to loopback and the request comes from loopback); and the web view (`/_cliff/`, the
+ * page, and `sessions/ID/sawtooth.svg`, a session's chart).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Engine } from "../../core/index.js";
@@ -10,6 +11,7 @@ import { isLoopback } from "../loopback.js";
 import { metricsText, METRICS_CONTENT_TYPE } from "../observe/index.js";
 import type { Observer } from "../observe/index.js";
 import type { Stats } from "../observe/index.js";
+import { ICON_PATH, sendIcon, sendPage, sendSawtooth, WEB_PATH } from "../web/index.js";
 
 export { isLoopback };
 
@@ -48,12 +50,24 @@ export function statusOf(ctx: AdminContext, sessions = STATUS_SESSIONS): Record<
   };
 }
 
+const SAWTOOTH = /^\/_cliff\/sessions\/([0-9a-f]{1,64})\/sawtooth\.svg$/;
+
 /** Answers a GET under /_cliff/ (true), or leaves it to the caller (false). */
 export function admin(req: IncomingMessage, res: ServerResponse, ctx: AdminContext): boolean {
   if (req.method !== "GET") return false;
   const url = new URL(req.url ?? "/", "http://proxy");
   const path = url.pathname;
-  if (path === "/_cliff/status") {
+  const chart = SAWTOOTH.exec(path);
+  if (path === WEB_PATH) sendPage(res);
+  else if (path === ICON_PATH) sendIcon(res);
+  else if (path === "/_cliff") {
+    res.writeHead(308, { location: WEB_PATH, "content-length": "0" });
+    res.end();
+  } else if (chart !== null) {
+    const s = ctx.observer.sessions.byId(chart[1]);
+    if (s === undefined) json(res, 404, { error: "no such session" });
+    else sendSawtooth(res, s);
+  } else if (path === "/_cliff/status") {
     const n = Number(url.searchParams.get("sessions") ?? STATUS_SESSIONS);
     json(res, 200, statusOf(ctx, Number.isSafeInteger(n) && n >= 0 ? n : STATUS_SESSIONS));
   } else if (path === "/_cliff/events") {

@@ -54,6 +54,8 @@ export class Session {
   readonly context: number[] = [];
   readonly cliffAt: boolean[] = [];
   readonly ledger = new Ledger();
+  /** What its requests cost at list prices (the provider's counts × the model's price); null until one was priced. */
+  dollars: number | null = null;
   lastCliff: LastCliff | null = null;
   /** With `calibrate`: the ratio its cliffs are decided with (changed only at a cliff), and the newest one its answers showed. */
   calibration = 1;
@@ -78,6 +80,7 @@ export class Session {
     if (e.action === "escalate") this.escalations++;
     if (e.action === "fail-open") this.failOpens++;
     if (e.usage !== null) addUsage(this.usage, e.usage);
+    if (e.usage !== null && e.price !== null) this.dollars = (this.dollars ?? 0) + costOf(e.usage, e.price);
     this.last = { messagesIn: e.messagesIn, messagesOut: e.messagesOut, tokensIn: e.tokensIn, tokensOut: e.tokensOut };
     this.threshold = e.threshold;
     this.context.push(e.tokensOut);
@@ -100,7 +103,7 @@ export class Session {
     return {
       id: this.id, model: this.model, api: this.api, requests: this.requests, cliffs: this.cliffs, reuses: this.reuses,
       escalations: this.escalations, failOpens: this.failOpens, probes: this.probes, oneShots: this.oneShots,
-      usage: { ...this.usage }, cacheHitRate: prompt > 0 ? this.usage.cacheRead / prompt : null,
+      usage: { ...this.usage }, dollars: this.dollars, cacheHitRate: prompt > 0 ? this.usage.cacheRead / prompt : null,
       ...this.last, threshold: this.threshold,
       context: [...this.context], cliffAt: this.cliffAt.flatMap((c, i) => (c ? [i] : [])),
       ledger: { ...this.ledger.total, netDollars: this.ledger.total.priced > 0 ? this.ledger.total.netDollars : null, bills: this.ledger.bills.map((b) => ({ ...b, time: new Date(b.time).toISOString() })) },
@@ -109,6 +112,9 @@ export class Session {
     };
   }
 }
+
+/** Dollars of one request's usage at `price` (per million tokens). */
+const costOf = (u: Usage, price: Price): number => (u.input * price.input + u.cacheRead * price.cacheRead + u.cacheWrite * price.cacheWrite + u.output * price.output) / 1e6;
 
 /** A last cliff's text, two bytes a character, and a little for each dropped message's fields. */
 export function lastCliffBytes(c: LastCliff | null): number {

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { XMLParser } from "fast-xml-parser";
 import { readSession } from "../../cli/readers/index.js";
-import { renderSvg, yTicks } from "../../cli/simulate/svg.js";
+import { renderSvg, yTicks } from "../../node/sawtooth.js";
 import { table } from "../../cli/table.js";
 
 const FIX = new URL("../fixtures/sessions/", import.meta.url).pathname;

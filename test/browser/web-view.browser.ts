@@ -1,0 +1,130 @@
+/**
+ * The proxy's web view in headless Chromium (Debian's chromium package): a running proxy fed by a
+ * mock upstream, its page at /_cliff/ rendering the sessions, updating when a cliff happens without
+ * a reload, showing hostile session text as text with nothing executed, under its CSP with no
+ * violation and no request leaving the proxy, usable by keyboard and at a phone's width; a
+ * screenshot goes to docs/web-view.png for docs/team.md (the phone's to the temporary folder).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { grow, HOSTILE, webRig, type WebRig } from "../helpers/web-sessions.js";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const LAUNCH = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+let rig: WebRig;
+let browser: Browser;
+let hostileId = "";
+let plainId = "";
+let longId = "";
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: install Debian's package (apt-get update && apt-get install -y chromium) or set CHROMIUM_PATH`);
+  rig = await webRig();
+  await grow(rig.proxy, "hostile-session", 1, 6, HOSTILE);
+  await grow(rig.proxy, "plain-session", 1, 3);
+  await grow(rig.proxy, "long-session", 1, 30, "(the long one)");
+  const s: any = await (await fetch(rig.proxy.url + "/_cliff/status")).json();
+  const byRequests = (n: number): string => s.sessions.find((x: any) => x.requests === n).id;
+  [hostileId, plainId, longId] = [byRequests(6), byRequests(3), byRequests(30)];
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH });
+});
+afterAll(async () => {
+  await browser?.close();
+  await rig?.close();
+});
+
+/** The page opened as a browser does, with every console error, page error, dialog and request off the proxy collected. */
+async function open(viewport = { width: 1280, height: 800 }): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage({ viewport });
+  const problems: string[] = [];
+  page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+  page.on("pageerror", (e) => problems.push(String(e)));
+  page.on("dialog", (d) => {
+    problems.push("dialog: " + d.message());
+    void d.dismiss();
+  });
+  page.on("request", (r) => !r.url().startsWith(rig.proxy.url + "/_cliff/") && problems.push("request to " + r.url()));
+  page.on("response", (r) => r.status() >= 400 && problems.push(`${r.status()} from ${r.url()}`));
+  const r = await page.goto(rig.proxy.url + "/_cliff/");
+  expect(r?.status()).toBe(200);
+  await page.locator(`#sessions tr[data-id="${hostileId}"]`).waitFor();
+  return { page, problems };
+}
+
+const row = (page: Page, id: string) => page.locator(`#sessions tr[data-id="${id}"]`);
+
+describe("the web view in a browser", () => {
+  it("renders the sessions of a running serve: usage, the bill, thresholds, the selected session's sawtooth", async () => {
+    const { page, problems } = await open();
+    expect(await page.locator("#sessions tr[data-id]").count()).toBe(3);
+    expect(await row(page, hostileId).locator("td.cliffs").innerText()).not.toBe("0");
+    expect(await row(page, hostileId).locator("td.cost").innerText()).toMatch(/^\$\d/);
+    expect(await page.locator("#thresholds").innerText()).toContain("claude-sonnet-4-5");
+    expect(await page.locator(".note").innerText()).toMatch(/one replica/);
+    await row(page, longId).click();
+    await page.locator("#cliff-head").filter({ hasText: "Last cliff at" }).waitFor();
+    expect((await page.locator("#summary").innerText()).length).toBeGreaterThan(20);
+    const chart = page.locator("#chart");
+    await expect.poll(() => chart.evaluate((img: any) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+    expect((await chart.boundingBox())!.width).toBeGreaterThan(400);
+    await page.screenshot({ path: "docs/web-view.png", fullPage: false });
+    expect(problems).toEqual([]);
+  });
+
+  it("updates when a cliff happens, without a reload", async () => {
+    const { page, problems } = await open();
+    await page.evaluate(() => ((globalThis as any).__sameDocument = true));
+    expect(await row(page, plainId).locator("td.cliffs").innerText()).toBe("0");
+    await grow(rig.proxy, "plain-session", 4, 11);
+    await expect.poll(() => row(page, plainId).locator("td.cliffs").innerText(), { timeout: 10_000 }).not.toBe("0");
+    await expect.poll(() => page.locator("#events li.cliff").count()).toBeGreaterThan(0);
+    expect(await page.evaluate(() => (globalThis as any).__sameDocument)).toBe(true);
+    expect(problems).toEqual([]);
+  });
+
+  it("shows hostile session text as visible text and runs none of it", async () => {
+    const { page, problems } = await open();
+    await row(page, hostileId).focus();
+    await page.keyboard.press("Enter");
+    const summary = page.locator("#summary");
+    await summary.filter({ hasText: "<script>" }).waitFor();
+    expect(await summary.innerText()).toContain("<script>window.__pwned = 1</script>");
+    expect(await page.locator("#dropped").innerText()).toContain("javascript:alert(1)");
+    expect(await page.locator("#dropped").innerText()).toContain(`<img src=x onerror="window.__pwned = 2">`);
+    expect(await page.evaluate(() => (globalThis as any).__pwned)).toBeUndefined();
+    expect(await page.locator("main script, main img:not(#chart), a").count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
+  it("is usable by keyboard, sorts by cost and by cliffs, and fits a phone's width", async () => {
+    const { page, problems } = await open({ width: 390, height: 844 });
+    await page.locator('button[data-sort="cliffs"]').focus();
+    await page.keyboard.press("Enter");
+    const most: any = (await (await fetch(rig.proxy.url + "/_cliff/status")).json()).sessions.reduce((a: any, b: any) => (b.cliffs > a.cliffs ? b : a));
+    await expect.poll(() => page.locator("#sessions tr[data-id]").first().getAttribute("data-id")).toBe(most.id);
+    const cliffs = (await page.locator("#sessions td.cliffs").allInnerTexts()).map(Number);
+    expect(cliffs).toEqual([...cliffs].sort((a, b) => b - a));
+    expect(await page.locator('button[data-sort="cliffs"]').getAttribute("aria-pressed")).toBe("true");
+    await page.locator('button[data-sort="cost"]').click();
+    const costs = await page.locator("#sessions td.cost").allInnerTexts();
+    const values = costs.map((c) => Number(c.replace(/[$,]/g, "")));
+    expect(values).toEqual([...values].sort((a, b) => b - a));
+    await page.locator("#sessions tr[data-id]").first().focus();
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Enter");
+    const second = await page.locator("#sessions tr[data-id]").nth(1).getAttribute("data-id");
+    await expect.poll(() => page.locator("#sessions tr.selected").getAttribute("data-id")).toBe(second);
+    expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: join(tmpdir(), "cliff-web-view-phone.png"), fullPage: false });
+    expect(problems).toEqual([]);
+  });
+
+  it("is refused to a web page of another origin", async () => {
+    const r = await fetch(rig.proxy.url + "/_cliff/", { headers: { origin: "http://evil.example" } });
+    expect(r.status).toBe(403);
+  });
+});
