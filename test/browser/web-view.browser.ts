@@ -104,7 +104,8 @@ describe("the web view in a browser", () => {
     const { page, problems } = await open({ width: 390, height: 844 });
     await page.locator('button[data-sort="cliffs"]').focus();
     await page.keyboard.press("Enter");
-    const most: any = (await (await fetch(rig.proxy.url + "/_cliff/status")).json()).sessions.reduce((a: any, b: any) => (b.cliffs > a.cliffs ? b : a));
+    const st: any = await (await fetch(rig.proxy.url + "/_cliff/status")).json();
+    const most: any = st.sessions.reduce((a: any, b: any) => (b.cliffs > a.cliffs ? b : a));
     await expect.poll(() => page.locator("#sessions tr[data-id]").first().getAttribute("data-id")).toBe(most.id);
     const cliffs = (await page.locator("#sessions td.cliffs").allInnerTexts()).map(Number);
     expect(cliffs).toEqual([...cliffs].sort((a, b) => b - a));
