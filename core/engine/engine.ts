@@ -8,7 +8,7 @@
  */
 import { resolveConfig, type Config } from "../config/index.js";
 import { getDialect, type DialectName } from "../dialects/index.js";
-import { billableChars, fixedChars } from "../estimate/estimate.js";
+import { fixedChars, messageChars } from "../estimate/estimate.js";
 import { canonicalJson } from "../estimate/json.js";
 import { climb, maxRung, rungConfig, type Rung } from "../ladder.js";
 import { sha256Hex } from "../sha256.js";
@@ -22,9 +22,11 @@ import { byteOption, requestConfig, type EngineOptions, type EngineStats, type P
 import { cloneSummary as clone, PrefixStore, type StoreEntry } from "./store.js";
 import type { ArchiveFn } from "../archive.js";
 import { withoutStubbedReads, withStubbedReads } from "./stubbed.js";
+import { verdictOf, type Verdict } from "./verdict.js";
 
 export type { CliffFloor, PrepareContext } from "./request.js";
 export type { EngineOptions, EngineStats, PrepareOptions } from "./options.js";
+export type { Verdict } from "./verdict.js";
 
 export class Engine {
   readonly config: Config;
@@ -66,7 +68,7 @@ export class Engine {
    * by canonical text, so a resent history is hashed only where it is new.
    */
   digest(message: unknown, dialect: DialectName): string {
-    const entry = this.memo.get(message, billableChars);
+    const entry = this.memo.get(message, messageChars);
     if (entry.digest === null || entry.digestDialect !== dialect) {
       entry.digest = this.texts.digest(canonicalText(message, dialect, this.hash));
       entry.digestDialect = dialect;
@@ -86,13 +88,21 @@ export class Engine {
     return withStubbedReads(again.compacted ? again : ctx, this.config);
   }
 
+  /**
+   * `cliff`, `reuse` or `pass` for a request `prepare` decided with `options`, from the request
+   * alone (see verdict.ts): what the status, events, metrics and ledger count.
+   */
+  verdict(ctx: PrepareContext, options: PrepareOptions = {}): Verdict {
+    return verdictOf(ctx, (earlier) => this.prepare(earlier, ctx.dialect.name, options));
+  }
+
   private prepareWith(body: unknown, dialectName: DialectName | string, ratio: number, cfg: Config): RequestState {
     const d = getDialect(dialectName);
     const b = (body !== null && typeof body === "object" && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
     const raw = b[d.messagesKey];
     const messages: unknown[] = Array.isArray(raw) ? raw : [];
     const fixed = fixedChars(b, d.messagesKey);
-    const entries = messages.map((m) => this.memo.get(m, billableChars));
+    const entries = messages.map((m) => this.memo.get(m, messageChars));
     const policy = ratio === 1 ? canonicalJson([cfg, fixed]) : canonicalJson([cfg, fixed, ratio]);
     const ctx = newRequest(b, d, messages, entries, fixed, policy, cfg, this.hash, ratio);
     ctx.archive = this.archive;
@@ -218,7 +228,7 @@ export class Engine {
       const entry = this.store.get(this.storeKey(ctx, chain[i], policy));
       // Entries made under another config, request shape or dialect belong to other clients of a shared store.
       if (entry === undefined || entry.policy !== policy || entry.dialect !== ctx.dialect.name) continue;
-      const fits = entry.cut === i + 1 && entry.headLen <= entry.cut && ctx.messages.length >= entry.reach;
+      const fits = entry.reach === i + 1 && entry.headLen <= entry.cut && entry.cut <= entry.reach;
       if (!fits || !cutAllowed(ctx.dialect, ctx.messages, entry.cut, cfg) || entry.cut < (ctx.dialect.providerCompactionEnd?.(ctx.messages) ?? 0)) return undefined;
       return { headLen: entry.headLen, summary: clone(entry.summary), cut: entry.cut, reach: entry.reach, spanFrom: entry.spanFrom, summaryFp: entry.summaryFp };
     }
@@ -253,9 +263,9 @@ export class Engine {
     // The key hashes the whole prefix; the store computes it only when it is next used. By then
     // the host may have edited those messages in place: the cliff no longer describes them.
     this.store.defer(() => {
-      if (ctx.chain === null && !this.unchangedUpTo(ctx, entry.cut)) return;
+      if (ctx.chain === null && !this.unchangedUpTo(ctx, entry.reach)) return;
       // Only the prefix checked above is hashed: later messages may have changed.
-      this.store.put(this.storeKey(ctx, this.chainOf(ctx, entry.cut)[entry.cut - 1], policy), entry);
+      this.store.put(this.storeKey(ctx, this.chainOf(ctx, entry.reach)[entry.reach - 1], policy), entry);
     });
   }
 
@@ -267,7 +277,7 @@ export class Engine {
     const now = this.current;
     for (let i = 0; i < n; i++) {
       const m = ctx.messages[i];
-      const entry = now !== null && now.messages[i] === m ? now.entries[i] : this.memo.get(m, billableChars);
+      const entry = now !== null && now.messages[i] === m ? now.entries[i] : this.memo.get(m, messageChars);
       if (entry !== ctx.entries[i]) return false;
     }
     return true;

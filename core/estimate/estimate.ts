@@ -22,6 +22,34 @@ export function billableChars(value: unknown): number {
   return Math.max(0, measureJson(value, PYTHON_DEFAULT, adjustment));
 }
 
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** Characters `node`'s `cache_control` entry adds to it (0 when it has none). */
+function markChars(node: unknown): number {
+  if (!isRecord(node) || !("cache_control" in node)) return 0;
+  const { cache_control: _mark, ...rest } = node;
+  return billableChars(node) - billableChars(rest);
+}
+
+/**
+ * Billable characters of one history message as the engine counts it: without its cache
+ * breakpoints (`cache_control` on the message, its blocks, or a tool result's blocks). A client
+ * moves its breakpoint to the newest message on every request, so a message costs the same in
+ * every request that resends it, and a cliff decided from a history is decided the same from any
+ * later request holding that history.
+ */
+export function messageChars(message: unknown): number {
+  let marks = markChars(message);
+  const content = isRecord(message) ? message.content : undefined;
+  if (Array.isArray(content)) {
+    for (const block of content) {
+      marks += markChars(block);
+      if (isRecord(block) && Array.isArray(block.content)) for (const inner of block.content) marks += markChars(inner);
+    }
+  }
+  return billableChars(message) - marks;
+}
+
 /** `floor(billableChars(body) / 4)`. */
 export function estimateTokens(body: unknown): number {
   return Math.floor(billableChars(body) / 4);

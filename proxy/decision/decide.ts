@@ -19,7 +19,8 @@ export interface Decision {
   /** The parsed request (null when it did not parse as an object). */
   parsed: Record<string, unknown> | null;
   prepared: PrepareContext | null;
-  action: Action;
+  /** `cliff`, `reuse` or `pass` from the request alone (core/engine/verdict.ts), computed when first read. */
+  readonly action: Action;
   /** The window and threshold used, when the threshold is a share of the model's window. */
   threshold: ThresholdChoice | null;
   /** The threshold the request was decided against. */
@@ -58,18 +59,32 @@ export function decide(
   const shadow = engine.config.shadow;
   let prepared: PrepareContext;
   let threshold: ThresholdChoice | null;
+  let options: PrepareOptions;
   let body = raw;
   try {
     threshold = thresholdFor(policy, parsed.model, headers);
-    prepared = engine.prepare(parsed, api, { ...more(parsed), ...requestBudget(policy, threshold) });
+    options = { ...more(parsed), ...requestBudget(policy, threshold) };
+    prepared = engine.prepare(parsed, api, options);
     if (prepared.modified && !shadow) body = outgoingBytes(text, prepared);
   } catch {
     return failOpen(text);
   }
-  const action: Action = prepared.compacted ? "cliff" : prepared.matched ? "reuse" : "pass";
-  // In shadow mode the counts are what would have been sent; the original goes.
+  // In shadow mode the counts are what would have been sent; the original goes. The verdict
+  // prepares the request once more without its newest turn: asked for once the body is on its way.
+  let verdict: Action | undefined;
+  const ctx = prepared;
   return {
-    body, text, parsed, prepared, action, threshold, thresholdTokens: threshold?.threshold ?? policy.tokens,
+    get action(): Action {
+      if (verdict === undefined) {
+        try {
+          verdict = engine.verdict(ctx, options);
+        } catch {
+          verdict = ctx.modified ? "cliff" : "pass";
+        }
+      }
+      return verdict;
+    },
+    body, text, parsed, prepared, threshold, thresholdTokens: threshold?.threshold ?? policy.tokens,
     record: { ...record, messagesIn: prepared.messages.length, messagesOut: prepared.substituted.length, tokensIn: prepared.estTokensIn, tokensOut: prepared.estTokensOut, addedMs: performance.now() - started, ...(shadow ? { shadow: true } : {}) },
   };
 }
