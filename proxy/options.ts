@@ -43,6 +43,10 @@ export interface ProxyOptions {
   maxSessions?: number;
   /** Between keep-alive comments on the event stream (ms). */
   keepAliveMs?: number;
+  /** Preserved thinking: ask for invalid thinking blocks to be dropped on changed requests (default on; see preserved-thinking.ts). */
+  preservedThinking?: boolean;
+  /** A refusal we caused: resend the client's own bytes once when a compacted request gets an unforeseen 4xx (default on; see fallback.ts). */
+  fallback?: boolean;
 }
 
 export interface Resolved {
@@ -64,6 +68,8 @@ export interface Resolved {
   prices: PriceTable;
   maxSessions: number | undefined;
   keepAliveMs: number | undefined;
+  preservedThinking: boolean;
+  fallback: boolean;
 }
 
 /** A configured upstream that is not an http(s) base URL; `setting` names it. */
@@ -119,5 +125,7 @@ export function resolveOptions(o: ProxyOptions): Resolved {
     prices: o.prices ?? {},
     maxSessions: o.maxSessions,
     keepAliveMs: o.keepAliveMs,
+    preservedThinking: o.preservedThinking !== false,
+    fallback: o.fallback !== false,
   };
 }

@@ -8,7 +8,8 @@ import type { IncomingHttpHeaders } from "node:http";
 import { isObj, type DialectName, type Engine, type PrepareContext, type PrepareOptions } from "../../core/index.js";
 import { bodyText } from "./body.js";
 import type { RequestRecord } from "../observe/index.js";
-import { splicedBody } from "./numbers.js";
+import { replacedValue, splicedBody } from "./numbers.js";
+import { mergedBeta, thinkingPlan, withoutKeptThinking, type ThinkingPlan } from "./preserved-thinking.js";
 import type { Action } from "../observe/index.js";
 import { thresholdFor, type ThresholdChoice, type ThresholdPolicy } from "./window.js";
 
@@ -26,12 +27,26 @@ export interface Decision {
   /** The threshold the request was decided against. */
   thresholdTokens: number;
   record: Omit<RequestRecord, "status" | "escalations" | "action">;
+  /** What preserved thinking asks of the outgoing body when it changed (see preserved-thinking.ts). */
+  thinking: ThinkingPlan;
+  /** Headers to set on the outgoing request over the client's (the merged `anthropic-beta`), when the body changed and needs them. */
+  headers: Record<string, string> | undefined;
+}
+
+const NO_PLAN: ThinkingPlan = { kind: "none" };
+
+/** The client's headers with the decision's own over them: what goes upstream. */
+export function outgoingHeaders(incoming: IncomingHttpHeaders, d: Pick<Decision, "headers">): IncomingHttpHeaders {
+  return d.headers === undefined ? incoming : { ...incoming, ...d.headers };
 }
 
 /** The bytes of what `prepared` sends now, from the request's text where the text can be kept. */
-export function outgoingBytes(text: string, prepared: PrepareContext): Buffer {
-  const spliced = splicedBody(text, prepared.dialect.messagesKey, prepared.messages, prepared.substituted);
-  return Buffer.from(spliced ?? JSON.stringify(prepared.outgoingBody()), "utf8");
+export function outgoingBytes(text: string, prepared: PrepareContext, plan: ThinkingPlan = NO_PLAN): Buffer {
+  const key = prepared.dialect.messagesKey;
+  const list = plan.kind === "strip" ? withoutKeptThinking(prepared) : prepared.substituted;
+  let spliced = splicedBody(text, key, prepared.messages, list);
+  if (spliced !== null && plan.kind === "bind") spliced = replacedValue(spliced, "thinking", JSON.stringify(plan.thinking));
+  return Buffer.from(spliced ?? JSON.stringify({ ...prepared.outgoingBody(), [key]: list, ...(plan.kind === "bind" ? { thinking: plan.thinking } : {}) }), "utf8");
 }
 
 /** The threshold a request is decided against and, when it is a share of the window, the gain that goes with it. */
@@ -40,14 +55,14 @@ function requestBudget(policy: ThresholdPolicy, threshold: ThresholdChoice | nul
   return threshold !== null && policy.gainShare !== undefined ? { thresholdTokens, minGainTokens: Math.floor(thresholdTokens * policy.gainShare) } : { thresholdTokens };
 }
 
-/** `more` adds the host's other per-request options (the session's calibration). */
+/** `more` adds the host's other per-request options (the session's calibration); `preserveThinking` false turns that handling off. */
 export function decide(
-  engine: Engine, policy: ThresholdPolicy, api: DialectName, raw: Buffer, headers: IncomingHttpHeaders, more: (parsed: Record<string, unknown>) => PrepareOptions = () => ({}),
+  engine: Engine, policy: ThresholdPolicy, api: DialectName, raw: Buffer, headers: IncomingHttpHeaders, more: (parsed: Record<string, unknown>) => PrepareOptions = () => ({}), preserveThinking = true,
 ): Decision {
   const started = performance.now();
   const record = { api, messagesIn: 0, messagesOut: 0, tokensIn: 0, tokensOut: 0, addedMs: 0 };
   let parsed: unknown;
-  const failOpen = (text: string | null): Decision => ({ body: raw, text, parsed: isObj(parsed) ? parsed : null, prepared: null, action: "fail-open", threshold: null, thresholdTokens: policy.tokens, record: { ...record, addedMs: performance.now() - started } });
+  const failOpen = (text: string | null): Decision => ({ body: raw, text, parsed: isObj(parsed) ? parsed : null, prepared: null, action: "fail-open", threshold: null, thresholdTokens: policy.tokens, record: { ...record, addedMs: performance.now() - started }, thinking: NO_PLAN, headers: undefined });
   let text: string;
   try {
     text = bodyText(raw);
@@ -61,11 +76,17 @@ export function decide(
   let threshold: ThresholdChoice | null;
   let options: PrepareOptions;
   let body = raw;
+  let plan = NO_PLAN;
+  let out: Record<string, string> | undefined;
   try {
     threshold = thresholdFor(policy, parsed.model, headers);
     options = { ...more(parsed), ...requestBudget(policy, threshold) };
     prepared = engine.prepare(parsed, api, options);
-    if (prepared.modified && !shadow) body = outgoingBytes(text, prepared);
+    if (prepared.modified && !shadow) {
+      if (api === "anthropic") plan = thinkingPlan(parsed, preserveThinking);
+      body = outgoingBytes(text, prepared, plan);
+      if (plan.kind === "bind") out = { "anthropic-beta": mergedBeta(headers) };
+    }
   } catch {
     return failOpen(text);
   }
@@ -84,7 +105,7 @@ export function decide(
       }
       return verdict;
     },
-    body, text, parsed, prepared, threshold, thresholdTokens: threshold?.threshold ?? policy.tokens,
+    body, text, parsed, prepared, threshold, thresholdTokens: threshold?.threshold ?? policy.tokens, thinking: plan, headers: out,
     record: { ...record, messagesIn: prepared.messages.length, messagesOut: prepared.substituted.length, tokensIn: prepared.estTokensIn, tokensOut: prepared.estTokensOut, addedMs: performance.now() - started, ...(shadow ? { shadow: true } : {}) },
   };
 }

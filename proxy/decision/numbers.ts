@@ -129,3 +129,33 @@ export function splicedBody(text: string, key: string, original: readonly unknow
     return null;
   }
 }
+
+/** The span of the value the top-level object gives `key` (the last one, as JSON.parse keeps), or null. */
+function topLevelValue(text: string, key: string): Span | null {
+  let i = skipWs(text, 0);
+  if (text.charCodeAt(i) !== OPEN_BRACE) return null;
+  i = skipWs(text, i + 1);
+  let found: Span | null = null;
+  while (i < text.length && text.charCodeAt(i) !== CLOSE_BRACE) {
+    const keyEnd = skipString(text, i);
+    const name = keyName(text.slice(i, keyEnd));
+    i = skipWs(text, keyEnd);
+    if (text[i] !== ":") return null;
+    const start = skipWs(text, i + 1);
+    const end = skipValue(text, start);
+    if (name === key) found = [start, end];
+    i = skipWs(text, end);
+    if (text.charCodeAt(i) === COMMA) i = skipWs(text, i + 1);
+  }
+  return found;
+}
+
+/** `text` with the top-level value of `key` replaced by `json` (null when the key is absent or the text unreadable). */
+export function replacedValue(text: string, key: string, json: string): string | null {
+  try {
+    const span = topLevelValue(text, key);
+    return span === null ? null : text.slice(0, span[0]) + json + text.slice(span[1]);
+  } catch {
+    return null;
+  }
+}

@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream";
 import type { Engine } from "../../core/index.js";
 import { admin } from "./admin.js";
-import { decide, outgoingBytes, type Decision } from "../decision/index.js";
+import { decide, mergedBeta, outgoingBytes, outgoingHeaders, thinkingPlan, type Decision } from "../decision/index.js";
 import type { DebugDump } from "../observe/index.js";
 import { logLine, type RequestRecord } from "../observe/index.js";
 import type { Observer } from "../observe/index.js";
@@ -85,7 +85,7 @@ function finish(ctx: Context, d: Decision, action: Action, escalations: number, 
 
 /** Sends the decided body; after a context-length refusal, one more rung and a retry, up to the ladder's end. */
 async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context, route: Route, url: URL, raw: Buffer): Promise<void> {
-  const d = decide(ctx.engine, ctx.options.threshold, route.api!, raw, req.headers, (parsed) => ctx.observer.prepareOptions(ctx.engine, req.headers, route.api!, parsed));
+  const d = decide(ctx.engine, ctx.options.threshold, route.api!, raw, req.headers, (parsed) => ctx.observer.prepareOptions(ctx.engine, req.headers, route.api!, parsed), ctx.options.preservedThinking);
   if (d.threshold !== null) ctx.stats.window(d.threshold);
   const watched = ctx.observer.begin(ctx.engine, req.headers, route.api!, d.parsed, d.prepared, d.thresholdTokens);
   const shadow = ctx.engine.config.shadow;
@@ -93,7 +93,7 @@ async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context
     overBudget(res, route, d);
     return watched.end(finish(ctx, d, "refuse", 0, 0), d.prepared.rung);
   }
-  const request: UpstreamRequest = { agents: ctx.agents, url, method: "POST", headers: req.headers, body: d.body };
+  const request: UpstreamRequest = { agents: ctx.agents, url, method: "POST", headers: outgoingHeaders(req.headers, d), body: d.body };
   let escalations = 0;
   let status = 0;
   try {
@@ -110,7 +110,13 @@ async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context
         return relay(upstream, res, error.chunks);
       }
       escalations++;
-      request.body = outgoingBytes(d.text!, d.prepared);
+      request.body = outgoingBytes(d.text!, d.prepared, d.thinking);
+      // An escalation changes a request the first rung may have left alone: it needs the same handling.
+      if (d.thinking.kind === "none" && d.parsed !== null && route.api === "anthropic") {
+        d.thinking = thinkingPlan(d.parsed, ctx.options.preservedThinking);
+        request.body = outgoingBytes(d.text!, d.prepared, d.thinking);
+        if (d.thinking.kind === "bind") request.headers = { ...req.headers, "anthropic-beta": mergedBeta(req.headers) };
+      }
       d.record.messagesOut = d.prepared.substituted.length;
       d.record.tokensOut = d.prepared.estTokensOut;
     }

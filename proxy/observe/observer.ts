@@ -28,6 +28,8 @@ export interface ObserverOptions {
 /** Counts by API, for the metrics. */
 export interface ApiCounts {
   requests: number;
+  /** Thinking blocks the provider dropped (preserved thinking). */
+  thinkingDropped: number;
   actions: Record<string, number>;
   escalations: number;
   tokensIn: number;
@@ -90,7 +92,7 @@ export class Observer {
   apiCounts(api: string): ApiCounts {
     let c = this.byApi.get(api);
     if (c === undefined) {
-      c = { requests: 0, actions: {}, escalations: 0, tokensIn: 0, tokensOut: 0, usage: zeroUsage() };
+      c = { requests: 0, thinkingDropped: 0, actions: {}, escalations: 0, tokensIn: 0, tokensOut: 0, usage: zeroUsage() };
       this.byApi.set(api, c);
     }
     return c;
@@ -120,11 +122,12 @@ export class Watched {
 
   /** The exchange is decided and answered; its record is complete once the answer has ended. */
   end(record: RequestRecord, rung: number): void {
-    const done = this.tap === null ? Promise.resolve(null) : this.tap.done;
-    void done.then((usage) => this.finish(record, rung, usage));
+    const tap = this.tap;
+    const done = tap === null ? Promise.resolve(null) : tap.done;
+    void done.then((usage) => this.finish(record, rung, usage, tap?.thinkingDropped ?? 0));
   }
 
-  private finish(r: RequestRecord, rung: number, usage: Usage | null): void {
+  private finish(r: RequestRecord, rung: number, usage: Usage | null, thinkingDropped: number): void {
     const o = this.o;
     const now = Date.now();
     const session = o.sessions.find(this.key, this.kind, now);
@@ -132,6 +135,7 @@ export class Watched {
     counts.requests++;
     counts.actions[r.action] = (counts.actions[r.action] ?? 0) + 1;
     counts.escalations += r.escalations;
+    counts.thinkingDropped += thinkingDropped;
     counts.tokensIn += r.tokensIn;
     counts.tokensOut += r.tokensOut;
     if (usage !== null) {
@@ -141,7 +145,7 @@ export class Watched {
     const action = this.kind === "probe" && r.action === "pass" ? "probe" : r.action;
     const before = session?.ledger.total.netDollars ?? 0;
     const pricedBefore = session?.ledger.total.priced ?? 0;
-    session?.add({ kind: this.kind, model: this.model, api: this.api, action, messagesIn: r.messagesIn, messagesOut: r.messagesOut, tokensIn: r.tokensIn, tokensOut: r.tokensOut, usage, price: o.prices.of(this.model), threshold: this.threshold, time: now });
+    session?.add({ kind: this.kind, model: this.model, api: this.api, action, messagesIn: r.messagesIn, messagesOut: r.messagesOut, tokensIn: r.tokensIn, tokensOut: r.tokensOut, usage, price: o.prices.of(this.model), threshold: this.threshold, time: now, thinkingDropped });
     o.netDollars += (session?.ledger.total.netDollars ?? 0) - before;
     o.pricedCliffs += (session?.ledger.total.priced ?? 0) - pricedBefore;
     if (session !== null && this.kind === "turn") this.calibrate(session, r, usage);
@@ -153,6 +157,7 @@ export class Watched {
       ...(this.engine.config.shadow ? { shadow: true } : {}),
       messagesIn: r.messagesIn, messagesOut: r.messagesOut, tokensIn: r.tokensIn, tokensOut: r.tokensOut,
       rung, escalations: r.escalations, addedMs: Math.round(r.addedMs * 100) / 100, status: r.status, usage,
+      ...(thinkingDropped > 0 ? { thinkingDropped } : {}),
       ...(floor !== null ? { floor } : {}),
     });
   }

@@ -30,6 +30,8 @@ export interface Exchange {
   /** The threshold the request was decided against. */
   threshold: number;
   time: number;
+  /** Thinking blocks the provider dropped from the request (preserved thinking). */
+  thinkingDropped?: number;
 }
 
 const NEW_CLIFF = new Set(["cliff", "escalate"]);
@@ -44,6 +46,8 @@ export class Session {
   reuses = 0;
   escalations = 0;
   failOpens = 0;
+  /** Thinking blocks the provider dropped from this session's requests (their prefix changed at a cliff). */
+  thinkingDropped = 0;
   probes = 0;
   oneShots = 0;
   readonly usage: Usage = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
@@ -69,6 +73,7 @@ export class Session {
 
   add(e: Exchange): void {
     this.lastSeen = e.time;
+    this.thinkingDropped += e.thinkingDropped ?? 0;
     if (e.kind === "probe") return void this.probes++;
     if (e.kind === "one-shot") return void this.oneShots++;
     this.model = e.model;
@@ -102,7 +107,7 @@ export class Session {
     const prompt = promptTokens(this.usage);
     return {
       id: this.id, model: this.model, api: this.api, requests: this.requests, cliffs: this.cliffs, reuses: this.reuses,
-      escalations: this.escalations, failOpens: this.failOpens, probes: this.probes, oneShots: this.oneShots,
+      escalations: this.escalations, failOpens: this.failOpens, thinkingDropped: this.thinkingDropped, probes: this.probes, oneShots: this.oneShots,
       usage: { ...this.usage }, dollars: this.dollars, cacheHitRate: prompt > 0 ? this.usage.cacheRead / prompt : null,
       ...this.last, threshold: this.threshold,
       context: [...this.context], cliffAt: this.cliffAt.flatMap((c, i) => (c ? [i] : [])),

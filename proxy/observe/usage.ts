@@ -81,9 +81,20 @@ const MAX_HELD = 16 * 1024 * 1024;
 const NEWLINE = 0x0a;
 const USAGE_KEY = '"usage"';
 
+/** Where Anthropic's `input_transformations` sit: the message, message_start's message, a message_delta (which replaces it). */
+function transformationsIn(v: unknown): unknown[] | undefined {
+  if (!isRecord(v)) return undefined;
+  for (const t of [v.input_transformations, isRecord(v.message) ? v.message.input_transformations : undefined, isRecord(v.delta) ? v.delta.input_transformations : undefined]) {
+    if (Array.isArray(t)) return t;
+  }
+  return undefined;
+}
+
 /** Reads decoded answer bytes: SSE lines or one JSON document. */
 export class UsageParser {
   private readonly fields: Fields = {};
+  /** Thinking blocks the provider dropped from the request (its `input_transformations`), when it said. */
+  thinkingDropped: number | null = null;
   private held: Buffer[] = [];
   private heldBytes = 0;
   private gaveUp = false;
@@ -153,6 +164,8 @@ export class UsageParser {
     } catch {
       return;
     }
+    const t = transformationsIn(v);
+    if (t !== undefined) this.thinkingDropped = t.filter((x) => isRecord(x) && x.type === "thinking_dropped").length;
     const u = usageIn(v);
     if (u === undefined) return;
     merge(this.fields, u);
@@ -186,6 +199,11 @@ export class UsageTap {
     const encoding = (contentEncoding ?? "identity").trim().toLowerCase();
     this.decode = encoding === "identity" || encoding === "" ? null : DECODERS[encoding] ?? null;
     if (encoding !== "identity" && encoding !== "" && this.decode === null) this.finish(null); // an encoding it cannot read
+  }
+
+  /** Thinking blocks the provider dropped from the request, as its answer said (0 when it said nothing). */
+  get thinkingDropped(): number {
+    return this.parser.thinkingDropped ?? 0;
   }
 
   push(chunk: Buffer): void {
