@@ -3,4 +3,5 @@ export { archiveOffNote, proxyArchive } from "./archive.js";
 export { decide, type Decision, outgoingBytes, outgoingHeaders } from "./decide.js";
 export { mergedBeta, thinkingPlan, THINKING_BINDING_BETA, type ThinkingPlan } from "./preserved-thinking.js";
 export { ERROR_BODY_LIMIT, isContextError } from "./reactive.js";
+export { errorType, fallsBack } from "./fallback.js";
 export type { ThresholdChoice, ThresholdPolicy } from "./window.js";

@@ -12,7 +12,8 @@ const CONTEXT_ERROR = /context.?length|context.?window|prompt is too long|input.
 /** Largest error body the proxy reads before deciding; a longer one is relayed without a look. */
 export const ERROR_BODY_LIMIT = 4 * 1024 * 1024;
 
-function decoded(body: Buffer, encoding: string | undefined): string {
+/** An error body's text, decoded as its encoding says ("" when it cannot be). */
+export function decodedText(body: Buffer, encoding: string | undefined): string {
   try {
     if (encoding === "gzip" || encoding === "x-gzip") return gunzipSync(body).toString("utf8");
     if (encoding === "deflate") return inflateSync(body).toString("utf8");
@@ -25,5 +26,5 @@ function decoded(body: Buffer, encoding: string | undefined): string {
 
 /** A 413, or a 400 whose body says the prompt was over the model's context. */
 export function isContextError(status: number, body: Buffer, encoding: string | undefined): boolean {
-  return status === 413 || (status === 400 && CONTEXT_ERROR.test(decoded(body, encoding)));
+  return status === 413 || (status === 400 && CONTEXT_ERROR.test(decodedText(body, encoding)));
 }

@@ -15,7 +15,7 @@ import type { DebugDump } from "../observe/index.js";
 import { logLine, type RequestRecord } from "../observe/index.js";
 import type { Observer } from "../observe/index.js";
 import type { Resolved } from "../options.js";
-import { ERROR_BODY_LIMIT, isContextError } from "../decision/index.js";
+import { ERROR_BODY_LIMIT, errorType, fallsBack, isContextError } from "../decision/index.js";
 import { admit } from "./admission.js";
 import type { HostGuard } from "./guard.js";
 import { refuse } from "./refusal.js";
@@ -96,6 +96,7 @@ async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context
   const request: UpstreamRequest = { agents: ctx.agents, url, method: "POST", headers: outgoingHeaders(req.headers, d), body: d.body };
   let escalations = 0;
   let status = 0;
+  let refused: RequestRecord["refused"];
   try {
     for (;;) {
       const upstream = await send(request);
@@ -106,9 +107,19 @@ async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context
       }
       const error = await readUpTo(upstream, ERROR_BODY_LIMIT);
       const encoding = upstream.headers["content-encoding"];
-      if (!error.complete || !isContextError(status, Buffer.concat(error.chunks), encoding) || !ctx.engine.reactive(d.prepared)) {
-        return relay(upstream, res, error.chunks);
+      const body = Buffer.concat(error.chunks);
+      const context = error.complete && isContextError(status, body, encoding);
+      if (!context && error.complete && ctx.options.fallback && request.body !== raw) {
+        const type = errorType(body, encoding);
+        if (fallsBack(status, type)) {
+          refused = { status, type };
+          const original = await send({ ...request, headers: req.headers, body: raw });
+          status = original.statusCode ?? 0;
+          relay(original, res);
+          return watched.read(original);
+        }
       }
+      if (!context || !ctx.engine.reactive(d.prepared)) return relay(upstream, res, error.chunks);
       escalations++;
       request.body = outgoingBytes(d.text!, d.prepared, d.thinking);
       // An escalation changes a request the first rung may have left alone: it needs the same handling.
@@ -123,7 +134,8 @@ async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context
   } catch (e) {
     badGateway(res, ctx, url, e);
   } finally {
-    watched.end(finish(ctx, d, escalations > 0 ? "escalate" : d.action, escalations, status), d.prepared?.rung ?? 0);
+    if (refused !== undefined) Object.assign(d.record, { refused, messagesOut: d.record.messagesIn, tokensOut: d.record.tokensIn });
+    watched.end(finish(ctx, d, refused !== undefined ? "fallback" : escalations > 0 ? "escalate" : d.action, escalations, status), d.prepared?.rung ?? 0);
   }
 }
 

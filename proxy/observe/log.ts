@@ -16,6 +16,8 @@ export interface RequestRecord {
   status: number;
   /** Shadow mode: the counts are what would have been sent; the original was. */
   shadow?: boolean;
+  /** A fallback: the upstream's refusal of the compacted body (status and the provider's error type), before the original was sent. */
+  refused?: { status: number; type: string | null };
 }
 
 const n = (v: number): string => v.toLocaleString("en-US");
@@ -24,7 +26,8 @@ export function logLine(r: RequestRecord, json: boolean, now = new Date()): stri
   if (json) return JSON.stringify({ time: now.toISOString(), ...r, addedMs: Math.round(r.addedMs * 100) / 100 });
   const esc = r.escalations > 0 ? ` after ${r.escalations} escalation(s)` : "";
   const shadow = r.shadow === true ? " (shadow: sent the original)" : "";
-  return `${now.toISOString()} ${r.api} ${n(r.messagesIn)}→${n(r.messagesOut)} msgs ${n(r.tokensIn)}→${n(r.tokensOut)} tok ${r.action}${esc}${shadow} +${r.addedMs.toFixed(1)}ms ${r.status || (r.action === "refuse" ? "not sent" : "no upstream")}`;
+  const refused = r.refused === undefined ? "" : ` (compacted body refused ${r.refused.status} ${r.refused.type ?? "without a type"}: sent the original)`;
+  return `${now.toISOString()} ${r.api} ${n(r.messagesIn)}→${n(r.messagesOut)} msgs ${n(r.tokensIn)}→${n(r.tokensOut)} tok ${r.action}${esc}${shadow}${refused} +${r.addedMs.toFixed(1)}ms ${r.status || (r.action === "refuse" ? "not sent" : "no upstream")}`;
 }
 
 /** The minimum gain a proxy starts with, in one line (the threshold is on the line before). */

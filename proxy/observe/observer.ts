@@ -37,6 +37,9 @@ export interface ApiCounts {
   usage: Usage;
 }
 
+/** A session's fallbacks before the proxy warns that it keeps falling back. */
+export const FALLBACKS_WARNED = 2;
+
 const zeroUsage = (): Usage => ({ input: 0, cacheRead: 0, cacheWrite: 0, output: 0 });
 
 export class Observer {
@@ -149,6 +152,7 @@ export class Watched {
     o.netDollars += (session?.ledger.total.netDollars ?? 0) - before;
     o.pricedCliffs += (session?.ledger.total.priced ?? 0) - pricedBefore;
     if (session !== null && this.kind === "turn") this.calibrate(session, r, usage);
+    if (session !== null && r.action === "fallback") this.fallbackWarning(session, r);
     const cliff = session !== null && (r.action === "cliff" || r.action === "escalate");
     if (cliff) this.keepCliff(session, r);
     const floor = cliff ? this.floorWarning(session) : null;
@@ -187,6 +191,13 @@ export class Watched {
     session.notes.floor = floor;
     this.o.options.log?.(floorLine(session.id, floor));
     return floor;
+  }
+
+  /** Once per session, from its second fallback: the upstream keeps refusing what the proxy sends it. */
+  private fallbackWarning(session: Session, r: RequestRecord): void {
+    if (session.fallbacks < FALLBACKS_WARNED || "fallback" in session.notes || r.refused === undefined) return;
+    session.notes.fallback = { count: session.fallbacks, status: r.refused.status, type: r.refused.type };
+    this.o.options.log?.(`${new Date().toISOString()} WARNING session ${session.id}: the upstream refused ${session.fallbacks} of its compacted requests for a reason other than their length (last: ${r.refused.status} ${r.refused.type ?? "without a type"}); each time the proxy sent the client's own request instead, so this session runs uncompacted where that happens: please report it (the status and type, never the body)`);
   }
 
   private keepCliff(session: Session, r: RequestRecord): void {

@@ -46,6 +46,8 @@ export class Session {
   reuses = 0;
   escalations = 0;
   failOpens = 0;
+  /** Compacted requests the upstream refused for a reason other than their length, resent as the client sent them. */
+  fallbacks = 0;
   /** Thinking blocks the provider dropped from this session's requests (their prefix changed at a cliff). */
   thinkingDropped = 0;
   probes = 0;
@@ -84,6 +86,7 @@ export class Session {
     if (e.action === "reuse") this.reuses++;
     if (e.action === "escalate") this.escalations++;
     if (e.action === "fail-open") this.failOpens++;
+    if (e.action === "fallback") this.fallbacks++;
     if (e.usage !== null) addUsage(this.usage, e.usage);
     if (e.usage !== null && e.price !== null) this.dollars = (this.dollars ?? 0) + costOf(e.usage, e.price);
     this.last = { messagesIn: e.messagesIn, messagesOut: e.messagesOut, tokensIn: e.tokensIn, tokensOut: e.tokensOut };
@@ -107,7 +110,7 @@ export class Session {
     const prompt = promptTokens(this.usage);
     return {
       id: this.id, model: this.model, api: this.api, requests: this.requests, cliffs: this.cliffs, reuses: this.reuses,
-      escalations: this.escalations, failOpens: this.failOpens, thinkingDropped: this.thinkingDropped, probes: this.probes, oneShots: this.oneShots,
+      escalations: this.escalations, failOpens: this.failOpens, fallbacks: this.fallbacks, thinkingDropped: this.thinkingDropped, probes: this.probes, oneShots: this.oneShots,
       usage: { ...this.usage }, dollars: this.dollars, cacheHitRate: prompt > 0 ? this.usage.cacheRead / prompt : null,
       ...this.last, threshold: this.threshold,
       context: [...this.context], cliffAt: this.cliffAt.flatMap((c, i) => (c ? [i] : [])),

@@ -4,7 +4,7 @@ import type { Engine } from "../../core/index.js";
 import { VERSION } from "../version.js";
 import type { ThresholdChoice } from "../decision/index.js";
 
-export type Action = "pass" | "reuse" | "cliff" | "escalate" | "fail-open" | "oversize" | "refuse";
+export type Action = "pass" | "reuse" | "cliff" | "escalate" | "fail-open" | "oversize" | "refuse" | "fallback";
 
 /** How many models' windows the status remembers (the newest ones). */
 const WINDOWS_SHOWN = 16;
@@ -18,6 +18,8 @@ export class Stats {
   reuses = 0;
   escalations = 0;
   failOpens = 0;
+  /** Compacted requests the upstream refused for a reason other than their length, resent as the client sent them. */
+  fallbacks = 0;
   oversize = 0;
   upstreamErrors = 0;
   /** Requests refused before anything was sent (target, Host, Origin). */
@@ -44,6 +46,7 @@ export class Stats {
     else if (action === "cliff" || action === "escalate") this.cliffs++;
     else if (action === "fail-open") this.failOpens++;
     else if (action === "refuse") this.overBudgetRefusals++;
+    else if (action === "fallback") this.fallbacks++;
     else this.oversize++;
     this.escalations += escalations;
     this.tokensSaved += Math.max(0, tokensIn - tokensOut);
@@ -55,7 +58,7 @@ export class Stats {
       name: "cliffcompaction", version: VERSION, pid: process.pid, uptimeSeconds: Math.round((Date.now() - this.started) / 1000),
       requests: this.requests, compactable: this.compactable, inFlight: this.inFlight,
       passes: this.passes, cliffs: this.cliffs, reuses: this.reuses, escalations: this.escalations,
-      failOpens: this.failOpens, oversize: this.oversize, upstreamErrors: this.upstreamErrors, refused: this.refused, overBudgetRefusals: this.overBudgetRefusals, remoteSummaries: this.remoteSummaries, tokensSaved: this.tokensSaved,
+      failOpens: this.failOpens, fallbacks: this.fallbacks, oversize: this.oversize, upstreamErrors: this.upstreamErrors, refused: this.refused, overBudgetRefusals: this.overBudgetRefusals, remoteSummaries: this.remoteSummaries, tokensSaved: this.tokensSaved,
       store: { entries: s.store.entries, bytes: s.store.bytes, maxEntries: engine.config.storeMaxEntries, maxBytes: engine.config.storeMaxBytes },
       keepRecent: engine.config.keepRecent, memo: s.memo, digests: s.digests, windows: Object.fromEntries(this.windows), ...extra,
     };

@@ -113,7 +113,7 @@ describe("preserved thinking", () => {
     });
   }
 
-  it("a client that set the field itself is respected, and its beta kept once", async () => {
+  it("a client that set the field itself is respected, and its beta kept once: the refusal it chose falls back to its own request", async () => {
     const p = await start();
     const { sent, got } = await run(() => p, { requests: 24, thinking: { type: "adaptive", block_binding: { prefix_mismatch_behavior: "error" } }, betas: [BETA] });
     await p.close();
@@ -122,7 +122,10 @@ describe("preserved thinking", () => {
     expect((got[first].body.thinking as any).block_binding).toEqual({ prefix_mismatch_behavior: "error" });
     expect(got[first].headers["anthropic-beta"]).toBe(BETA);
     expect(got[first].status).toBe(400);
-    expect(sent.length).toBe(first + 1);
+    // The proxy's fallback: the client's own bytes, accepted.
+    expect(got[first + 1].raw).toBe(sent[first].client);
+    expect(got[first + 1].status).toBe(200);
+    expect(sent.every((s) => s.status === 200)).toBe(true);
   });
 
   for (const [name, thinking] of [["disabled", { type: "disabled" }], ["absent", undefined]] as const) {
