@@ -50,8 +50,7 @@ export { canonicalJson, pythonJson, pythonJsonLength, serializeJson, measureJson
 export { parseFocus, focusExcerpt, FOCUS_EXCERPT_TAG, type Focus } from "./focus.js";
 export { truncate, strip, toWellFormed, isWellFormed, stripTaskNotifications } from "./text.js";
 export { CliffInputError } from "./errors.js";
-export { Engine, type PrepareContext, type PrepareOptions, type CliffFloor, type EngineOptions, type EngineStats, type Verdict } from "./engine/engine.js";
-export { newestTurnStart, sentSummary } from "./engine/verdict.js";
+export { Engine, type PrepareContext, type PrepareOptions, type CliffFloor, type EngineOptions, type EngineStats } from "./engine/engine.js";
 export { boundCalibration, observedCalibration, CALIBRATION_MIN, CALIBRATION_MAX } from "./engine/calibration.js";
 export { PrefixStore, type StoreEntry } from "./engine/store.js";
 export { messageDigest, chainHashes, canonicalForm, canonicalText } from "./engine/digest.js";

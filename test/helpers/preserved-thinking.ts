@@ -9,7 +9,9 @@
  * `thinking-binding-controls-2026-08-01` beta; then the invalid blocks are dropped and the answer
  * lists them in `input_transformations` (`[]` when none, whenever the beta is sent). Each answer is
  * a new assistant turn: a signed thinking block and a tool call (or, once `calls` are used, text).
- * It records what it received and what it decided. It stops by itself.
+ * It records what it received and what it decided. It stops by itself. What the docs leave open it
+ * takes from the real Claude Code's requests: a string content is the one text block it stands for,
+ * and mid-conversation `system` messages are not part of a block's prefix.
  */
 import { createHash, createHmac } from "node:crypto";
 import http, { type IncomingHttpHeaders } from "node:http";
@@ -55,12 +57,20 @@ function canonical(v: unknown): unknown {
 
 const SECRET = "mock-signing-key";
 
+/** A message's or the system's content as blocks: a string is one text block, as the API reads it. */
+const blocks = (c: unknown): unknown => (typeof c === "string" ? [{ type: "text", text: c }] : c);
+const message = (m: unknown): unknown => (isObj(m) ? { ...m, content: blocks(m.content) } : m);
+
 /** The hash of a block's prefix: system, tools, the messages before it, and the blocks before it in its message. */
 function prefixHash(body: Obj, messages: unknown[], i: number, j: number): string {
   const m = messages[i];
   const before = isObj(m) && Array.isArray(m.content) ? m.content.slice(0, j) : [];
   const role = isObj(m) ? m.role : undefined;
-  return createHash("sha256").update(JSON.stringify(canonical({ system: body.system ?? null, tools: body.tools ?? null, messages: messages.slice(0, i), role, before }))).digest("hex");
+  // Mid-conversation `system` messages are Claude Code's per-turn instructions, which it rewrites
+  // from one request to the next (a trailing one loses a block once a turn follows it); the docs
+  // say Claude Code's own requests pass the check, so the mock leaves them out of the prefix.
+  const prefix = { system: blocks(body.system ?? null), tools: body.tools ?? null, messages: messages.slice(0, i).filter((x) => !isObj(x) || x.role !== "system").map(message), role, before };
+  return createHash("sha256").update(JSON.stringify(canonical(prefix))).digest("hex");
 }
 
 const sign = (prefix: string, thinking: string): string => createHmac("sha256", SECRET).update(prefix + "\u0000" + thinking).digest("base64");
@@ -89,13 +99,13 @@ function error(status: number, type: string, message: string): { status: number;
 }
 
 /** The assistant turn answering `body`: a thinking block signed over the request, then a tool call or text. */
-function turn(body: Obj, calls: number): unknown[] {
+function turn(body: Obj, calls: number, command: (n: number) => string): unknown[] {
   const messages = Array.isArray(body.messages) ? body.messages : [];
   const thinking = `Considering step ${messages.length}: what the last result says and what to run next.`;
   const signature = sign(prefixHash(body, [...messages, { role: "assistant", content: [] }], messages.length, 0), thinking);
   const n = messages.length;
   const call = messages.filter((m) => isObj(m) && m.role === "assistant").length < calls;
-  return [{ type: "thinking", thinking, signature }, call ? { type: "tool_use", id: `toolu_mock_${n}`, name: "Bash", input: { command: `cat part-${n}.log` } } : { type: "text", text: "ALL DONE" }];
+  return [{ type: "thinking", thinking, signature }, call ? { type: "tool_use", id: `toolu_mock_${n}`, name: "Bash", input: { command: command(n) } } : { type: "text", text: "ALL DONE" }];
 }
 
 function answer(body: Obj, content: unknown[], transformations: unknown[] | undefined): string {
@@ -123,7 +133,7 @@ function answer(body: Obj, content: unknown[], transformations: unknown[] | unde
 }
 
 /** Decides one request as the API would. */
-function decideRequest(headers: IncomingHttpHeaders, body: Obj, calls: number): { status: number; body: string; dropped: string[]; invalid: string[]; error?: string } {
+function decideRequest(headers: IncomingHttpHeaders, body: Obj, calls: number, command: (n: number) => string): { status: number; body: string; dropped: string[]; invalid: string[]; error?: string } {
   const thinking = isObj(body.thinking) ? body.thinking : undefined;
   const binding = thinking !== undefined && isObj(thinking.block_binding) ? thinking.block_binding : undefined;
   const behaviour = binding?.prefix_mismatch_behavior;
@@ -142,10 +152,19 @@ function decideRequest(headers: IncomingHttpHeaders, body: Obj, calls: number): 
   }
   const dropped = behaviour === "drop_block" ? invalid : [];
   const transformations = beta ? dropped.map((path) => ({ type: "thinking_dropped", path, reason: "prefix_binding_mismatch" })) : undefined;
-  return { status: 200, body: answer(body, turn(body, calls), transformations), dropped, invalid };
+  return { status: 200, body: answer(body, turn(body, calls, command), transformations), dropped, invalid };
 }
 
-export async function preservedThinkingMock(options: { calls?: number; lifetimeMs?: number } = {}): Promise<PreservedThinkingMock> {
+export interface PreservedThinkingOptions {
+  /** Tool calls to make before the final text (default: always a call). */
+  calls?: number;
+  /** The shell command of the call answering a request of `n` messages. */
+  command?: (n: number) => string;
+  lifetimeMs?: number;
+}
+
+export async function preservedThinkingMock(options: PreservedThinkingOptions = {}): Promise<PreservedThinkingMock> {
+  const command = options.command ?? ((n: number) => `cat part-${n}.log`);
   const refusals: { status: number; type: string; message: string }[] = [];
   const mock: PreservedThinkingMock = {
     url: "", exchanges: [], close: async () => {},
@@ -164,7 +183,7 @@ export async function preservedThinkingMock(options: { calls?: number; lifetimeM
         // answered below as a bad request
       }
       const refusal = refusals.shift();
-      const d = refusal !== undefined ? { ...error(refusal.status, refusal.type, refusal.message), dropped: [], invalid: [], error: refusal.type } : decideRequest(req.headers, body, options.calls ?? 1000);
+      const d = refusal !== undefined ? { ...error(refusal.status, refusal.type, refusal.message), dropped: [], invalid: [], error: refusal.type } : decideRequest(req.headers, body, options.calls ?? 1000, command);
       mock.exchanges.push({ headers: req.headers, body, raw, status: d.status, dropped: d.dropped, invalid: d.invalid, ...(d.error !== undefined ? { error: d.error } : {}) });
       const sse = d.status === 200 && body.stream === true;
       res.writeHead(d.status, { "content-type": sse ? "text/event-stream" : "application/json", "request-id": "req_mock" });
