@@ -78,14 +78,22 @@ export function policies(extra = process.env.CLIFF_RETENTION_EXTRA): NamedPolicy
   ];
 }
 
-/** Each recall rule's key and the value that turns it off. */
-export const RECALL_RULES: readonly [keyof Config, Config[keyof Config]][] = [
-  ["editMaxChars", 0],
-  ["planMaxChars", 0],
-  ["tailFocus", false],
+/**
+ * Each recall rule's key and the value that turns it off (named "recall -key"), then the profile's
+ * tuned values of other keys set back to the reference's (named "recall key=value"): what each pays
+ * is the profile's difference from it.
+ */
+export const RECALL_RULES: readonly [string, Partial<Config>][] = [
+  ["-editMaxChars", { editMaxChars: 0 }],
+  ["-workingSetFileMaxChars", { workingSetFileMaxChars: 0 }],
+  ["-planMaxChars", { planMaxChars: 0 }],
+  ["cmdMaxChars=150", { cmdMaxChars: 150 }],
+  ["humanMaxChars=20000", { humanMaxChars: 20000 }],
+  ["thoughtMaxChars=0", { thoughtMaxChars: 0 }],
+  ["-tailFocus", { tailFocus: false }],
 ];
 
-/** The recall profile with one rule off, per rule (named "recall -key"): what each rule pays. */
+/** The recall profile with one rule changed, per rule (named "recall <change>"): what each rule pays. */
 export function rulesOff(): NamedPolicy[] {
-  return RECALL_RULES.map(([key, off]) => ({ name: `recall -${key}`, policy: cliff({ profile: "recall", [key]: off }) }));
+  return RECALL_RULES.map(([name, change]) => ({ name: `recall ${name}`, policy: cliff({ profile: "recall", ...change }) }));
 }

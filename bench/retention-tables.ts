@@ -63,13 +63,13 @@ export function targetLines(rows: readonly Measured[], named: readonly NamedPoli
   ];
 }
 
-/** Per rule-off policy: the recall profile's held and kept minus the policy's, in points, per family and pooled. */
+/** Per changed-rule policy ("recall …"): the recall profile's held and kept minus the policy's, in points, per family and pooled. */
 export function paysTable(rows: readonly Measured[], named: readonly NamedPolicy[]): string[] {
   const r = named.findIndex((p) => p.name === "recall");
   const fam = byFamily(rows);
-  const out = [`  ${"rule off".padEnd(26)} ${fam.map(([f]) => f.padStart(14)).join("")}`];
+  const out = [`  ${"rule changed".padEnd(26)} ${fam.map(([f]) => f.padStart(14)).join("")}`];
   named.forEach((p, k) => {
-    if (!p.name.startsWith("recall -")) return;
+    if (!p.name.startsWith("recall ")) return;
     out.push(`  ${p.name.padEnd(26)} ${fam.map(([, t]) => `${signed(held(t[r]) - held(t[k]))}/${signed(kept(t[r]) - kept(t[k]))}`.padStart(14)).join("")}`);
   });
   return out;

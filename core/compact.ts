@@ -10,6 +10,11 @@ import { FileTracker, formatFileLists } from "./files.js";
 import { summaryMessageText } from "./parts/index.js";
 import { PartsCache } from "./parts/cache.js";
 import { CallBook, needsBook } from "./parts/call-book.js";
+import { settleCopies } from "./parts/working-set.js";
+
+// A sandbox build whose config never turns the working set on leaves it out (build.mjs defines this).
+declare const __CLIFF_WORKING_SET__: boolean | undefined;
+
 import { tailTerms, withTailTerms } from "./retention/tail-focus.js";
 import { renderSummary } from "./summary.js";
 import { stubbedReadParts } from "./parts/stubbed-reads.js";
@@ -86,7 +91,9 @@ function booked(d: Dialect, ctx: PartContext): (i: number, m: unknown) => string
  * The parts of body[0, keptFrom) in order. With the plan rule on, a message that ends its parts
  * with a plan keeps it only when it is the span's newest (older plans are superseded).
  */
-function collectParts(body: readonly unknown[], keptFrom: number, partsOf: (i: number, m: unknown) => string[], book: CallBook | undefined, plans: boolean, visit: (m: unknown) => void): string[] {
+function collectParts(body: readonly unknown[], keptFrom: number, partsOf: (i: number, m: unknown) => string[], book: CallBook | undefined, cfg: Config, visit: (m: unknown) => void): string[] {
+  // Superseded plans and file copies are settled once the whole span is read.
+  const plans = cfg.planMaxChars > 0 || cfg.workingSetFileMaxChars > 0;
   const parts: string[] = [];
   const made: string[][] = plans ? new Array<string[]>(keptFrom) : [];
   for (let i = 0; i < keptFrom; i++) {
@@ -96,11 +103,11 @@ function collectParts(body: readonly unknown[], keptFrom: number, partsOf: (i: n
     else for (let j = 0; j < p.length; j++) parts.push(p[j]);
   }
   if (!plans || book === undefined) return plans ? ([] as string[]).concat(...made) : parts;
-  const latest = book.latestPlanBefore(keptFrom);
+  const latest = cfg.planMaxChars > 0 ? book.latestPlanBefore(keptFrom) : -1;
+  const settle = (typeof __CLIFF_WORKING_SET__ !== "undefined" && !__CLIFF_WORKING_SET__) || cfg.workingSetFileMaxChars <= 0 ? null : settleCopies(book, keptFrom, cfg.workingSetMaxChars);
   for (let i = 0; i < keptFrom; i++) {
-    const p = made[i];
-    const n = book.hasPlan(i) && i !== latest ? p.length - 1 : p.length;
-    for (let j = 0; j < n; j++) parts.push(p[j]);
+    const own = cfg.planMaxChars > 0 && book.hasPlan(i) && i !== latest ? made[i].slice(0, -1) : made[i];
+    for (const part of settle === null ? own : settle(i, own)) parts.push(part);
   }
   return parts;
 }
@@ -180,7 +187,7 @@ export function compactWith(messages: readonly unknown[], d: Dialect, cfg: Confi
     onCall: files === null ? undefined : (name, args) => files.addCall(name, args),
   };
   const partsOf = cache !== null ? cache.summarizer(messages, headLen, d, ctx) : booked(d, ctx);
-  const parts = collectParts(body, keptFrom, partsOf, ctx.book, cfg.planMaxChars > 0, (m) => {
+  const parts = collectParts(body, keptFrom, partsOf, ctx.book, cfg, (m) => {
     // The lists an old summary carried come forward; everything else it said is dropped.
     if (files !== null && d.isSummary(m)) files.addText(summaryMessageText(m));
   });

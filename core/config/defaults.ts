@@ -33,6 +33,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   keepResultsOf: Object.freeze([]) as readonly string[], keepFiles: Object.freeze([]) as readonly string[], pinMaxChars: 4000,
   // The one rule on in the reference profile too: its output changes only for a history that holds a stub.
   keepStubbedReads: true, keepEditedFiles: false,
+  workingSetFileMaxChars: 0, workingSetMaxChars: 40000,
 });
 
 /**
@@ -41,13 +42,16 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
  */
 export const PROFILES: { readonly [P in Profile]: Readonly<Partial<Config>> } = {
   reference: {},
-  // The rules' values are measured by the retention bench (docs/retention.md, "What a cliff keeps"): each is
-  // where its gain in needed tokens held stopped paying for the tokens it keeps (errorTailMaxChars
-  // gained nothing there and stays off). The pins cost nothing where no such file is read. The
-  // archive keeps what is dropped outside the context, where a host can write files.
+  // The values are tuned by the retention bench on the corpus's tuning half and kept where they also
+  // pay on its checking half (docs/retention.md): edits and whole writes to 16,000 characters, the
+  // working set (each file's newest read or write, older copies superseded), commands to 1,000;
+  // long user text (tool output some agents send as user messages) and assistant text are capped,
+  // the tail focus kept small (errorTailMaxChars gained nothing and stays off). The pins cost nothing
+  // where no such file is read. The archive keeps what is dropped, where a host can write files.
   recall: {
-    editMaxChars: 1000, planMaxChars: 3000, tailFocus: true, keepThinking: false, resultMaxChars: 200,
-    focusContextLines: 2, focusResultMaxChars: 1200, focusTotalMaxChars: 4000, keepFiles: Object.freeze(["AGENTS.md", "CLAUDE.md"]), archive: true,
+    editMaxChars: 16000, workingSetFileMaxChars: 16000, workingSetMaxChars: 40000, planMaxChars: 3000, cmdMaxChars: 1000,
+    humanMaxChars: 1000, thoughtMaxChars: 2000, keepThinking: false, resultMaxChars: 200,
+    tailFocus: true, focusContextLines: 1, focusResultMaxChars: 500, focusTotalMaxChars: 1000, keepFiles: Object.freeze(["AGENTS.md", "CLAUDE.md"]), archive: true,
     keepEditedFiles: true,
   },
 };

@@ -87,4 +87,8 @@ export interface Config {
   keepStubbedReads: boolean;
   /** Recall rule: a kept Edit/Write result that says the file's state is in context keeps the file's newest text the cliff dropped (as a pin). */
   keepEditedFiles: boolean;
+  /** Recall rule (the working set): the newest read or whole write of each file in the span keeps its text up to this many characters, older copies are superseded; 0 = off. */
+  workingSetFileMaxChars: number;
+  /** …and the newest copies share at most this many characters, newest first (the rest keep what the other rules keep). */
+  workingSetMaxChars: number;
 }

@@ -46,6 +46,7 @@ export const CONFIG_KINDS: { readonly [K in keyof Config]: ConfigKind } = {
   editMaxChars: "int", errorTailMaxChars: "int", planMaxChars: "int", tailFocus: "bool",
   keepResultsOf: "list", keepFiles: "list", pinMaxChars: "int",
   keepStubbedReads: "bool", keepEditedFiles: "bool",
+  workingSetFileMaxChars: "int", workingSetMaxChars: "int",
 };
 
 /** The config keys, in their camelCase spelling. */

@@ -7,6 +7,11 @@ import { resultPart } from "./result.js";
 import type { ResultMeta } from "./result-rules.js";
 import { cappedSignature, editLines, signatureLine } from "./signature.js";
 import { ASSISTANT_TAG, THINKING_TAG } from "./tags.js";
+import { workingSetWrite } from "./working-set.js";
+
+// A sandbox build whose config never turns the working set on leaves it out (build.mjs defines this).
+declare const __CLIFF_WORKING_SET__: boolean | undefined;
+
 
 /** Collects the lines of one assistant part in the reference order: thinking, visible text, calls, inline results. */
 export class AssistantPart {
@@ -36,7 +41,10 @@ export class AssistantPart {
       this.plan = cappedSignature(name, args, planCap, ctx.archive);
       return;
     }
-    (this.lines ??= []).push(editLines(name, args, ctx) ?? signatureLine(name, args, ctx));
+    const edit = editLines(name, args, ctx);
+    if (edit === null) (this.lines ??= []).push(signatureLine(name, args, ctx));
+    else if ((typeof __CLIFF_WORKING_SET__ !== "undefined" && !__CLIFF_WORKING_SET__) || ctx.cfg.workingSetFileMaxChars <= 0) (this.lines ??= []).push(edit);
+    else (this.lines ??= []).push(workingSetWrite(edit, name, args, ctx));
   }
 
   addResult(text: string, meta?: ResultMeta): void {

@@ -9,7 +9,7 @@ import type { Config } from "../config/index.js";
 
 /** Whether a pass under `cfg` keeps a book: the plan rule needs one (and the pins, to find a result's call). */
 export function needsBook(cfg: Config): boolean {
-  return cfg.planMaxChars > 0 || (cfg.pinMaxChars > 0 && (cfg.keepResultsOf.length > 0 || cfg.keepFiles.length > 0));
+  return cfg.planMaxChars > 0 || cfg.workingSetFileMaxChars > 0 || (cfg.pinMaxChars > 0 && (cfg.keepResultsOf.length > 0 || cfg.keepFiles.length > 0));
 }
 
 export interface BookedCall {

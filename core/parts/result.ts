@@ -6,6 +6,11 @@ import { isSummaryText } from "./content.js";
 import { pointerTo, type PartContext } from "./context.js";
 import { errorTailTag, failure, lastLines, pinned, type ResultMeta } from "./result-rules.js";
 import { RESULT_TAG } from "./tags.js";
+import { workingSetRead } from "./working-set.js";
+
+// A sandbox build whose config never turns the working set on leaves it out (build.mjs defines this).
+declare const __CLIFF_WORKING_SET__: boolean | undefined;
+
 
 /** `<tag>: text` for human-authored text (user, system, developer…): notifications removed, stripped, capped. */
 export function humanPart(tag: string, text: string, ctx: PartContext, dropSummary = true): string | null {
@@ -23,6 +28,11 @@ export function resultPart(text: string, ctx: PartContext, meta?: ResultMeta): s
   const clean = strip(text);
   if (clean.length === 0) return null;
   if (clean.length <= ctx.cfg.resultMaxChars) return toWellFormed(RESULT_TAG + clean);
+  const part = longResultPart(text, clean, ctx, meta);
+  return (typeof __CLIFF_WORKING_SET__ !== "undefined" && !__CLIFF_WORKING_SET__) || ctx.cfg.workingSetFileMaxChars <= 0 ? part : workingSetRead(text, clean, ctx, meta, part);
+}
+
+function longResultPart(text: string, clean: string, ctx: PartContext, meta: ResultMeta | undefined): string | null {
   const kept = keptLongResult(clean, ctx, meta);
   // What a rule keeps of a long result may be cut (a tail, a pinned start): the archive keeps it whole.
   if (kept !== null) return withPointer(toWellFormed(kept.line), kept.cut ? pointerTo(ctx.archive, text, "result") : null);
@@ -30,6 +40,7 @@ export function resultPart(text: string, ctx: PartContext, meta?: ResultMeta): s
   // The archive keeps the text as the model saw it, unstripped.
   return withPointer(excerpt, pointerTo(ctx.archive, text, "result"));
 }
+
 
 /**
  * The recall rules for a result over the length cap: a pinned one is kept whole (within its cap),

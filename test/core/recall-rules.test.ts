@@ -248,9 +248,10 @@ describe("the recall profile", () => {
   it("turns its rules on (the error tail only when asked for); each rule's own key turns it off alone; the reference profile is the default", () => {
     const trace = numberedLines("noise", 100) + "\nValueError: bad widget spec\nCommand exited with code 1";
     const steps: Step[] = [
-      { name: "Edit", args: { file_path: "src/p.ts", old_string: "a", new_string: numberedLines("edited", 20) }, result: "ok" },
+      { name: "Edit", args: { file_path: "src/p.ts", old_string: "a", new_string: numberedLines("edited", 100) }, result: "ok" },
       { name: "bash", args: { command: "pytest" }, result: trace, error: true },
       { name: "Read", args: { file_path: "AGENTS.md" }, result: numberedLines("agents rule", 60) },
+      { name: "Read", args: { file_path: "src/q.ts" }, result: numberedLines("read whole", 60) },
       ...fillers(),
     ];
     for (const dialect of ALL_DIALECTS) {
@@ -260,8 +261,12 @@ describe("the recall profile", () => {
       expect(recall).not.toContain("ValueError: bad widget spec");
       expect(summary(msgs, dialect, { profile: "recall", errorTailMaxChars: 200 })).toContain("ValueError: bad widget spec");
       expect(recall).toContain("agents rule line 59");
-      expect(summary(msgs, dialect, { profile: "recall", editMaxChars: 0 })).not.toContain("edited line 19");
-      expect(summary(msgs, dialect, { profile: "recall", keepFiles: [] })).not.toContain("agents rule line 59");
+      expect(summary(msgs, dialect, { profile: "recall", editMaxChars: 0 })).not.toContain("edited line 99");
+      expect(recall).toContain("read whole line 59");
+      expect(summary(msgs, dialect, { profile: "recall", workingSetFileMaxChars: 0 })).not.toContain("read whole line 59");
+      // AGENTS.md is pinned and, read whole, in the working set too: each key alone keeps it.
+      expect(summary(msgs, dialect, { profile: "recall", keepFiles: [] })).toContain("agents rule line 59");
+      expect(summary(msgs, dialect, { profile: "recall", keepFiles: [], workingSetFileMaxChars: 0 })).not.toContain("agents rule line 59");
       expect(summary(msgs, dialect, { profile: "reference" })).toBe(summary(msgs, dialect));
     }
   });

@@ -30,6 +30,8 @@ const RECALL_CONFIGS = fc.tuple(REFERENCE_CONFIGS, fc.record({
   keepResultsOf: fc.constantFrom([], ["read", "mcp__*"], ["*"]),
   keepFiles: fc.constantFrom([], ["*"], ["*.md"]),
   pinMaxChars: fc.constantFrom(0, 19, 4000),
+  workingSetFileMaxChars: fc.constantFrom(0, 23, 16000),
+  workingSetMaxChars: fc.constantFrom(29, 40000),
 }, { requiredKeys: [] })).map(([a, b]) => ({ profile: "recall", ...a, ...b }));
 const PROFILES: [string, fc.Arbitrary<Record<string, unknown>>][] = [["reference", REFERENCE_CONFIGS], ["recall", RECALL_CONFIGS]];
 
