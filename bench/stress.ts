@@ -58,6 +58,16 @@ function focusHeavy(mb: number): { messages: Msg[]; focus: string } {
   return { messages: msgs, focus: terms.join(" ") };
 }
 
+/** Dropped results of short lines (the focus searches them: never a string per line). */
+function shortLines(mb: number): Msg[] {
+  const line = "ok 1234 done\n";
+  const result = line.repeat(Math.ceil((mb * 1e6) / 4 / line.length));
+  const msgs: Msg[] = [{ role: "user", content: "task" }];
+  for (let i = 0; i < 4; i++) msgs.push({ role: "assistant", content: `[bash] {"command":"run src/parser_${i}.ts"}` }, { role: "tool", content: result });
+  for (let i = 0; i < 6; i++) msgs.push({ role: "assistant", content: `look at src/parser_${i}.ts` }, { role: "tool", content: "ok" });
+  return msgs;
+}
+
 /** NUL-dense assistant text: `total` NULs over `messages` assistant messages. */
 function nulText(total: number, messages: number): Msg[] {
   const msgs: Msg[] = [{ role: "user", content: "task" }];
@@ -123,6 +133,7 @@ export async function benchStress(scale: "bench" | "stress"): Promise<void> {
   await plugin("focus that matches nothing", { messages: assistantText(mb(100)), focus: "zebra quokka", threshold: 100_000 });
   const heavy = focusHeavy(mb(127));
   await plugin("a focus of 10,000 terms", { ...heavy, threshold: 100_000 });
+  await plugin(`short lines, ${mb(40)} MB of dropped results and a focus`, { messages: shortLines(mb(40)), focus: "done parser", threshold: 100_000 });
   // NUL-dense text (round three): timed from the call to summarize, the context already parsed in the sandbox.
   const nuls = big ? 36_000_000 : 4_000_000;
   const label = `${big ? "36" : "4"} M NULs of assistant text`;

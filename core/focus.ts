@@ -57,46 +57,68 @@ export interface FocusBudget {
 /**
  * The focus excerpt of a dropped result, as a summary part, or null when no term matches or the
  * total allowance is spent. Each excerpt line is a whole line of the result; windows are in order.
+ * Linear in the result and making no string per line: the engine's own search finds each term and
+ * each hit's line ends, so a result of millions of short lines costs what one long line does.
  */
 export function focusExcerpt(result: string, budget: FocusBudget): string | null {
   if (budget.remaining <= 0) return null;
   const lower = result.toLowerCase();
-  const lineCount = 1 + (result.match(/\n/g)?.length ?? 0);
+  const lineCount = countLines(result);
   // A term found on most lines says nothing about which lines matter: use the selective ones,
-  // or failing that the rarest.
-  const byTerm = budget.focus.terms.map((term) => {
-    const at: number[] = [];
-    for (let i = lower.indexOf(term); i >= 0 && at.length <= lineCount; i = lower.indexOf(term, i + term.length)) at.push(i);
-    return at;
-  }).filter((at) => at.length > 0);
+  // or failing that the rarest. Counts stop past the line count; only the first hits are kept.
+  const byTerm = budget.focus.terms.map((term) => termHits(lower, term, lineCount)).filter((t) => t.count > 0);
   if (byTerm.length === 0) return null;
-  const selective = byTerm.filter((at) => at.length <= Math.max(5, lineCount * 0.2));
-  const chosen = selective.length > 0 ? selective : [byTerm.reduce((a, b) => (b.length < a.length ? b : a))];
-  const hits = ([] as number[]).concat(...chosen).slice(0, 256);
-  // Line index of each hit, then windows of ±context lines.
-  const starts: number[] = [0];
-  for (let i = result.indexOf("\n"); i >= 0; i = result.indexOf("\n", i + 1)) starts.push(i + 1);
-  const lineOf = (pos: number): number => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= pos) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
-  };
+  const selective = byTerm.filter((t) => t.count <= Math.max(5, lineCount * 0.2));
+  const chosen = selective.length > 0 ? selective : [byTerm.reduce((a, b) => (b.count < a.count ? b : a))];
+  const hits = ([] as number[]).concat(...chosen.map((t) => t.first)).slice(0, MAX_HITS);
   const wanted = new Set<number>();
-  for (const h of hits) {
-    const line = lineOf(h);
-    for (let l = Math.max(0, line - budget.context); l <= Math.min(starts.length - 1, line + budget.context); l++) wanted.add(l);
-  }
-  const lines = Array.from(wanted).sort((a, b) => a - b);
-  const text = lines
-    .map((l) => result.slice(starts[l], l + 1 < starts.length ? starts[l + 1] - 1 : result.length))
+  for (const h of hits) for (const start of windowStarts(result, lineStartAt(result, h), budget.context)) wanted.add(start);
+  const text = Array.from(wanted)
+    .sort((a, b) => a - b)
+    .map((start) => {
+      const end = result.indexOf("\n", start);
+      return result.slice(start, end < 0 ? result.length : end);
+    })
     .join("\n");
   const cap = Math.min(budget.perResult, budget.remaining);
   const excerpt = truncate(text, cap);
   budget.remaining -= excerpt.length;
   return FOCUS_EXCERPT_TAG + excerpt;
+}
+
+/** At most this many hits make windows. */
+const MAX_HITS = 256;
+
+function countLines(text: string): number {
+  let n = 1;
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+/** How often `term` occurs (counting stops past `lineCount`) and where, its first MAX_HITS. */
+function termHits(lower: string, term: string, lineCount: number): { count: number; first: number[] } {
+  const first: number[] = [];
+  let count = 0;
+  for (let i = lower.indexOf(term); i >= 0 && count <= lineCount; i = lower.indexOf(term, i + term.length)) {
+    if (count < MAX_HITS) first.push(i);
+    count++;
+  }
+  return { count, first };
+}
+
+/** Where the line holding `pos` starts. */
+function lineStartAt(text: string, pos: number): number {
+  return pos <= 0 ? 0 : text.lastIndexOf("\n", pos - 1) + 1;
+}
+
+/** The starts of the lines within `context` lines of the line starting at `start`, in order. */
+function windowStarts(text: string, start: number, context: number): number[] {
+  const out = [start];
+  for (let k = 0, s = start; k < context && s > 0; k++) out.unshift((s = lineStartAt(text, s - 1)));
+  for (let k = 0, s = start; k < context; k++) {
+    const nl = text.indexOf("\n", s);
+    if (nl < 0) break;
+    out.push((s = nl + 1));
+  }
+  return out;
 }

@@ -1,0 +1,39 @@
+/**
+ * 40 MB of short lines in dropped results: both builds return a summary under a 256 MB QuickJS
+ * memory limit (the recall build's tail focus searches every dropped result; splitting them into
+ * a string per line ran out of memory and returned "").
+ */
+import { describe, expect, it } from "vitest";
+import { getQuickJS } from "quickjs-emscripten";
+import { bundleSource, BUNDLE_PATH, RECALL_BUNDLE_PATH } from "../helpers/sandboxes.js";
+
+function shortLines(mb: number): string {
+  const line = "1234\n";
+  const result = line.repeat(Math.ceil((mb * 1e6) / 2 / line.length));
+  const msgs: unknown[] = [{ role: "user", content: "task" }];
+  for (let i = 0; i < 2; i++) msgs.push({ role: "assistant", content: `[bash] {"command":"run src/parser_${i}.ts"}` }, { role: "tool", content: result });
+  for (let i = 0; i < 6; i++) msgs.push({ role: "assistant", content: `look at src/parser_${i}.ts line 1234` }, { role: "tool", content: "ok" });
+  return JSON.stringify({ messages: msgs, focus: "done parser", threshold: 100_000 });
+}
+
+describe.each([["default", BUNDLE_PATH], ["recall", RECALL_BUNDLE_PATH]] as const)("40 MB of short lines, the %s build", (_name, bundle) => {
+  it("returns a non-empty summary in QuickJS under a 256 MB memory limit", async () => {
+    const json = shortLines(40);
+    expect(json.length).toBeGreaterThan(40e6);
+    const qjs = (await getQuickJS()).newContext();
+    try {
+      qjs.runtime.setMemoryLimit(256 * 1024 * 1024);
+      qjs.unwrapResult(qjs.evalCode(bundleSource(bundle))).dispose();
+      const arg = qjs.newString(json);
+      qjs.setProp(qjs.global, "__arg", arg);
+      arg.dispose();
+      const h = qjs.unwrapResult(qjs.evalCode("globalThis.compaction.summarize(JSON.parse(__arg))"));
+      const summary = qjs.getString(h);
+      h.dispose();
+      expect(summary).toContain("src/parser_0.ts");
+      expect(summary).toContain("1234");
+    } finally {
+      qjs.dispose();
+    }
+  }, 240_000);
+});
