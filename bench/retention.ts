@@ -92,7 +92,7 @@ export function benchRetention(): void {
       for (const half of [undefined, "tuning", "checking"] as const) {
         const rows = measured.filter((m) => half === undefined || m.src.half === half);
         if (rows.length === 0) continue;
-        console.log(`\n  what each recall rule pays${half === undefined ? "" : `, ${half} half`}: the profile with the rule off, change in held / kept (points) per family`);
+        console.log(`\n  what each recall rule pays${half === undefined ? "" : `, ${half} half`}: the profile with one rule changed, the profile's held / kept minus its (points) per family`);
         for (const l of paysTable(rows, named)) console.log(l);
       }
     }
