@@ -43,23 +43,32 @@ var DEFAULT_CONFIG = Object.freeze({
   pinMaxChars: 4e3,
   // The one rule on in the reference profile too: its output changes only for a history that holds a stub.
   keepStubbedReads: true,
-  keepEditedFiles: false
+  keepEditedFiles: false,
+  workingSetFileMaxChars: 0,
+  workingSetMaxChars: 4e4
 });
 var PROFILES = {
   reference: {},
-  // The rules' values are measured by the retention bench (docs/retention.md, "What a cliff keeps"): each is
-  // where its gain in needed tokens held stopped paying for the tokens it keeps (errorTailMaxChars
-  // gained nothing there and stays off). The pins cost nothing where no such file is read. The
-  // archive keeps what is dropped outside the context, where a host can write files.
+  // The values are tuned by the retention bench on the corpus's tuning half and kept where they also
+  // pay on its checking half (docs/retention.md): edits and whole writes to 16,000 characters, the
+  // working set (each file's newest read or write, older copies superseded), commands to 1,000;
+  // long user text (tool output some agents send as user messages) and assistant text are capped,
+  // the tail focus kept small (errorTailMaxChars gained nothing and stays off). The pins cost nothing
+  // where no such file is read. The archive keeps what is dropped, where a host can write files.
   recall: {
-    editMaxChars: 1e3,
+    editMaxChars: 16e3,
+    workingSetFileMaxChars: 16e3,
+    workingSetMaxChars: 4e4,
     planMaxChars: 3e3,
-    tailFocus: true,
+    cmdMaxChars: 1e3,
+    humanMaxChars: 1e3,
+    thoughtMaxChars: 2e3,
     keepThinking: false,
     resultMaxChars: 200,
-    focusContextLines: 2,
-    focusResultMaxChars: 1200,
-    focusTotalMaxChars: 4e3,
+    tailFocus: true,
+    focusContextLines: 1,
+    focusResultMaxChars: 500,
+    focusTotalMaxChars: 1e3,
     keepFiles: Object.freeze(["AGENTS.md", "CLAUDE.md"]),
     archive: true,
     keepEditedFiles: true
@@ -105,7 +114,9 @@ var CONFIG_KINDS = {
   keepFiles: "list",
   pinMaxChars: "int",
   keepStubbedReads: "bool",
-  keepEditedFiles: "bool"
+  keepEditedFiles: "bool",
+  workingSetFileMaxChars: "int",
+  workingSetMaxChars: "int"
 };
 var CONFIG_KEYS = Object.keys(CONFIG_KINDS);
 var WHAT = {
@@ -607,7 +618,7 @@ function pythonJsonLength(value) {
 // core/parts/call-kinds.ts
 var words = (list) => new Set(list.split(" "));
 var EDIT_TOOLS = words("edit write multiedit notebookedit write_file edit_file create_file str_replace_editor str_replace_based_edit_tool apply_patch apply_patch_call");
-var SHELL_TOOLS = words("shell exec exec_command local_shell local_shell_call container.exec bash execute_bash run_command run_shell_command terminal");
+var SHELL_TOOLS = words("shell shell_command exec exec_command local_shell local_shell_call container.exec bash execute_bash run_command run_shell_command terminal");
 var NEW_TEXT_KEYS = ["new_string", "newText", "new_str", "new_text", "content", "file_text", "new_source", "input", "patch", "diff"];
 var PLAN_TOOLS = words("todowrite todo_write write_todos todo todos update_plan task_tracker manage_todo_list todo_list");
 function argsObject(args) {
@@ -885,39 +896,50 @@ function parseFocus(text) {
 function focusExcerpt(result, budget) {
   if (budget.remaining <= 0) return null;
   const lower = result.toLowerCase();
-  const lineCount = 1 + (result.match(/\n/g)?.length ?? 0);
-  const byTerm = budget.focus.terms.map((term) => {
-    const at = [];
-    for (let i = lower.indexOf(term); i >= 0 && at.length <= lineCount; i = lower.indexOf(term, i + term.length)) at.push(i);
-    return at;
-  }).filter((at) => at.length > 0);
+  const lineCount = countLines(result);
+  const byTerm = budget.focus.terms.map((term) => termHits(lower, term, lineCount)).filter((t) => t.count > 0);
   if (byTerm.length === 0) return null;
-  const selective = byTerm.filter((at) => at.length <= Math.max(5, lineCount * 0.2));
-  const chosen = selective.length > 0 ? selective : [byTerm.reduce((a, b) => b.length < a.length ? b : a)];
-  const hits = [].concat(...chosen).slice(0, 256);
-  const starts = [0];
-  for (let i = result.indexOf("\n"); i >= 0; i = result.indexOf("\n", i + 1)) starts.push(i + 1);
-  const lineOf = (pos) => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = lo + hi + 1 >> 1;
-      if (starts[mid] <= pos) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
-  };
+  const selective = byTerm.filter((t) => t.count <= Math.max(5, lineCount * 0.2));
+  const chosen = selective.length > 0 ? selective : [byTerm.reduce((a, b) => b.count < a.count ? b : a)];
+  const hits = [].concat(...chosen.map((t) => t.first)).slice(0, MAX_HITS);
   const wanted = /* @__PURE__ */ new Set();
-  for (const h of hits) {
-    const line = lineOf(h);
-    for (let l = Math.max(0, line - budget.context); l <= Math.min(starts.length - 1, line + budget.context); l++) wanted.add(l);
-  }
-  const lines = Array.from(wanted).sort((a, b) => a - b);
-  const text = lines.map((l) => result.slice(starts[l], l + 1 < starts.length ? starts[l + 1] - 1 : result.length)).join("\n");
+  for (const h of hits) for (const start of windowStarts(result, lineStartAt(result, h), budget.context)) wanted.add(start);
+  const text = Array.from(wanted).sort((a, b) => a - b).map((start) => {
+    const end = result.indexOf("\n", start);
+    return result.slice(start, end < 0 ? result.length : end);
+  }).join("\n");
   const cap = Math.min(budget.perResult, budget.remaining);
   const excerpt = truncate(text, cap);
   budget.remaining -= excerpt.length;
   return FOCUS_EXCERPT_TAG + excerpt;
+}
+var MAX_HITS = 256;
+function countLines(text) {
+  let n = 1;
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+function termHits(lower, term, lineCount) {
+  const first = [];
+  let count = 0;
+  for (let i = lower.indexOf(term); i >= 0 && count <= lineCount; i = lower.indexOf(term, i + term.length)) {
+    if (count < MAX_HITS) first.push(i);
+    count++;
+  }
+  return { count, first };
+}
+function lineStartAt(text, pos) {
+  return pos <= 0 ? 0 : text.lastIndexOf("\n", pos - 1) + 1;
+}
+function windowStarts(text, start, context) {
+  const out = [start];
+  for (let k = 0, s = start; k < context && s > 0; k++) out.unshift(s = lineStartAt(text, s - 1));
+  for (let k = 0, s = start; k < context; k++) {
+    const nl = text.indexOf("\n", s);
+    if (nl < 0) break;
+    out.push(s = nl + 1);
+  }
+  return out;
 }
 
 // core/parts/tags.ts
@@ -1094,33 +1116,6 @@ function lastLines(text, cap) {
   return ELLIPSIS + text.slice(cut);
 }
 
-// core/parts/result.ts
-function humanPart(tag, text, ctx, dropSummary = true) {
-  if (dropSummary && isSummaryText(text)) return null;
-  const clean = strip(stripTaskNotifications(text));
-  if (clean === "") return null;
-  return toWellFormed(`${tag}: ${truncate(clean, ctx.cfg.humanMaxChars)}`);
-}
-function resultPart(text, ctx, meta) {
-  const clean = strip(text);
-  if (clean.length === 0) return null;
-  if (clean.length <= ctx.cfg.resultMaxChars) return toWellFormed(RESULT_TAG + clean);
-  const kept = keptLongResult(clean, ctx, meta);
-  if (kept !== null) return withPointer(toWellFormed(kept.line), kept.cut ? pointerTo(ctx.archive, text, "result") : null);
-  const excerpt = ctx.focus === void 0 ? null : toWellFormed(focusExcerpt(clean, ctx.focus) ?? "") || null;
-  return withPointer(excerpt, pointerTo(ctx.archive, text, "result"));
-}
-function keptLongResult(clean, ctx, meta) {
-  const pinCap = ctx.cfg.pinMaxChars;
-  if (pinned(ctx.cfg, ctx.book, meta)) return { line: RESULT_TAG + truncate(clean, pinCap), cut: clean.length > pinCap };
-  const tailCap = ctx.cfg.errorTailMaxChars;
-  if (tailCap > 0) {
-    const failed = failure(clean, meta);
-    if (failed !== null) return { line: errorTailTag(failed.exit) + lastLines(clean, tailCap), cut: clean.length > tailCap };
-  }
-  return null;
-}
-
 // core/parts/signature.ts
 function editLines(name, args, ctx) {
   const cap = ctx.cfg.editMaxChars;
@@ -1174,6 +1169,163 @@ function flatCanonical(args, cap) {
   return out + "}";
 }
 
+// core/parts/working-set.ts
+var CopyBook = class {
+  constructor() {
+    this.byAt = /* @__PURE__ */ new Map();
+  }
+  note(copy) {
+    const list = this.byAt.get(copy.at);
+    if (list === void 0) this.byAt.set(copy.at, [copy]);
+    else if (!list.some((c) => c.path === copy.path && c.full === copy.full)) list.push(copy);
+  }
+  get size() {
+    return this.byAt.size;
+  }
+  /**
+   * The copies before `end` that fall back, by body index: a line falls back when every file it
+   * holds a copy of has a newer copy (superseded), or when it is beyond the total cap, newest first.
+   */
+  fallbacks(end, totalMax) {
+    const at = [...this.byAt.keys()].filter((i) => i < end).sort((a, b) => b - a);
+    const seen = /* @__PURE__ */ new Set();
+    const out = /* @__PURE__ */ new Map();
+    let used = 0;
+    for (const i of at) {
+      const list = this.byAt.get(i);
+      const lines = /* @__PURE__ */ new Map();
+      for (const c of list) lines.set(c.full, [...lines.get(c.full) ?? [], c]);
+      for (const [full, copies] of lines) {
+        const newest = copies.some((c) => !seen.has(c.path));
+        for (const c of copies) seen.add(c.path);
+        if (newest && used + full.length <= totalMax) used += full.length;
+        else (out.get(i) ?? out.set(i, []).get(i)).push(copies[0]);
+      }
+    }
+    return out;
+  }
+};
+var COPIES = /* @__PURE__ */ new WeakMap();
+function copiesOf(book) {
+  let c = COPIES.get(book);
+  if (c === void 0) COPIES.set(book, c = new CopyBook());
+  return c;
+}
+function settleCopies(book, end, totalMax) {
+  const fallbacks = copiesOf(book).fallbacks(end, totalMax);
+  return (i, parts) => {
+    const fell = fallbacks.get(i);
+    return fell === void 0 ? parts : applyFallbacks(parts, fell);
+  };
+}
+function applyFallbacks(parts, copies) {
+  const out = parts.slice();
+  for (const c of copies) {
+    const k = out.findIndex((p2) => p2.indexOf(c.full) >= 0);
+    if (k < 0) continue;
+    const p = out[k];
+    if (p === c.full) {
+      if (c.fallback === null) out.splice(k, 1);
+      else out[k] = c.fallback;
+      continue;
+    }
+    const at = p.indexOf(c.full);
+    const before = p.slice(0, at);
+    const after = p.slice(at + c.full.length);
+    out[k] = c.fallback !== null ? before + c.fallback + after : before.endsWith("\n") ? before.slice(0, -1) + after : after.startsWith("\n") ? before + after.slice(1) : before + after;
+  }
+  return out;
+}
+var SHELL_TOOLS2 = /* @__PURE__ */ new Set("shell shell_command exec exec_command local_shell local_shell_call container.exec bash execute_bash run_command run_shell_command terminal".split(" "));
+var WRITE_TOOLS2 = /* @__PURE__ */ new Set("write write_file create_file".split(" "));
+var EDITOR_TOOLS2 = /* @__PURE__ */ new Set("str_replace_editor str_replace_based_edit_tool".split(" "));
+var PATCH_TOOLS2 = /* @__PURE__ */ new Set("apply_patch apply_patch_call".split(" "));
+var PATH_KEYS = ["file_path", "path", "filePath", "filename"];
+var ADD_FILE = /^\*\*\* Add File: (.+)$/gm;
+var CAT_TO = /\bcat\s+>\s*(['"]?)([^\s'"<>|;&]+)\1\s*<<-?\s*['"]?\w+/g;
+var CAT_FROM = /\bcat\s+<<-?\s*['"]?\w+['"]?\s*>\s*(['"]?)([^\s'"<>|;&]+)\1/g;
+var TEE = /\btee\s+(['"]?)([^\s'"<>|;&-][^\s'"<>|;&]*)\1\s*<<-?\s*['"]?\w+/g;
+var HERE_STRING = /^['"]@\s*\|\s*(?:Set-Content|Out-File)\s+(?:-(?:Path|FilePath|LiteralPath)\s+)?(['"]?)([^\s'"|;]+)\1/gm;
+var SHELL_READ = /^\s*(?:cd\s+\S+\s*&&\s*)?(?:cat|nl\s+-ba|Get-Content(?:\s+-Raw)?(?:\s+-Path)?)\s+(['"]?)([^\s'"|;&<>]+)\1\s*$/;
+function matches(re, text, group) {
+  const out = [];
+  for (const m of text.matchAll(re)) out.push(m[group].trim());
+  return out;
+}
+function shellText(args) {
+  const c = args.command ?? args.cmd;
+  return isArray(c) ? str(c[c.length - 1]) : str(c);
+}
+function wholeWritePaths(name, rawArgs) {
+  const tool = str(name).toLowerCase();
+  const args = argsObject(rawArgs);
+  if (WRITE_TOOLS2.has(tool)) return PATH_KEYS.map((k) => args[k]).filter((p) => typeof p === "string" && p !== "").slice(0, 1);
+  if (EDITOR_TOOLS2.has(tool)) return args.command === "create" && typeof args.path === "string" ? [args.path] : [];
+  if (PATCH_TOOLS2.has(tool)) return matches(ADD_FILE, [args.input, args.patch, shellText(args)].map((v) => str(v)).join("\n"), 1);
+  if (!SHELL_TOOLS2.has(tool)) return [];
+  const text = shellText(args);
+  if (text.indexOf("\n") < 0) return [];
+  return [...matches(ADD_FILE, text, 1), ...matches(CAT_TO, text, 2), ...matches(CAT_FROM, text, 2), ...matches(TEE, text, 2), ...matches(HERE_STRING, text, 2)];
+}
+function readPath(name, rawArgs) {
+  const tool = str(name).toLowerCase();
+  if (SHELL_TOOLS2.has(tool)) {
+    const m = SHELL_READ.exec(shellText(argsObject(rawArgs)));
+    return m === null ? null : m[2];
+  }
+  const read = fileOpsOfCall(name, rawArgs).read;
+  return read.length === 1 ? read[0] : null;
+}
+function workingSetRead(text, clean, ctx, meta, part) {
+  const book = ctx.book;
+  const call = book?.callOf(meta?.callId);
+  const path = call === void 0 ? null : readPath(call.name, call.args);
+  if (book === void 0 || path === null) return part;
+  const cap = ctx.cfg.workingSetFileMaxChars;
+  const full = withPointer(toWellFormed(RESULT_TAG + truncate(clean, cap)), clean.length > cap ? pointerTo(ctx.archive, text, "result") : null);
+  copiesOf(book).note({ at: book.at, path, full, fallback: part });
+  return full;
+}
+function workingSetWrite(line, name, args, ctx) {
+  const book = ctx.book;
+  const paths = book === void 0 ? [] : wholeWritePaths(name, args);
+  if (book === void 0 || paths.length === 0) return line;
+  const fallback = signatureLine(name, args, ctx);
+  for (const path of paths) copiesOf(book).note({ at: book.at, path, full: line, fallback });
+  return line;
+}
+
+// core/parts/result.ts
+function humanPart(tag, text, ctx, dropSummary = true) {
+  if (dropSummary && isSummaryText(text)) return null;
+  const clean = strip(stripTaskNotifications(text));
+  if (clean === "") return null;
+  return toWellFormed(`${tag}: ${truncate(clean, ctx.cfg.humanMaxChars)}`);
+}
+function resultPart(text, ctx, meta) {
+  const clean = strip(text);
+  if (clean.length === 0) return null;
+  if (clean.length <= ctx.cfg.resultMaxChars) return toWellFormed(RESULT_TAG + clean);
+  const part = longResultPart(text, clean, ctx, meta);
+  return typeof __CLIFF_WORKING_SET__ !== "undefined" && !__CLIFF_WORKING_SET__ || ctx.cfg.workingSetFileMaxChars <= 0 ? part : workingSetRead(text, clean, ctx, meta, part);
+}
+function longResultPart(text, clean, ctx, meta) {
+  const kept = keptLongResult(clean, ctx, meta);
+  if (kept !== null) return withPointer(toWellFormed(kept.line), kept.cut ? pointerTo(ctx.archive, text, "result") : null);
+  const excerpt = ctx.focus === void 0 ? null : toWellFormed(focusExcerpt(clean, ctx.focus) ?? "") || null;
+  return withPointer(excerpt, pointerTo(ctx.archive, text, "result"));
+}
+function keptLongResult(clean, ctx, meta) {
+  const pinCap = ctx.cfg.pinMaxChars;
+  if (pinned(ctx.cfg, ctx.book, meta)) return { line: RESULT_TAG + truncate(clean, pinCap), cut: clean.length > pinCap };
+  const tailCap = ctx.cfg.errorTailMaxChars;
+  if (tailCap > 0) {
+    const failed = failure(clean, meta);
+    if (failed !== null) return { line: errorTailTag(failed.exit) + lastLines(clean, tailCap), cut: clean.length > tailCap };
+  }
+  return null;
+}
+
 // core/parts/assistant.ts
 var AssistantPart = class {
   constructor(ctx) {
@@ -1200,7 +1352,10 @@ var AssistantPart = class {
       this.plan = cappedSignature(name, args, planCap, ctx.archive);
       return;
     }
-    (this.lines ??= []).push(editLines(name, args, ctx) ?? signatureLine(name, args, ctx));
+    const edit = editLines(name, args, ctx);
+    if (edit === null) (this.lines ??= []).push(signatureLine(name, args, ctx));
+    else if (typeof __CLIFF_WORKING_SET__ !== "undefined" && !__CLIFF_WORKING_SET__ || ctx.cfg.workingSetFileMaxChars <= 0) (this.lines ??= []).push(edit);
+    else (this.lines ??= []).push(workingSetWrite(edit, name, args, ctx));
   }
   addResult(text, meta) {
     const part = resultPart(text, this.ctx, meta);
@@ -1234,7 +1389,7 @@ var AssistantPart = class {
 
 // core/parts/call-book.ts
 function needsBook(cfg) {
-  return cfg.planMaxChars > 0 || cfg.pinMaxChars > 0 && (cfg.keepResultsOf.length > 0 || cfg.keepFiles.length > 0);
+  return cfg.planMaxChars > 0 || cfg.workingSetFileMaxChars > 0 || cfg.pinMaxChars > 0 && (cfg.keepResultsOf.length > 0 || cfg.keepFiles.length > 0);
 }
 var PAIRING_REACH = 16;
 var CallBook = class {
@@ -1586,7 +1741,8 @@ function booked(d, ctx) {
   const book = ctx.book;
   return book === void 0 ? (_i, m) => d.summarize(m, ctx) : (i, m) => (book.at = i, d.summarize(m, ctx));
 }
-function collectParts(body, keptFrom, partsOf, book, plans, visit) {
+function collectParts(body, keptFrom, partsOf, book, cfg, visit) {
+  const plans = cfg.planMaxChars > 0 || cfg.workingSetFileMaxChars > 0;
   const parts = [];
   const made = plans ? new Array(keptFrom) : [];
   for (let i = 0; i < keptFrom; i++) {
@@ -1596,11 +1752,11 @@ function collectParts(body, keptFrom, partsOf, book, plans, visit) {
     else for (let j = 0; j < p.length; j++) parts.push(p[j]);
   }
   if (!plans || book === void 0) return plans ? [].concat(...made) : parts;
-  const latest = book.latestPlanBefore(keptFrom);
+  const latest = cfg.planMaxChars > 0 ? book.latestPlanBefore(keptFrom) : -1;
+  const settle = typeof __CLIFF_WORKING_SET__ !== "undefined" && !__CLIFF_WORKING_SET__ || cfg.workingSetFileMaxChars <= 0 ? null : settleCopies(book, keptFrom, cfg.workingSetMaxChars);
   for (let i = 0; i < keptFrom; i++) {
-    const p = made[i];
-    const n = book.hasPlan(i) && i !== latest ? p.length - 1 : p.length;
-    for (let j = 0; j < n; j++) parts.push(p[j]);
+    const own = cfg.planMaxChars > 0 && book.hasPlan(i) && i !== latest ? made[i].slice(0, -1) : made[i];
+    for (const part of settle === null ? own : settle(i, own)) parts.push(part);
   }
   return parts;
 }
@@ -1658,7 +1814,7 @@ function compactWith(messages, d, cfg, options = {}) {
     onCall: files === null ? void 0 : (name, args) => files.addCall(name, args)
   };
   const partsOf = cache !== null ? cache.summarizer(messages, headLen, d, ctx) : booked(d, ctx);
-  const parts = collectParts(body, keptFrom, partsOf, ctx.book, cfg.planMaxChars > 0, (m) => {
+  const parts = collectParts(body, keptFrom, partsOf, ctx.book, cfg, (m) => {
     if (files !== null && d.isSummary(m)) files.addText(summaryMessageText(m));
   });
   if (readStubParts !== null && d.name === "anthropic" && options.stubbedReads !== false) {

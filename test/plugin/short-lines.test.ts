@@ -3,9 +3,23 @@
  * memory limit (the recall build's tail focus searches every dropped result; splitting them into
  * a string per line ran out of memory and returned "").
  */
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { getQuickJS } from "quickjs-emscripten";
-import { bundleSource, BUNDLE_PATH, RECALL_BUNDLE_PATH } from "../helpers/sandboxes.js";
+import { bundleSource, BUNDLE_PATH } from "../helpers/sandboxes.js";
+
+// The recall build made here, as test/plugin/recall-build.test.ts makes it (npm test builds the default only).
+const BUILD = new URL("../../build.mjs", import.meta.url).pathname;
+let recallBundle = "";
+beforeAll(() => {
+  const dir = mkdtempSync(join(tmpdir(), "cliff-short-lines-"));
+  const r = spawnSync(process.execPath, [BUILD, "--profile", "recall", "--out", dir, "--no-types"], { encoding: "utf8" });
+  expect(r.status, r.stderr).toBe(0);
+  recallBundle = join(dir, "cliffcompaction-recall.js");
+}, 120_000);
 
 function shortLines(mb: number): string {
   const line = "1234\n";
@@ -16,14 +30,14 @@ function shortLines(mb: number): string {
   return JSON.stringify({ messages: msgs, focus: "done parser", threshold: 100_000 });
 }
 
-describe.each([["default", BUNDLE_PATH], ["recall", RECALL_BUNDLE_PATH]] as const)("40 MB of short lines, the %s build", (_name, bundle) => {
+describe.each([["default", () => BUNDLE_PATH.pathname], ["recall", () => recallBundle]] as const)("40 MB of short lines, the %s build", (_name, bundle) => {
   it("returns a non-empty summary in QuickJS under a 256 MB memory limit", async () => {
     const json = shortLines(40);
     expect(json.length).toBeGreaterThan(40e6);
     const qjs = (await getQuickJS()).newContext();
     try {
       qjs.runtime.setMemoryLimit(256 * 1024 * 1024);
-      qjs.unwrapResult(qjs.evalCode(bundleSource(bundle))).dispose();
+      qjs.unwrapResult(qjs.evalCode(bundleSource(bundle()))).dispose();
       const arg = qjs.newString(json);
       qjs.setProp(qjs.global, "__arg", arg);
       arg.dispose();
