@@ -55,7 +55,8 @@ describe("the captured session: what reached the model without the rule", () => 
 const THRESHOLDS = { 8000: [1500, 3000], 30000: [6000, 12000] };
 
 function cfgOf(profile: (typeof PROFILES)[number], threshold: number, more: Partial<Config> = {}): Config {
-  return resolveConfig({ profile, thresholdTokens: threshold, ...more });
+  // The working set (workingSetFileMaxChars) keeps a file's newest read on its own: these tests watch the stub rules alone.
+  return resolveConfig({ profile, thresholdTokens: threshold, workingSetFileMaxChars: 0, ...more });
 }
 
 /** The engine's outgoing messages for the last request: warm (every request in turn) or cold (the last alone). */
