@@ -113,6 +113,7 @@ export const FLAGS: Flag[] = [
   { name: "output", short: "o", value: "FILE", commands: ["report"], help: "where to write the HTML report", default: "report.html" },
   { name: "port", value: "N", commands: ["serve", "run", "enable", "status", "watch"], help: "port to listen on (serve and run: 0 picks a free one, run's default; watch: the proxy's port on 127.0.0.1)", default: "8257" },
   { name: "proxy", value: "URL", commands: ["watch"], help: "the proxy to watch, when not on 127.0.0.1 (http://HOST:PORT)" },
+  { name: "admin-token-file", value: "FILE", commands: ["serve", "run", "watch", "status"], help: "the token /_cliff/ content asks for (also CLIFF_ADMIN_TOKEN_FILE); serve and run make it there when missing", default: "$XDG_STATE_HOME/cliffcompaction/admin-token" },
   { name: "once", commands: ["watch"], help: "print one plain-text frame and exit" },
   { name: "web", commands: ["watch"], help: "print the address of the proxy's web view (sessions, cliffs and the bill in a browser) and exit" },
   { name: "name", value: "NAME", commands: SERVICE, help: "a second instance: its own service, port and log", default: "default" },

@@ -47,6 +47,12 @@ export interface ProxyOptions {
   preservedThinking?: boolean;
   /** A refusal we caused: resend the client's own bytes once when a compacted request gets an unforeseen 4xx (default on; see fallback.ts). */
   fallback?: boolean;
+  /** The token `/_cliff/` content asks for; absent: read from (or made in) `adminTokenFile`. */
+  adminToken?: string;
+  /** Where the token is (`--admin-token-file`); absent: CLIFF_ADMIN_TOKEN_FILE, else the user's state folder. */
+  adminTokenFile?: string;
+  /** The environment the token's folder is found from (default: this process's). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface Resolved {

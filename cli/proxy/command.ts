@@ -7,6 +7,7 @@ import { gainSet, GAIN_SHARE, hostGain } from "../host-defaults.js";
 import { configOf, settingLayers } from "../settings.js";
 import { setBy } from "../../core/index.js";
 import { archiveOffNote } from "../../proxy/decision/index.js";
+import { AdminTokenError } from "../../node/admin-token.js";
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
@@ -28,6 +29,7 @@ function common(p: Parsed): ProxyOptions & { upstreamSources: Record<string, str
     ...windowSettings(layers),
     compactLimitBytes: numberFlag(p.values, "compact-limit-mb", 64, 0, 1 << 20, false) * 1024 * 1024,
     logJson: p.values["log-json"] === true,
+    adminTokenFile: typeof p.values["admin-token-file"] === "string" ? p.values["admin-token-file"] : undefined,
   };
 }
 
@@ -41,6 +43,7 @@ async function serve(p: Parsed): Promise<number> {
   try {
     proxy = await startProxy({ ...options, host, port, log: quiet ? undefined : (line) => process.stderr.write(line + "\n") });
   } catch (e) {
+    if (e instanceof AdminTokenError) throw new UsageError(e.message);
     throw new UsageError(`cannot listen on ${host}:${port} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
   if (!LOOPBACK.has(host)) process.stderr.write(`cliffcompaction: WARNING: listening on ${host}, not loopback: anyone who can reach it can use your API keys through it\n`);
@@ -66,7 +69,12 @@ export async function proxyCommand(p: Parsed): Promise<number> {
   const [command, ...args] = p.rest;
   if (command === undefined) throw new UsageError("run needs a command after --, e.g. cliffcompaction run -- claude");
   const port = p.values.port === undefined ? undefined : numberFlag(p.values, "port", 0, 0, 65535, true);
-  return runAgent({ ...common(p), port, command, args });
+  try {
+    return await runAgent({ ...common(p), port, command, args });
+  } catch (e) {
+    if (e instanceof AdminTokenError) throw new UsageError(e.message);
+    throw e;
+  }
 }
 
 

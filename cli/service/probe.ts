@@ -3,9 +3,9 @@ import http from "node:http";
 
 export type Probe = { kind: "ours"; status: Record<string, unknown> } | { kind: "other"; detail: string } | { kind: "free" };
 
-export function probe(port: number, timeoutMs = 1000): Promise<Probe> {
+export function probe(port: number, timeoutMs = 1000, headers: Record<string, string> = {}): Promise<Probe> {
   return new Promise((resolve) => {
-    const req = http.get({ host: "127.0.0.1", port, path: "/_cliff/status", timeout: timeoutMs, agent: false }, (res) => {
+    const req = http.get({ host: "127.0.0.1", port, path: "/_cliff/status", timeout: timeoutMs, agent: false, headers }, (res) => {
       let body = "";
       res.setEncoding("utf8");
       res.on("data", (c: string) => (body += c.length + body.length > 1 << 20 ? "" : c));

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { numberFlag, UsageError, type Parsed } from "../args.js";
 import { instanceName, readState, type ServiceDeps } from "./enable.js";
 import { findBlock } from "../../node/clients/index.js";
+import { adminHeaders } from "../admin-auth.js";
 import { probe, type Probe } from "./probe.js";
 import { serviceManager, type ServiceManager, type ServiceState } from "./service.js";
 import { blockId, shellProfile } from "../../node/clients/index.js";
@@ -68,7 +69,7 @@ export async function statusCommand(p: Parsed, d: ServiceDeps): Promise<number> 
   const url = `http://127.0.0.1:${port}`;
   const manager = d.manager !== undefined ? d.manager : serviceManager(d.platform);
   const service = serviceLine(manager, name);
-  const answer = await probe(port);
+  const answer = await probe(port, 1000, adminHeaders(p, url, d.platform.env));
   const rows: [string, string][] = [["service", service.line], ...portLines(url, port, answer, service.state).map((l): [string, string] => ["proxy", l])];
   rows.push(["shell", shellLine(d, name, state?.profile?.file, url)]);
   if (state?.codex !== undefined) rows.push(["codex", `${state.codex.file}: through the proxy (${state.codex.signIn === "chatgpt" ? "ChatGPT sign-in" : "API key"})`]);

@@ -10,9 +10,9 @@ function why(e: unknown): string {
 }
 
 /** GET a JSON document from the proxy, within `timeoutMs`. */
-export function getJson(base: string, path: string, timeoutMs = 3000): Promise<any> {
+export function getJson(base: string, path: string, headers: Record<string, string> = {}, timeoutMs = 3000): Promise<any> {
   return new Promise((resolve, reject) => {
-    const req = http.get(base + path, { timeout: timeoutMs }, (res) => {
+    const req = http.get(base + path, { timeout: timeoutMs, headers }, (res) => {
       let text = "";
       res.setEncoding("utf8");
       res.on("data", (c: string) => (text += c));
@@ -41,7 +41,7 @@ export interface EventStream {
  * Follows /_cliff/events: `onEvent` for each event, `onLive` once the backlog has been read, and
  * `onEnd` when the stream ends or cannot be opened.
  */
-export function followEvents(base: string, handlers: { onEvent: (e: WatchEvent) => void; onLive: () => void; onEnd: (why: string) => void }): EventStream {
+export function followEvents(base: string, headers: Record<string, string>, handlers: { onEvent: (e: WatchEvent) => void; onLive: () => void; onEnd: (why: string) => void }): EventStream {
   let buffer = "";
   let ended = false;
   const end = (reason: string): void => {
@@ -49,7 +49,7 @@ export function followEvents(base: string, handlers: { onEvent: (e: WatchEvent) 
     ended = true;
     handlers.onEnd(reason);
   };
-  const req = http.get(base + "/_cliff/events", (res) => {
+  const req = http.get(base + "/_cliff/events", { headers }, (res) => {
     if (res.statusCode !== 200) {
       res.resume();
       return end(`the event stream answered ${res.statusCode}`);

@@ -9,6 +9,7 @@ import { cliffFrame, type CliffView } from "./cliff.js";
 import { followEvents, getJson, ProxyUnreachable, type EventStream } from "./client.js";
 import { frame, type FrameState, type WatchEvent } from "./frame.js";
 import { printWebUrl } from "./web.js";
+import { adminHeaders } from "../admin-auth.js";
 
 const MIN_REDRAW_MS = 250;
 const POLL_MS = 1000;
@@ -30,26 +31,36 @@ function baseUrl(p: Parsed): string {
   return `http://127.0.0.1:${numberFlag(p.values, "port", 8257, 1, 65535, true)}`;
 }
 
+/** The proxy watched: its base URL and the headers that carry the admin token (when there is one to send). */
+interface Target {
+  base: string;
+  headers: Record<string, string>;
+}
+
+/** What to say when the proxy refused the event stream: it wants the token. */
+const refusedStream = (why: string): string | null => (/ 401$/.test(why) ? "the event stream needs the proxy's admin token (--admin-token-file FILE, or CLIFF_ADMIN_TOKEN_FILE)" : null);
+
 /** The backlog of events, read until the stream says it is live (or a moment passes). */
-function backlog(base: string): Promise<WatchEvent[]> {
+function backlog(t: Target): Promise<{ events: WatchEvent[]; problem: string | null }> {
   return new Promise((resolve) => {
     const events: WatchEvent[] = [];
     let stream: EventStream | null = null;
+    let problem: string | null = null;
     const done = (): void => {
       clearTimeout(timer);
       stream?.close();
-      resolve(events);
+      resolve({ events, problem });
     };
     const timer = setTimeout(done, ONCE_EVENTS_MS);
-    stream = followEvents(base, { onEvent: (e) => events.push(e), onLive: done, onEnd: done });
+    stream = followEvents(t.base, t.headers, { onEvent: (e) => events.push(e), onLive: done, onEnd: (why) => ((problem = refusedStream(why)), done()) });
   });
 }
 
-async function once(base: string): Promise<number> {
-  const status = await getJson(base, STATUS_PATH);
-  const events = await backlog(base);
+async function once(t: Target): Promise<number> {
+  const status = await getJson(t.base, STATUS_PATH, t.headers);
+  const { events, problem } = await backlog(t);
   const width = process.stdout.columns || 120;
-  const lines = frame({ url: base, status, events, paused: false, selected: -1, problem: null, now: Date.now() }, width, 10_000, true);
+  const lines = frame({ url: t.base, status, events, paused: false, selected: -1, problem, now: Date.now() }, width, 10_000, true);
   process.stdout.write(lines.join("\n") + "\n");
   return 0;
 }
@@ -57,12 +68,13 @@ async function once(base: string): Promise<number> {
 export async function watchCommand(p: Parsed): Promise<number> {
   if (p.positionals.length > 0 || p.rest.length > 0) throw new UsageError("watch takes no FILE or command");
   const base = baseUrl(p);
+  const t: Target = { base, headers: adminHeaders(p, base) };
   try {
     if (p.values.web === true) return await printWebUrl(base);
-    if (p.values.once === true) return await once(base);
+    if (p.values.once === true) return await once(t);
     if (process.stdout.isTTY !== true || process.stdin.isTTY !== true) throw new UsageError("watch needs a terminal; for one plain frame, use watch --once");
-    const status = await getJson(base, STATUS_PATH);
-    return await new Live(base, status).run();
+    const status = await getJson(base, STATUS_PATH, t.headers);
+    return await new Live(t, status).run();
   } catch (e) {
     if (!(e instanceof ProxyUnreachable)) throw e;
     process.stderr.write(`cliffcompaction: ${e.message}\n`);
@@ -97,6 +109,8 @@ class Live {
   private stream: EventStream | null = null;
   private finish: (code: number) => void = () => undefined;
   private restored = false;
+  /** Why the proxy refused the event stream (it asks for the token): not asked again. */
+  private refused: string | null = null;
   private readonly onKey = (data: Buffer): void => {
     for (const k of keys(data.toString("utf8"))) if (!this.restored) this.key(k);
   };
@@ -104,8 +118,8 @@ class Live {
   private readonly onSignal = (): void => this.quit(130);
   private readonly onExit = (): void => this.restore();
 
-  constructor(private readonly base: string, status: unknown) {
-    this.state = { url: base, status, events: [], paused: false, selected: 0, problem: null, now: Date.now() };
+  constructor(private readonly t: Target, status: unknown) {
+    this.state = { url: t.base, status, events: [], paused: false, selected: 0, problem: null, now: Date.now() };
   }
 
   run(): Promise<number> {
@@ -124,14 +138,17 @@ class Live {
   }
 
   private follow(): void {
-    this.stream = followEvents(this.base, {
+    this.stream = followEvents(this.t.base, this.t.headers, {
       onEvent: (e) => {
         this.held.push(e);
         if (!this.state.paused) this.take();
       },
       onLive: () => this.redraw(),
       // The proxy went away: say so, and follow again at the next poll that finds it.
-      onEnd: () => (this.stream = null),
+      onEnd: (why) => {
+        this.stream = null;
+        this.refused = refusedStream(why);
+      },
     });
   }
 
@@ -146,9 +163,9 @@ class Live {
   private async refresh(): Promise<void> {
     if (this.state.paused) return;
     try {
-      this.state.status = await getJson(this.base, STATUS_PATH);
-      this.state.problem = null;
-      if (this.stream === null) this.follow();
+      this.state.status = await getJson(this.t.base, STATUS_PATH, this.t.headers);
+      this.state.problem = this.refused;
+      if (this.stream === null && this.refused === null) this.follow();
     } catch (e) {
       this.state.problem = `${(e as Error).message}; retrying`;
     }
@@ -195,7 +212,7 @@ class Live {
 
   private async open(id: string): Promise<void> {
     try {
-      this.cliff = (await getJson(this.base, `/_cliff/sessions/${id}/last-cliff`)) as CliffView;
+      this.cliff = (await getJson(this.t.base, `/_cliff/sessions/${id}/last-cliff`, this.t.headers)) as CliffView;
       this.scroll = 0;
     } catch (e) {
       this.state.problem = (e as Error).message;

@@ -1,9 +1,10 @@
 /**
- * The proxy's own endpoints under `/_cliff/`: `status` (JSON), `events` (server-sent events),
- * `metrics` (Prometheus text) and `sessions/ID/last-cliff` (a session's newest summary beside
- * what it dropped: the only endpoint that serves text from a body, answered only when the proxy
- * is bound to loopback and the request comes from loopback); and the web view (`/_cliff/`, the
- * page, and `sessions/ID/sawtooth.svg`, a session's chart).
+ * The proxy's own endpoints under `/_cliff/`, each with the kind of what it serves (access.ts):
+ * `health` (open: no content, for load balancers), `login` (the cookie for a browser), the web
+ * view's page and icon (open: no session data in them); `status` (JSON), `metrics` (Prometheus
+ * text) and `sessions/ID/sawtooth.svg` (a session's chart): counts, open on loopback; `events`
+ * (server-sent events) and `sessions/ID/last-cliff` (a session's newest summary beside what it
+ * dropped): content, the admin token on loopback too.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Engine } from "../../core/index.js";
@@ -12,6 +13,7 @@ import { metricsText, METRICS_CONTENT_TYPE } from "../observe/index.js";
 import type { Observer } from "../observe/index.js";
 import type { Stats } from "../observe/index.js";
 import { ICON_PATH, sendIcon, sendPage, sendSawtooth, WEB_PATH } from "../web/index.js";
+import type { AdminAccess } from "./access.js";
 
 export { isLoopback };
 
@@ -21,6 +23,7 @@ export interface AdminContext {
   observer: Observer;
   /** The proxy listens on a loopback address only. */
   loopback: boolean;
+  access: AdminAccess;
   statusExtra: () => Record<string, unknown>;
 }
 
@@ -51,39 +54,47 @@ export function statusOf(ctx: AdminContext, sessions = STATUS_SESSIONS): Record<
 }
 
 const SAWTOOTH = /^\/_cliff\/sessions\/([0-9a-f]{1,64})\/sawtooth\.svg$/;
+const LAST_CLIFF = /^\/_cliff\/sessions\/([0-9a-f]{1,64})\/last-cliff$/;
+
+function lastCliffOf(res: ServerResponse, ctx: AdminContext, id: string): void {
+  const s = ctx.observer.sessions.byId(id);
+  if (s === undefined || s.lastCliff === null) json(res, 404, { error: "no such session, or no cliff in it yet" });
+  else json(res, 200, { id: s.id, model: s.model, ...s.lastCliff });
+}
+
+function chartOf(res: ServerResponse, ctx: AdminContext, id: string): void {
+  const s = ctx.observer.sessions.byId(id);
+  if (s === undefined) json(res, 404, { error: "no such session" });
+  else sendSawtooth(res, s);
+}
 
 /** Answers a GET under /_cliff/ (true), or leaves it to the caller (false). */
 export function admin(req: IncomingMessage, res: ServerResponse, ctx: AdminContext): boolean {
   if (req.method !== "GET") return false;
   const url = new URL(req.url ?? "/", "http://proxy");
   const path = url.pathname;
+  const allow = (kind: "counts" | "content"): boolean => ctx.access.allow(req, res, kind);
+  const cliff = LAST_CLIFF.exec(path);
   const chart = SAWTOOTH.exec(path);
-  if (path === WEB_PATH) sendPage(res);
+  if (path === "/_cliff/health") json(res, 200, { ok: true });
+  else if (path === "/_cliff/login") ctx.access.login(req, res);
+  else if (path === WEB_PATH) sendPage(res);
   else if (path === ICON_PATH) sendIcon(res);
   else if (path === "/_cliff") {
     res.writeHead(308, { location: WEB_PATH, "content-length": "0" });
     res.end();
   } else if (chart !== null) {
-    const s = ctx.observer.sessions.byId(chart[1]);
-    if (s === undefined) json(res, 404, { error: "no such session" });
-    else sendSawtooth(res, s);
+    if (allow("counts")) chartOf(res, ctx, chart[1]);
   } else if (path === "/_cliff/status") {
+    if (!allow("counts")) return true;
     const n = Number(url.searchParams.get("sessions") ?? STATUS_SESSIONS);
     json(res, 200, statusOf(ctx, Number.isSafeInteger(n) && n >= 0 ? n : STATUS_SESSIONS));
-  } else if (path === "/_cliff/events") {
-    ctx.observer.events.subscribe(res);
   } else if (path === "/_cliff/metrics") {
-    send(res, 200, METRICS_CONTENT_TYPE, metricsText(ctx.stats, ctx.engine, ctx.observer));
-  } else {
-    const m = /^\/_cliff\/sessions\/([0-9a-f]{1,64})\/last-cliff$/.exec(path);
-    if (m === null) return false;
-    if (!ctx.loopback || !isLoopback(req.socket.remoteAddress)) {
-      json(res, 403, { error: "a session's last cliff is served only by a proxy bound to loopback, to loopback" });
-    } else {
-      const s = ctx.observer.sessions.byId(m[1]);
-      if (s === undefined || s.lastCliff === null) json(res, 404, { error: "no such session, or no cliff in it yet" });
-      else json(res, 200, { id: s.id, model: s.model, ...s.lastCliff });
-    }
-  }
+    if (allow("counts")) send(res, 200, METRICS_CONTENT_TYPE, metricsText(ctx.stats, ctx.engine, ctx.observer));
+  } else if (path === "/_cliff/events") {
+    if (allow("content")) ctx.observer.events.subscribe(res);
+  } else if (cliff !== null) {
+    if (allow("content")) lastCliffOf(res, ctx, cliff[1]);
+  } else return false;
   return true;
 }

@@ -21,6 +21,7 @@ import type { HostGuard } from "./guard.js";
 import { refuse } from "./refusal.js";
 import type { Route } from "../routes.js";
 import type { Action, Stats } from "../observe/index.js";
+import type { AdminAccess } from "./access.js";
 import { endToEnd, readUpTo, send, type Agents, type UpstreamRequest } from "./upstream.js";
 
 export interface Context {
@@ -33,6 +34,8 @@ export interface Context {
   /** The proxy listens on a loopback address only. */
   loopback: boolean;
   debug: DebugDump | null;
+  /** Who may read what under /_cliff/ (access.ts). */
+  access: AdminAccess;
   statusExtra: () => Record<string, unknown>;
 }
 

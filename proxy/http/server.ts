@@ -18,6 +18,8 @@ import type { ArchiveWriter } from "../../node/archive.js";
 import { isLoopback } from "../loopback.js";
 import { Observer } from "../observe/index.js";
 import { Stats } from "../observe/index.js";
+import { adminAccess } from "./access.js";
+import { adminTokenFile, ensureAdminToken } from "../../node/admin-token.js";
 import { endToEnd, newAgents, send, type Agents } from "./upstream.js";
 
 /** node:crypto's SHA-256, for the engine: the same digests as the core's own, natively. */
@@ -60,6 +62,16 @@ async function refuseUpgrade(req: IncomingMessage, socket: Socket, options: Reso
   }
 }
 
+/** The token of `/_cliff/`: given, or read from its file (made there at the first start). */
+function adminToken(o: ProxyOptions): { token: string; file: string | null } {
+  if (o.adminToken !== undefined) return { token: o.adminToken, file: null };
+  const env = o.env ?? process.env;
+  const file = adminTokenFile(env, o.adminTokenFile);
+  // Only the default file's folder is held to 0700: a named one may be a team's, shared on purpose.
+  const own = file === adminTokenFile({ ...env, CLIFF_ADMIN_TOKEN_FILE: "" });
+  return { token: ensureAdminToken(file, own).token, file };
+}
+
 export async function startProxy(o: ProxyOptions = {}): Promise<RunningProxy> {
   const options = resolveOptions(o);
   const archive = proxyArchive(options.config, options.host, options.log);
@@ -67,13 +79,14 @@ export async function startProxy(o: ProxyOptions = {}): Promise<RunningProxy> {
   const stats = new Stats();
   const agents = newAgents();
   const loopback = isLoopback(options.host);
-  const observer = new Observer({ hash: nodeSha256, keepLastCliff: loopback, prices: options.prices, maxSessions: options.maxSessions, keepAliveMs: options.keepAliveMs, log: options.log });
+  const token = adminToken(o);
+  const observer = new Observer({ hash: nodeSha256, keepLastCliff: true, prices: options.prices, maxSessions: options.maxSessions, keepAliveMs: options.keepAliveMs, log: options.log });
   let port = options.port;
   const guard = new HostGuard(options.host, options.allowedHosts);
   const debug = options.debugDir === undefined ? null : new DebugDump(options.debugDir);
   const ctx: Context = {
-    agents, engine, options, stats, guard, observer, loopback, debug,
-    statusExtra: () => ({ listen: `http://${options.host}:${port}`, upstreams: Object.fromEntries(Object.entries(options.upstreams).map(([k, u]) => [k, u.href])), allowedHosts: options.allowedHosts, logFile: options.logFile ?? null, shadow: engine.config.shadow, strict: engine.config.strict, thresholdTokens: engine.config.thresholdTokens, thresholdShare: options.threshold.share ?? null, contextWindow: options.threshold.contextWindow ?? null, debugDir: options.debugDir ?? null,
+    agents, engine, options, stats, guard, observer, loopback, debug, access: adminAccess(token.token, loopback),
+    statusExtra: () => ({ listen: `http://${options.host}:${port}`, upstreams: Object.fromEntries(Object.entries(options.upstreams).map(([k, u]) => [k, u.href])), allowedHosts: options.allowedHosts, logFile: options.logFile ?? null, shadow: engine.config.shadow, strict: engine.config.strict, thresholdTokens: engine.config.thresholdTokens, thresholdShare: options.threshold.share ?? null, contextWindow: options.threshold.contextWindow ?? null, debugDir: options.debugDir ?? null, adminTokenFile: token.file,
       archive: archive === undefined ? null : { dir: archive.dir, ...archive.stats() } }),
   };
   const server = http.createServer((req, res) => {

@@ -1,8 +1,8 @@
 /**
  * The one place the proxy keeps any text of a body: a session's newest cliff, its summary beside
- * what it dropped, for `GET /_cliff/sessions/ID/last-cliff` (served, and kept, only when the proxy
- * is bound to loopback: the person at the machine is the one whose session it is). What is kept is
- * bounded: each dropped message as its role and the first characters of its text.
+ * what it dropped, for `GET /_cliff/sessions/ID/last-cliff` (content: served only with the admin
+ * token, access.ts). What is kept is bounded: the summary's first 256 Ki characters and at most
+ * 400 dropped messages, each as its role and its first 400 characters.
  */
 import { isObj } from "../../core/index.js";
 

@@ -16,7 +16,7 @@ import { addUsage, promptTokens, UsageTap, type Usage } from "./usage.js";
 
 export interface ObserverOptions {
   hash: (text: string) => string;
-  /** Keep each session's last cliff (summary and dropped text) for the loopback-only endpoint. */
+  /** Keep each session's last cliff (summary and dropped text) for the token-only endpoint. */
   keepLastCliff: boolean;
   prices?: PriceTable;
   maxSessions?: number;

@@ -22,7 +22,7 @@ async function start(cfg: Partial<Config>, ratio: number): Promise<void> {
     return { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ id: "m", type: "message", role: "assistant", content: [{ type: "text", text: "ok" }], usage: { input_tokens: input, output_tokens: 1 } }) };
   };
   logs.length = 0;
-  proxy = await startProxy({ config: resolveConfig(cfg), port: 0, upstreams: { anthropic: mock.url, openai: mock.url + "/v1" }, log: (l) => logs.push(l) });
+  proxy = await startProxy({ config: resolveConfig(cfg), port: 0, upstreams: { anthropic: mock.url, openai: mock.url + "/v1" }, log: (l) => logs.push(l), adminToken: "calibrate-test-token-0123456789" });
 }
 afterEach(async () => {
   await proxy.close();
@@ -56,7 +56,7 @@ async function grow(turns: number, session: string, system = ""): Promise<{ stat
 async function lastEvent(): Promise<any> {
   const text = await new Promise<string>((resolve) => {
     let got = "";
-    void fetch(proxy.url + "/_cliff/events").then(async (r) => {
+    void fetch(proxy.url + "/_cliff/events", { headers: { authorization: "Bearer calibrate-test-token-0123456789" } }).then(async (r) => {
       const reader = r.body!.getReader();
       for (;;) {
         const { value, done } = await reader.read();

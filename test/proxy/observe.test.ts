@@ -8,13 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import { connect } from "node:net";
 import { resolveConfig, SUMMARY_HEADER } from "../../core/index.js";
-import { admin, isLoopback, type AdminContext } from "../../proxy/http/admin.js";
+import { admin, isLoopback } from "../../proxy/http/admin.js";
+import { adminAccess } from "../../proxy/http/access.js";
 import { startProxy, type RunningProxy } from "../../proxy/index.js";
 import { mockUpstream, type Answer, type MockUpstream } from "../helpers/mock-upstream.js";
 import { parsePrometheus } from "../helpers/prometheus.js";
 
 const CFG = resolveConfig({ thresholdTokens: 2000, keepRecent: 1 });
 const MARKER = "MARKER-5e1f0c";
+const TOKEN = "observe-test-token-0123456789";
+const AUTH = { authorization: `Bearer ${TOKEN}` };
 
 let mock: MockUpstream;
 let proxy: RunningProxy;
@@ -41,7 +44,7 @@ function usageAnswer(): Answer {
 beforeAll(async () => {
   mock = await mockUpstream();
   mock.override = (r) => (r.path.startsWith("/v1/messages") ? usageAnswer() : undefined);
-  proxy = await startProxy({ config: CFG, port: 0, upstreams: { anthropic: mock.url, openai: mock.url + "/v1" }, log: (l) => logs.push(l), keepAliveMs: 50 });
+  proxy = await startProxy({ config: CFG, port: 0, upstreams: { anthropic: mock.url, openai: mock.url + "/v1" }, log: (l) => logs.push(l), keepAliveMs: 50, adminToken: TOKEN });
 });
 afterAll(async () => {
   await proxy.close();
@@ -72,7 +75,7 @@ function readEvents(more = 0): Promise<{ backlog: any[]; live: any[]; comments: 
     const comments: string[] = [];
     let live = false;
     let buf = "";
-    const req = http.get(proxy.url + "/_cliff/events", (res) => {
+    const req = http.get(proxy.url + "/_cliff/events", { headers: AUTH }, (res) => {
       res.setEncoding("utf8");
       res.on("data", (c: string) => {
         buf += c;
@@ -160,7 +163,7 @@ describe("sessions, usage and events through the proxy", () => {
     const droppedBefore = hub.dropped;
     const sock = connect(proxy.port, "127.0.0.1");
     await new Promise<void>((r) => sock.on("connect", () => r()));
-    sock.write(`GET /_cliff/events HTTP/1.1\r\nhost: 127.0.0.1:${proxy.port}\r\n\r\n`);
+    sock.write(`GET /_cliff/events HTTP/1.1\r\nhost: 127.0.0.1:${proxy.port}\r\nauthorization: Bearer ${TOKEN}\r\n\r\n`);
     await new Promise((r) => setTimeout(r, 50));
     sock.pause();
     const publishedBefore = hub.published;
@@ -203,31 +206,36 @@ describe("sessions, usage and events through the proxy", () => {
   it("the last cliff: summary beside what was dropped, on loopback; an unknown session is 404", async () => {
     const s = await status();
     const one = s.sessions.find((x: any) => x.requests === 16);
-    const r = await fetch(`${proxy.url}/_cliff/sessions/${one.id}/last-cliff`);
+    const r = await fetch(`${proxy.url}/_cliff/sessions/${one.id}/last-cliff`, { headers: AUTH });
     expect(r.status).toBe(200);
     const c: any = await r.json();
     expect(c.summary.startsWith(SUMMARY_HEADER)).toBe(true);
     expect(c.dropped.length).toBeGreaterThan(0);
     expect(c.dropped[0]).toMatchObject({ role: expect.any(String), chars: expect.any(Number), text: expect.any(String) });
-    expect((await fetch(`${proxy.url}/_cliff/sessions/0123456789/last-cliff`)).status).toBe(404);
+    expect((await fetch(`${proxy.url}/_cliff/sessions/0123456789/last-cliff`, { headers: AUTH })).status).toBe(404);
+    expect((await fetch(`${proxy.url}/_cliff/sessions/${one.id}/last-cliff`)).status).toBe(401);
   });
 });
 
 describe("the last cliff beyond loopback", () => {
-  function ask(ctx: Partial<AdminContext>, remote: string): { status: number; body: string } {
+  function ask(loopback: boolean, remote: string, headers: Record<string, string> = {}, id = "abc"): { status: number; body: string } {
     const out = { status: 0, body: "" };
-    const req = { method: "GET", url: "/_cliff/sessions/abc/last-cliff", socket: { remoteAddress: remote } } as unknown as IncomingMessage;
+    const req = { method: "GET", url: `/_cliff/sessions/${id}/last-cliff`, headers, socket: { remoteAddress: remote } } as unknown as IncomingMessage;
     const res = { writeHead: (s: number) => (out.status = s), end: (b: string) => (out.body = b) } as unknown as ServerResponse;
-    admin(req, res, { ...({ engine: proxy.engine, stats: proxy.stats, observer: proxy.observer, statusExtra: () => ({}) } as AdminContext), ...ctx });
+    admin(req, res, { engine: proxy.engine, stats: proxy.stats, observer: proxy.observer, statusExtra: () => ({}), loopback, access: adminAccess(TOKEN, loopback) });
     return out;
   }
 
-  it("is refused by a proxy bound beyond loopback, and to a client beyond loopback", () => {
-    expect(ask({ loopback: false }, "127.0.0.1").status).toBe(403);
-    expect(ask({ loopback: true }, "10.1.2.3").status).toBe(403);
-    expect(ask({ loopback: true }, "::ffff:192.168.0.9").status).toBe(403);
-    expect(ask({ loopback: true }, "127.0.0.1").status).toBe(404);
-    expect(ask({ loopback: false }, "127.0.0.1").body).not.toContain("summary\"");
+  it("needs the token wherever the proxy listens and whoever asks; with it, is served beyond loopback too", () => {
+    for (const [loopback, remote] of [[false, "127.0.0.1"], [true, "10.1.2.3"], [true, "::ffff:192.168.0.9"], [true, "127.0.0.1"]] as const) {
+      expect(ask(loopback, remote).status).toBe(401);
+      expect(ask(loopback, remote).body).not.toContain("summary\"");
+      expect(ask(loopback, remote, AUTH).status).toBe(404);
+    }
+    const one = proxy.observer.sessions.list().find((x) => x.lastCliff !== null)!;
+    const beyond = ask(false, "10.1.2.3", AUTH, one.id);
+    expect(beyond.status).toBe(200);
+    expect(JSON.parse(beyond.body).summary.startsWith(SUMMARY_HEADER)).toBe(true);
   });
 
   it("loopback addresses", () => {
