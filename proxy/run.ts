@@ -6,10 +6,10 @@
  * signed in. Every upstream is checked before anything listens, and named by where it came from.
  */
 import { spawn } from "node:child_process";
-import { appendFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, closeSync, constants as fsConstants, mkdirSync, openSync } from "node:fs";
 import { basename, join } from "node:path";
-import { constants } from "node:os";
+import { defaultStateDir } from "../node/admin-token.js";
+import { constants, homedir } from "node:os";
 import { gainLine } from "./observe/index.js";
 import { upstreamUrl, type ProxyOptions } from "./options.js";
 import { codexArgs, codexCommand, planCodex, type CodexCommand, type CodexPlan } from "../node/clients/index.js";
@@ -26,7 +26,7 @@ export interface RunOptions extends ProxyOptions {
   upstreamSources?: Partial<Record<string, string>>;
   /** One line to the user (stderr). */
   say?: (line: string) => void;
-  /** Where the log goes (default: a new file in the temporary folder). */
+  /** Where the log goes (default: a new file in the user's state folder). */
   logPath?: string;
 }
 
@@ -73,6 +73,19 @@ function loopsBack(proxy: RunningProxy): string | null {
   return null;
 }
 
+/**
+ * A new log file of the user's own: `$XDG_STATE_HOME/cliffcompaction/logs/run-TIME-PID.log`, the
+ * folder 0700, the file made 0600 and never one that was there (a name in /tmp could be another
+ * user's file or symlink, made in advance).
+ */
+export function runLog(env: NodeJS.ProcessEnv): string {
+  const dir = join(defaultStateDir(env, env.HOME || homedir()), "logs");
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = join(dir, `run-${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}.log`);
+  closeSync(openSync(file, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_NOFOLLOW, 0o600));
+  return file;
+}
+
 export async function runAgent(o: RunOptions): Promise<number> {
   const env = o.env ?? process.env;
   const say = o.say ?? ((line: string) => process.stderr.write(line + "\n"));
@@ -84,7 +97,7 @@ export async function runAgent(o: RunOptions): Promise<number> {
     return 2;
   }
   const upstreams = Object.fromEntries(Object.entries(named).map(([k, v]) => [k, v.url])) as ProxyOptions["upstreams"];
-  const logPath = o.logPath ?? join(tmpdir(), `cliffcompaction-${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}.log`);
+  const logPath = o.logPath ?? runLog(env);
   const proxy = await startProxy({ ...o, host: "127.0.0.1", port: o.port ?? 0, upstreams, logFile: logPath, log: (line) => appendFileSync(logPath, line + "\n") });
   appendFileSync(logPath, `${new Date().toISOString()} ${gainLine(proxy.options.threshold, proxy.engine.config.minGainTokens)}\n`);
   const loop = loopsBack(proxy);

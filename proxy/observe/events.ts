@@ -4,13 +4,16 @@
  * then the comment `: live`, then each event as it happens. A subscriber that reads slower than
  * events come has a bounded queue: past it, events are dropped and counted (its own count is sent
  * as a comment when it catches up). Comments every `keepAliveMs` keep idle connections open.
- * Events carry counts and names only: never a body's text nor a header's value.
+ * Events carry counts and names only: never a body's text nor a header's value. At most
+ * `MAX_SUBSCRIBERS` read at once (each holds a socket, a queue and a backlog's worth of writes):
+ * one more gets 503 and one line.
  */
 import type { ServerResponse } from "node:http";
 
 export const BACKLOG = 1024;
 /** Events a subscriber may have waiting beyond what its socket took. */
 export const SUBSCRIBER_QUEUE = 256;
+export const MAX_SUBSCRIBERS = 32;
 
 class Subscriber {
   private readonly queue: string[] = [];
@@ -74,6 +77,11 @@ export class EventHub {
 
   /** Answers a GET /_cliff/events: the stream stays open until the client leaves or the proxy closes. */
   subscribe(res: ServerResponse): void {
+    if (this.subscribers.size >= MAX_SUBSCRIBERS) {
+      const line = `cliffcompaction: the event stream has ${MAX_SUBSCRIBERS} readers already, its most; close one and try again\n`;
+      res.writeHead(503, { "content-type": "text/plain; charset=utf-8", "content-length": String(Buffer.byteLength(line)), "retry-after": "5" });
+      return void res.end(line);
+    }
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" });
     const s = new Subscriber(res, this);
     s.sendAll([...this.backlog, ": live\n\n"]);
