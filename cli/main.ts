@@ -8,6 +8,7 @@ import { checkReport, reportCommand } from "./report/index.js";
 import { hostGain } from "./host-defaults.js";
 import { configOf, loadSession, settingLayers } from "./settings.js";
 import { checkSimulate, simulateCommand } from "./simulate/index.js";
+import { forStream } from "./terminal-text.js";
 
 const SESSION_COMMANDS: readonly Command[] = ["compact", "simulate", "report"];
 
@@ -57,15 +58,16 @@ export async function main(argv: string[]): Promise<number> {
       const { proxyCommand } = await import("./proxy/index.js");
       return await proxyCommand(p);
     }
-    if (out.length > 0) process.stdout.write(out.join("\n") + "\n");
+    // Session text on a terminal is shown inert; a pipe or a file gets the exact bytes.
+    if (out.length > 0) process.stdout.write(forStream(out.join("\n") + "\n", process.stdout));
     return 0;
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`cliffcompaction: ${e.message}\nRun "cliffcompaction --help" for usage.\n`);
+      process.stderr.write(forStream(`cliffcompaction: ${e.message}\nRun "cliffcompaction --help" for usage.\n`, process.stderr));
       return 2;
     }
     if (e instanceof InputError || e instanceof ConfigError) {
-      process.stderr.write(`cliffcompaction: ${e.message}\n`);
+      process.stderr.write(forStream(`cliffcompaction: ${e.message}\n`, process.stderr));
       return 2;
     }
     process.stderr.write(`cliffcompaction: internal error: ${(e as Error).stack ?? String(e)}\n`);

@@ -1,27 +1,29 @@
 /** `watch`'s view of one session's last cliff: the summary it sent beside what it dropped, side by side. */
 import type { LastCliff } from "../../proxy/observe/index.js";
 import { fit, int } from "./frame.js";
+import { inertCell, takeWidth, textWidth } from "../terminal-text.js";
 
 /** A session's last cliff as the proxy serves it, with the session it belongs to. */
 export type CliffView = LastCliff & { id: string; model: string };
 
-/** Text wrapped to `width` characters a line (by code point), long words cut. */
+/** Text made inert and wrapped to `width` terminal cells a line (wide characters 2), long words cut. */
 export function wrap(text: string, width: number): string[] {
   const out: string[] = [];
   for (const para of text.split("\n")) {
     let line = "";
-    for (const word of para.split(/ +/)) {
-      let w = [...word];
-      while (w.length > width) {
+    for (const word of inertCell(para).split(/ +/)) {
+      let w = word;
+      while (textWidth(w) > width) {
         if (line !== "") out.push(line);
-        out.push(w.slice(0, width).join(""));
+        const head = takeWidth(w, width) || [...w][0];
+        out.push(head);
         line = "";
-        w = w.slice(width);
+        w = w.slice(head.length);
       }
-      const next = line === "" ? w.join("") : `${line} ${w.join("")}`;
-      if ([...next].length > width) {
+      const next = line === "" ? w : `${line} ${w}`;
+      if (textWidth(next) > width) {
         out.push(line);
-        line = w.join("");
+        line = w;
       } else line = next;
     }
     out.push(line);

@@ -2,9 +2,12 @@
  * One frame of `cliffcompaction watch`, as lines of text from what the proxy said: a header
  * (settings, uptime, totals), one row per session newest first, and the newest events. Pure: the
  * same state and size give the same frame. In a terminal the selected row is shown in reverse
- * and cliffs in colour; `plain` frames (`watch --once`) have no escape sequences at all.
+ * and cliffs in colour; `plain` frames (`watch --once`) have no escape sequences at all. Every
+ * string the proxy sent is made inert first (terminal-text.ts): a model name or a version cannot
+ * move the cursor, and columns are counted in terminal cells.
  */
 import { sparkline } from "./sparkline.js";
+import { fitCells, inertCell, inertDeep, textWidth } from "../terminal-text.js";
 
 /** What the proxy's /_cliff/status and /_cliff/events say, as far as a frame reads them. */
 export interface WatchEvent {
@@ -63,13 +66,8 @@ export function duration(ms: number): string {
   return `${Math.floor(s / 86400)}d${String(Math.floor(s / 3600) % 24).padStart(2, "0")}h`;
 }
 
-/** Cuts or pads to exactly `width` characters (by code point). */
-export function fit(text: string, width: number): string {
-  const chars = [...text];
-  if (chars.length <= width) return text + " ".repeat(width - chars.length);
-  const cut = width > 0 ? chars.slice(0, width - 1).join("").trimEnd() + "…" : "";
-  return cut + " ".repeat(width - [...cut].length);
-}
+/** Made inert, then cut or padded to exactly `width` terminal cells. */
+export const fit = (text: string, width: number): string => fitCells(inertCell(text), width);
 
 function header(s: any, state: FrameState): string[] {
   const c = s.config ?? {};
@@ -99,7 +97,7 @@ function sessionRows(s: any, state: FrameState, width: number, rows: number, pla
     const net = x.ledger?.cliffs > 0 ? dollars(x.ledger.netDollars) : "";
     const right = `${cut.padStart(10)} ${`${short(x.tokensIn)}→${short(x.tokensOut)}`.padStart(15)} ${String(x.cliffs).padStart(7)} ${hit.padStart(5)} ${net.padStart(8)} ${duration(state.now - Date.parse(x.started)).padStart(6)}`;
     const drawn = plain ? line : line.replace(/×/g, `${RED}${BOLD}×${RESET}`);
-    const row = `${live ? "●" : "○"} ${fit(x.id, 11)} ${fit(x.model || "", 19)} ${drawn}${" ".repeat(Math.max(0, spark - [...line].length))}${right}`;
+    const row = `${live ? "●" : "○"} ${fit(x.id, 11)} ${fit(x.model || "", 19)} ${drawn}${" ".repeat(Math.max(0, spark - textWidth(line)))}${right}`;
     out.push(!plain && first + i === state.selected ? `${REVERSE}${row}${RESET}` : row);
   }
   if (sessions.length > rows) out.push(`  … ${sessions.length - rows} more (of ${s.sessionCount ?? sessions.length})`);
@@ -113,10 +111,11 @@ export function eventLine(e: WatchEvent): string {
 }
 
 /** The frame's lines, at most `height` of them, each at most `width` characters. */
-export function frame(state: FrameState, width: number, height: number, plain: boolean): string[] {
+export function frame(raw: FrameState, width: number, height: number, plain: boolean): string[] {
+  const state: FrameState = { ...raw, status: inertDeep(raw.status), events: inertDeep(raw.events), problem: raw.problem === null ? null : inertCell(raw.problem), url: inertCell(raw.url) };
   const s = state.status;
   const out = [...header(s, state)];
-  if (state.problem !== null) out.push(plain ? state.problem : `${RED}${state.problem}${RESET}`);
+  if (state.problem !== null) out.push(plain ? state.problem : `${RED}${fit(state.problem, width).trimEnd()}${RESET}`);
   out.push("");
   const feedRows = Math.max(3, Math.min(10, Math.floor((height - out.length) / 3)));
   const sessionRoom = Math.max(1, height - out.length - feedRows - 5);
