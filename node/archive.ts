@@ -4,8 +4,9 @@
  * named by the SHA-256 of its UTF-8 (no part of a path comes from the message), written to a
  * temporary file and renamed into place, folders 0700 and files 0600, the folder bounded by
  * `maxBytes` with the least recently archived file out first (archiving a text again refreshes
- * it). Nothing is followed through a symlink inside the folder. Any failure gives null (the
- * summary keeps its usual line) and is logged once; the writer never throws.
+ * it). Nothing is followed through a symlink inside the folder; the folder itself must be one
+ * another user cannot write to (archive-trust.ts: a symlinked folder is resolved once, here). Any
+ * failure gives null (the summary keeps its usual line) and is logged once; the writer never throws.
  *
  * It is synchronous because the core's parts are made synchronously; a file is written once per
  * distinct text, and a text archived again costs a stat and a time stamp.
@@ -15,6 +16,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { archiveName, type ArchiveFn } from "../core/archive.js";
+import { archiveTrust, currentUser } from "./archive-trust.js";
 
 /** The file operations the writer uses (a test replaces some to simulate a full disk or a read-only folder). */
 export type ArchiveIo = Pick<typeof fs, "mkdirSync" | "lstatSync" | "openSync" | "writeSync" | "closeSync" | "renameSync" | "unlinkSync" | "utimesSync" | "readdirSync" | "chmodSync">;
@@ -176,15 +178,23 @@ class Folder {
 }
 
 export function archiveWriter(options: ArchiveWriterOptions): ArchiveWriter {
-  const folder = new Folder(resolve(options.dir), options.maxBytes, { ...fs, ...options.io } as ArchiveIo);
+  const trust = archiveTrust(options.dir, currentUser(process.env.HOME || homedir()));
+  const folder = new Folder("dir" in trust ? trust.dir : resolve(options.dir), options.maxBytes, { ...fs, ...options.io } as ArchiveIo);
+  let told = false;
+  const tell = (why: string, line = `cliffcompaction: archive: cannot keep a dropped text in ${folder.dir} (${why}); summaries keep their usual lines where this happens`): void => {
+    if (told) return;
+    told = true;
+    options.log?.(line);
+  };
+  // A folder another user could write to is said at once (a host starting says it before any request), and never written to.
+  if ("problem" in trust) tell(trust.problem, `cliffcompaction: archive off: ${trust.problem}`);
   const archive: ArchiveFn = (text) => {
     try {
+      if ("problem" in trust) throw new Failure(trust.problem);
       return folder.store(text);
     } catch (e) {
-      if (folder.counts.failures++ === 0) {
-        const why = e instanceof Failure ? e.message : `${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`;
-        options.log?.(`cliffcompaction: archive: cannot keep a dropped text in ${folder.dir} (${why}); summaries keep their usual lines where this happens`);
-      }
+      folder.counts.failures++;
+      tell(e instanceof Failure ? e.message : `${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       return null;
     }
   };
