@@ -5,7 +5,7 @@
  */
 import { CONFIG_KEYS, CONFIG_KINDS, DEFAULT_CONFIG, type Config } from "../core/index.js";
 
-export const COMMANDS = ["compact", "simulate", "report", "serve", "run", "enable", "disable", "status", "watch"] as const;
+export const COMMANDS = ["compact", "simulate", "report", "serve", "run", "enable", "disable", "restart", "status", "watch"] as const;
 export type Command = (typeof COMMANDS)[number];
 
 /** A problem with how the command was called; printed with a pointer to --help, exit code 2. */
@@ -25,7 +25,7 @@ export interface Flag {
 const SESSION: Command[] = ["compact", "simulate", "report"];
 // The commands that compact or proxy: every setting applies to them. `enable` takes serve's flags (see appliesTo).
 const ALL: Command[] = ["compact", "simulate", "report", "serve", "run"];
-const SERVICE: Command[] = ["enable", "disable", "status"];
+const SERVICE: Command[] = ["enable", "disable", "restart", "status"];
 // watch only reads a running proxy.
 const WATCH: Command[] = ["watch"];
 export const kebab = (k: string): string => k.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase());

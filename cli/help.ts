@@ -46,6 +46,11 @@ const USAGE: Record<Command, { line: string; what: string; examples: string[] }>
     what: "stop and remove the service, and take out exactly what enable added to the shell profile and Codex's config",
     examples: ["cliffcompaction disable"],
   },
+  restart: {
+    line: "restart [--name NAME]",
+    what: "restart the service with the flags it was enabled with (after an upgrade, the new build)",
+    examples: ["cliffcompaction restart", "cliffcompaction restart --name team"],
+  },
   status: {
     line: "status [--name NAME] [--port N]",
     what: "whether the service runs, the proxy answers (and its settings), the shell is wired, and who holds the port",

@@ -48,7 +48,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (p.command === undefined) throw new UsageError(SHORT_USAGE.replace(/^usage: /, "no command given; usage: "));
     if (SESSION_COMMANDS.includes(p.command)) await sessionCommand(p, out);
-    else if (p.command === "enable" || p.command === "disable" || p.command === "status") {
+    else if (p.command === "enable" || p.command === "disable" || p.command === "restart" || p.command === "status") {
       const { serviceCommand } = await import("./service/index.js");
       return await serviceCommand(p);
     } else if (p.command === "watch") {

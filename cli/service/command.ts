@@ -1,7 +1,8 @@
-/** `enable`, `disable`, `status`: the always-on proxy, on this machine's service manager. */
+/** `enable`, `disable`, `restart`, `status`: the always-on proxy, on this machine's service manager. */
 import { realpathSync } from "node:fs";
 import type { Parsed } from "../args.js";
 import { disableCommand, enableCommand, type ServiceDeps } from "./enable.js";
+import { restartCommand } from "./restart.js";
 import { hostPlatform } from "./service.js";
 import { statusCommand } from "./status.js";
 
@@ -21,5 +22,6 @@ export async function serviceCommand(p: Parsed, deps?: Partial<ServiceDeps>): Pr
   const d: ServiceDeps = { platform: hostPlatform(), cli: thisCli(), say: (line) => process.stdout.write(line + "\n"), ...deps };
   if (p.command === "enable") return enableCommand(p, d);
   if (p.command === "disable") return disableCommand(p, d);
+  if (p.command === "restart") return restartCommand(p, d);
   return statusCommand(p, d);
 }

@@ -3,10 +3,11 @@
  * (and, with --codex, Codex) pointed at it, and a record of what was done so `disable` takes away
  * exactly that and nothing else.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { numberFlag, UsageError, type Parsed } from "../args.js";
-import { planCodexWiring, removeCodexWiring, writeCodexWiring, type CodexWiring } from "./codex-wiring.js";
+import { planCodexWiring, removeCodexWiring, writeCodexWiring, type CodexWiringPlan, type CodexWiring } from "./codex-wiring.js";
+import { checkServiceFile, serviceArgv } from "./argv.js";
 import { addBlock, removeBlock } from "../../node/clients/index.js";
 import { probe, waitForProxy } from "./probe.js";
 import { logFile, serviceManager, stateDir, validName, type Instance, type Platform, type ServiceManager } from "./service.js";
@@ -34,8 +35,6 @@ export interface ServiceDeps {
   manager?: ServiceManager | null;
 }
 
-const ENABLE_ONLY = new Set(["name", "no-env", "shell-profile", "codex", "port", "help", "version"]);
-
 export const instanceName = (p: Parsed): string => {
   const name = typeof p.values.name === "string" ? p.values.name : "default";
   if (!validName(name)) throw new UsageError(`--name must be letters, digits, - or _ (at most 40), got ${JSON.stringify(name)}`);
@@ -52,30 +51,8 @@ export function readState(d: ServiceDeps, name: string): EnabledState | null {
   }
 }
 
-/** serve's flags as given to enable, paths made absolute (the service does not start in this folder). */
-function serveFlags(p: Parsed, d: ServiceDeps, port: number): string[] {
-  const out = ["serve", "--port", String(port)];
-  for (const [k, v] of Object.entries(p.values)) {
-    if (ENABLE_ONLY.has(k)) continue;
-    const all: (string | boolean)[] = p.repeated[k] ?? [v];
-    for (const one of all) {
-      if (one === true) out.push(`--${k}`);
-      else if (typeof one === "string") out.push(`--${k}`, k === "config" || k === "debug-dir" ? resolve(one) : one);
-    }
-  }
-  // A base URL the shell already exports is where the user's requests go today: it stays their upstream.
-  for (const [variable, flag] of [["ANTHROPIC_BASE_URL", "anthropic-upstream"], ["OPENAI_BASE_URL", "openai-upstream"]] as const) {
-    const url = d.platform.env[variable];
-    if (url && p.values[flag] === undefined && !url.startsWith(`http://127.0.0.1:${port}`)) {
-      out.push(`--${flag}`, url);
-      d.say(`cliffcompaction: ${variable} is ${url}: the service sends those requests there (--${flag})`);
-    }
-  }
-  return out;
-}
-
 /** Checks that need no change: the port (nobody else on it, no other instance), the profile, Codex's file. */
-async function preflight(p: Parsed, d: ServiceDeps, manager: ServiceManager, name: string, port: number): Promise<{ profile: ShellProfile | null; codex: ReturnType<typeof planCodexWiring> | null }> {
+async function preflight(p: Parsed, d: ServiceDeps, manager: ServiceManager, name: string, port: number): Promise<{ profile: ShellProfile | null; codex: CodexWiringPlan | null }> {
   for (const other of ["default", ...listNames(d)].filter((n) => n !== name)) {
     if (readState(d, other)?.port === port) throw new UsageError(`port ${port} is the "${other}" instance's; give this one another --port`);
   }
@@ -90,7 +67,7 @@ async function preflight(p: Parsed, d: ServiceDeps, manager: ServiceManager, nam
     profile = shellProfile(d.platform.env, d.platform.platform, typeof p.values["shell-profile"] === "string" ? resolve(p.values["shell-profile"]) : undefined);
     if (profile === null) throw new UsageError(`cannot tell which profile your shell (${d.platform.env.SHELL ?? "no $SHELL"}) reads; pass --shell-profile FILE, or --no-env`);
   }
-  return { profile, codex: p.values.codex === true ? planCodexWiring(d.platform.env) : null };
+  return { profile, codex: p.values.codex === true ? planCodexWiring(d.platform.env, name) : null };
 }
 
 /** The instances `enable` has a record of. */
@@ -114,15 +91,19 @@ export async function enableCommand(p: Parsed, d: ServiceDeps): Promise<number> 
   if (p.positionals.length > 0 || p.rest.length > 0) throw new UsageError("enable takes no FILE or command; serve's flags go straight to it");
   const name = instanceName(p);
   const port = numberFlag(p.values, "port", 8257, 1, 65535, true);
-  const argv = [...d.cli, ...serveFlags(p, d, port)];
+  const command = serviceArgv(p, d.platform, d.cli, port);
+  const argv = command.argv;
   const manager = d.manager !== undefined ? d.manager : serviceManager(d.platform);
   if (manager === null) {
     d.say(`cliffcompaction: no service manager here (no systemd user session, no launchd); run the proxy yourself instead: ${argv.map(shq).join(" ")}`);
     return 1;
   }
+  const instance: Instance = { name, port, argv, log: logFile(d.platform, name) };
+  const env = d.platform.env;
+  checkServiceFile(command, instance.log, manager.kind !== "launchd" && env.XDG_STATE_HOME ? "XDG_STATE_HOME" : "HOME", manager.kind);
   const { profile, codex } = await preflight(p, d, manager, name, port);
   const before = readState(d, name);
-  const instance: Instance = { name, port, argv, log: logFile(d.platform, name) };
+  for (const line of command.notes) d.say(line);
   try {
     manager.install(instance);
   } catch (e) {
@@ -140,20 +121,24 @@ export async function enableCommand(p: Parsed, d: ServiceDeps): Promise<number> 
   d.say(`cliffcompaction: ${manager.unitName(name)} (${manager.kind}) runs the proxy on ${url} (pid ${String(status.pid)}); log: ${instance.log}`);
   if (profile !== null) {
     state.profile = wireProfile(profile, url, name, before);
-    d.say(`cliffcompaction: ${profile.file} exports ANTHROPIC_BASE_URL=${url} and OPENAI_BASE_URL=${url}/v1 (new shells; this one: source ${profile.file})`);
+    d.say(`cliffcompaction: ${profile.file} exports ANTHROPIC_BASE_URL=${url}, OPENAI_BASE_URL and OPENAI_API_BASE=${url}/v1 (new shells; this one: source ${profile.file})`);
   }
   if (codex !== null) {
-    state.codex = writeCodexWiring(codex, url, name);
-    state.codex.newline ||= before?.codex?.newline === true;
-    d.say(`cliffcompaction: ${codex.file} sends Codex (${codex.signIn === "chatgpt" ? "ChatGPT sign-in" : "API key"}) through the proxy`);
+    const { wiring, note } = writeCodexWiring(codex, url, name);
+    wiring.newline ||= before?.codex?.newline === true;
+    state.codex = wiring;
+    d.say(`cliffcompaction: ${codex.file} ${note === null ? "sends Codex" : "has a provider for this proxy"} (${codex.signIn === "chatgpt" ? "ChatGPT sign-in" : "API key"})${note === null ? " through the proxy" : `; ${note}`}`);
   }
   writeState(d, state);
   return 0;
 }
 
+/** The record is the user's own: it names their files. */
 function writeState(d: ServiceDeps, state: EnabledState): void {
-  mkdirSync(stateDir(d.platform), { recursive: true });
-  writeFileSync(statePath(d, state.name), JSON.stringify(state, null, 2) + "\n");
+  mkdirSync(stateDir(d.platform), { recursive: true, mode: 0o700 });
+  chmodSync(stateDir(d.platform), 0o700);
+  writeFileSync(statePath(d, state.name), JSON.stringify(state, null, 2) + "\n", { mode: 0o600 });
+  chmodSync(statePath(d, state.name), 0o600);
 }
 
 export function disableCommand(p: Parsed, d: ServiceDeps): number {
@@ -176,9 +161,9 @@ export function disableCommand(p: Parsed, d: ServiceDeps): number {
       done.push(`${profile.file} no longer sets the base URLs`);
     }
   }
-  const codexFile = state?.codex?.file ?? join(d.platform.env.CODEX_HOME || join(d.platform.home, ".codex"), "config.toml");
-  if (removeCodexWiring(codexFile, name, state?.codex?.newline === true)) done.push(`${codexFile} no longer names the proxy`);
+  // Codex's file is touched only for an instance that wired it: another instance's blocks stay.
+  if (state?.codex !== undefined && removeCodexWiring(state.codex, name)) done.push(`${state.codex.file} no longer names this proxy`);
   rmSync(statePath(d, name), { force: true });
-  d.say(done.length === 0 ? `cliffcompaction: nothing to disable for "${name}"` : `cliffcompaction: ${done.join("; ")}`);
+  d.say(done.length === 0 ? `cliffcompaction: nothing to disable for "${name}"${state === null ? " (never enabled)" : ""}` : `cliffcompaction: ${done.join("; ")}`);
   return 0;
 }

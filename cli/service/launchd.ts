@@ -1,7 +1,7 @@
 /** The proxy as a launchd agent: `~/Library/LaunchAgents/dev.cliffcompaction[.NAME].plist`, driven by `launchctl` in the user's GUI domain. */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Instance, Platform, ServiceManager, ServiceState } from "./service.js";
+import { SERVICE_FILE_MODE, type Instance, type Platform, type ServiceManager, type ServiceState } from "./service.js";
 
 const xml = (s: string): string => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
@@ -39,12 +39,18 @@ export function launchdManager(p: Platform): ServiceManager {
     render: plistText,
     install(i) {
       mkdirSync(dirname(file(i.name)), { recursive: true });
-      mkdirSync(dirname(i.log), { recursive: true });
-      writeFileSync(file(i.name), plistText(i));
+      mkdirSync(dirname(i.log), { recursive: true, mode: 0o700 });
+      writeFileSync(file(i.name), plistText(i), { mode: SERVICE_FILE_MODE });
+      chmodSync(file(i.name), SERVICE_FILE_MODE);
       // An agent loaded before keeps its old command until it is booted out.
       p.exec("launchctl", ["bootout", target(i.name)]);
       const r = p.exec("launchctl", ["bootstrap", `gui/${p.uid}`, file(i.name)]);
       if (r.status !== 0) throw new Error(`launchctl bootstrap failed: ${(r.stderr || r.stdout).trim().split("\n")[0] ?? ""}`);
+    },
+    restart(name) {
+      // -k: the running agent is stopped first, then started again with its plist's command.
+      const r = p.exec("launchctl", ["kickstart", "-k", target(name)]);
+      if (r.status !== 0) throw new Error(`launchctl kickstart failed: ${(r.stderr || r.stdout).trim().split("\n")[0] ?? ""}`);
     },
     uninstall(name) {
       p.exec("launchctl", ["bootout", target(name)]);

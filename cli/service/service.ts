@@ -41,6 +41,8 @@ export interface ServiceManager {
   install(instance: Instance): void;
   /** Stops and unloads the service, then removes its file. */
   uninstall(name: string): void;
+  /** Stops and starts the installed service again, with the command its file holds. */
+  restart(name: string): void;
   state(name: string): ServiceState;
 }
 
@@ -51,6 +53,9 @@ export interface ExecResult {
 }
 
 export type Exec = (command: string, args: string[]) => ExecResult;
+
+/** A service file holds the whole command line (paths, flags): its owner's only. */
+export const SERVICE_FILE_MODE = 0o600;
 
 export interface Platform {
   platform: NodeJS.Platform;

@@ -1,13 +1,14 @@
 /**
  * `cliffcompaction status`: is the service installed and running (and how did it last exit), does
- * the proxy answer (and with what settings), is the shell wired, and is the port held by someone
- * else. Exit 0 when the proxy answers, 1 when it does not.
+ * the proxy answer (and with what settings, and is it the version installed), is the shell wired,
+ * and is the port held by someone else. Exit 0 when the proxy answers, 1 when it does not.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { numberFlag, UsageError, type Parsed } from "../args.js";
 import { instanceName, readState, type ServiceDeps } from "./enable.js";
 import { findBlock } from "../../node/clients/index.js";
 import { adminHeaders } from "../admin-auth.js";
+import { installedVersion, staleWarning } from "./installed-version.js";
 import { probe, type Probe } from "./probe.js";
 import { serviceManager, type ServiceManager, type ServiceState } from "./service.js";
 import { blockId, shellProfile } from "../../node/clients/index.js";
@@ -58,7 +59,7 @@ function shellLine(d: ServiceDeps, name: string, file: string | undefined, url: 
   const wired = existsSync(profile) && findBlock(readFileSync(profile, "utf8"), blockId(name)) !== null;
   if (!wired) return `${profile}: not wired`;
   const here = d.platform.env.ANTHROPIC_BASE_URL === url ? "this shell too" : `this shell not yet: source ${profile}`;
-  return `${profile} exports ANTHROPIC_BASE_URL and OPENAI_BASE_URL for ${url} (${here})`;
+  return `${profile} exports ANTHROPIC_BASE_URL, OPENAI_BASE_URL and OPENAI_API_BASE for ${url} (${here})`;
 }
 
 export async function statusCommand(p: Parsed, d: ServiceDeps): Promise<number> {
@@ -70,7 +71,10 @@ export async function statusCommand(p: Parsed, d: ServiceDeps): Promise<number> 
   const manager = d.manager !== undefined ? d.manager : serviceManager(d.platform);
   const service = serviceLine(manager, name);
   const answer = await probe(port, 1000, adminHeaders(p, url, d.platform.env));
-  const rows: [string, string][] = [["service", service.line], ...portLines(url, port, answer, service.state).map((l): [string, string] => ["proxy", l])];
+  const proxyLines = portLines(url, port, answer, service.state);
+  const stale = answer.kind === "ours" && state !== null ? staleWarning(answer.status.version, installedVersion(state.argv[1] ?? ""), name) : null;
+  if (stale !== null) proxyLines.push(stale);
+  const rows: [string, string][] = [["service", service.line], ...proxyLines.map((l): [string, string] => ["proxy", l])];
   rows.push(["shell", shellLine(d, name, state?.profile?.file, url)]);
   if (state?.codex !== undefined) rows.push(["codex", `${state.codex.file}: through the proxy (${state.codex.signIn === "chatgpt" ? "ChatGPT sign-in" : "API key"})`]);
   if (state !== null) rows.push(["log", state.log]);

@@ -1,7 +1,7 @@
 /** The proxy as a systemd user service: `~/.config/systemd/user/cliffcompaction[-NAME].service`, driven by `systemctl --user`. */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Instance, Platform, ServiceManager, ServiceState } from "./service.js";
+import { SERVICE_FILE_MODE, type Instance, type Platform, type ServiceManager, type ServiceState } from "./service.js";
 
 /** One word of ExecStart: quoted, with systemd's specifiers (%) and variables ($) kept literal. */
 export const systemdWord = (s: string): string => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/%/g, "%%").replace(/\$/g, "$$$$")}"`;
@@ -50,12 +50,16 @@ export function systemdManager(p: Platform): ServiceManager {
     render: unitText,
     install(i) {
       mkdirSync(dirname(file(i.name)), { recursive: true });
-      mkdirSync(dirname(i.log), { recursive: true });
-      writeFileSync(file(i.name), unitText(i));
+      mkdirSync(dirname(i.log), { recursive: true, mode: 0o700 });
+      writeFileSync(file(i.name), unitText(i), { mode: SERVICE_FILE_MODE });
+      chmodSync(file(i.name), SERVICE_FILE_MODE);
       must("daemon-reload");
       must("enable", unitName(i.name));
       // restart, not start: enabling again with other flags must run the new command.
       must("restart", unitName(i.name));
+    },
+    restart(name) {
+      must("restart", unitName(name));
     },
     uninstall(name) {
       systemctl("disable", "--now", unitName(name));

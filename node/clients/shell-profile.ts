@@ -24,8 +24,8 @@ export function shellProfile(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, 
   return null;
 }
 
-/** The base URLs a shell should export for a proxy at `url`. */
-export const baseUrls = (url: string): [string, string][] => [["ANTHROPIC_BASE_URL", url], ["OPENAI_BASE_URL", `${url}/v1`]];
+/** The base URLs a shell should export for a proxy at `url` (OPENAI_API_BASE for older OpenAI SDKs). */
+export const baseUrls = (url: string): [string, string][] => [["ANTHROPIC_BASE_URL", url], ["OPENAI_BASE_URL", `${url}/v1`], ["OPENAI_API_BASE", `${url}/v1`]];
 
 /** The lines of the block: a comment saying what added it, then one export per variable. */
 export function profileLines(url: string, syntax: ShellSyntax, name: string): string[] {

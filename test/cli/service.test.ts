@@ -115,7 +115,7 @@ describe("enable / status / disable with systemd --user", () => {
       "After=network.target",
       "",
       "[Service]",
-      `ExecStart="${CLI[0]}" "${CLI[1]}" "serve" "--port" "${port}" "--keep-recent" "2" "--threshold" "100000"`,
+      `ExecStart="${CLI[0]}" "${CLI[1]}" "serve" "--port" "${port}" "--keep-recent" "2" "--threshold" "100000" "--admin-token-file" "${join(home, ".local", "state", "cliffcompaction", "admin-token")}"`,
       "Restart=on-failure",
       "RestartSec=2",
       `StandardOutput=append:${log}`,
@@ -132,14 +132,17 @@ describe("enable / status / disable with systemd --user", () => {
       "# Added by cliffcompaction enable; `cliffcompaction disable` removes it.",
       `export ANTHROPIC_BASE_URL="http://127.0.0.1:${port}"`,
       `export OPENAI_BASE_URL="http://127.0.0.1:${port}/v1"`,
+      `export OPENAI_API_BASE="http://127.0.0.1:${port}/v1"`,
       "# <<< cliffcompaction <<<",
       "",
     ].join("\n");
-    expect(readFileSync(bashrc, "utf8")).toBe(original + "\n" + block);
+    // The file had no final newline: one goes before the block, and the block's first line says so.
+    const wired = original + "\n" + block.replace("# >>> cliffcompaction >>>", "# >>> cliffcompaction >>> (line break added above)");
+    expect(readFileSync(bashrc, "utf8")).toBe(wired);
 
     const again = await command(["enable", "--port", String(port), "--keep-recent", "2", "--threshold", "100000"], p);
     expect(again.code, again.said.join("\n")).toBe(0);
-    expect(readFileSync(bashrc, "utf8")).toBe(original + "\n" + block);
+    expect(readFileSync(bashrc, "utf8")).toBe(wired);
 
     const status = await command(["status"], p);
     expect(status.code).toBe(0);
@@ -147,7 +150,7 @@ describe("enable / status / disable with systemd --user", () => {
     expect(status.said).toEqual([
       `service  cliffcompaction.service (systemd --user): running, pid ${pid}; ${unitPath}`,
       expect.stringMatching(new RegExp(`^proxy    http://127\\.0\\.0\\.1:${port} answers: cliffcompaction \\S+, threshold 100,000 tokens, keepRecent 2, .*store 0 entries \\(0 KiB\\), \\d+ requests`)),
-      `shell    ${bashrc} exports ANTHROPIC_BASE_URL and OPENAI_BASE_URL for http://127.0.0.1:${port} (this shell not yet: source ${bashrc})`,
+      `shell    ${bashrc} exports ANTHROPIC_BASE_URL, OPENAI_BASE_URL and OPENAI_API_BASE for http://127.0.0.1:${port} (this shell not yet: source ${bashrc})`,
       `log      ${log}`,
     ]);
 
@@ -181,23 +184,23 @@ describe("enable / status / disable with systemd --user", () => {
     const on = await command(["enable", "--port", String(port), "--codex"], p);
     expect(on.code, on.said.join("\n")).toBe(0);
     expect(readFileSync(join(codexHome, "config.toml"), "utf8")).toBe([
-      "# >>> cliffcompaction >>>",
+      "# >>> cliffcompaction: top-level key (default) >>>",
       'model_provider = "cliffcompaction"',
-      "# <<< cliffcompaction <<<",
+      "# <<< cliffcompaction: top-level key (default) <<<",
       'model = "gpt-5"',
       "",
       "[mcp_servers.docs]",
       'command = "docs"',
-      "# >>> cliffcompaction provider >>>",
+      "# >>> cliffcompaction: provider default >>>",
       "[model_providers.cliffcompaction]",
       'name = "cliffcompaction"',
       `base_url = "http://127.0.0.1:${port}/backend-api/codex"`,
       'wire_api = "responses"',
       "requires_openai_auth = true",
-      "# <<< cliffcompaction provider <<<",
+      "# <<< cliffcompaction: provider default <<<",
       "",
     ].join("\n"));
-    expect(readFileSync(fishConfig, "utf8")).toContain(`set -gx ANTHROPIC_BASE_URL "http://127.0.0.1:${port}"\nset -gx OPENAI_BASE_URL "http://127.0.0.1:${port}/v1"\n`);
+    expect(readFileSync(fishConfig, "utf8")).toContain(`set -gx ANTHROPIC_BASE_URL "http://127.0.0.1:${port}"\nset -gx OPENAI_BASE_URL "http://127.0.0.1:${port}/v1"\nset -gx OPENAI_API_BASE "http://127.0.0.1:${port}/v1"\n`);
 
     const clash = await command(["enable", "--name", "team", "--port", String(port), "--no-env"], p).catch((e: Error) => e);
     expect(String(clash)).toContain(`port ${port} is the "default" instance's; give this one another --port`);
@@ -242,7 +245,7 @@ describe("without a service manager", () => {
     const exec: Exec = (c, a) => (calls.push([c, ...a]), { status: 1, stdout: "", stderr: "Failed to connect to bus: No medium found" });
     const r = await command(["enable", "--threshold", "90000", "--shadow", "--allow-host", "a.example", "--allow-host", "b.example"], platform(home, exec, {}, os));
     expect(r.code).toBe(1);
-    expect(r.said).toEqual([`cliffcompaction: no service manager here (no systemd user session, no launchd); run the proxy yourself instead: ${CLI[0]} ${CLI[1]} serve --port 8257 --threshold 90000 --shadow --allow-host a.example --allow-host b.example`]);
+    expect(r.said).toEqual([`cliffcompaction: no service manager here (no systemd user session, no launchd); run the proxy yourself instead: ${CLI[0]} ${CLI[1]} serve --port 8257 --threshold 90000 --shadow --allow-host a.example --allow-host b.example --admin-token-file ${join(home, ".local", "state", "cliffcompaction", "admin-token")}`]);
     expect(calls).toHaveLength(systemctlCalls);
     expect(existsSync(join(home, ".bashrc"))).toBe(false);
   });
