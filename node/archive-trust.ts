@@ -41,7 +41,8 @@ function resolveExisting(path: string): string {
 
 /** What is wrong with one existing folder, or null. */
 function folderProblem(path: string, st: Stats, me: Me): string | null {
-  if (!st.isDirectory()) return `${path} is not a folder`;
+  // Not a folder: nothing can be kept there anyway, and the writer says so in its own words.
+  if (!st.isDirectory()) return null;
   if (st.uid !== me.uid && st.uid !== 0) return `${path} is owned by uid ${st.uid}, not by you or root`;
   const sticky = (st.mode & 0o1000) !== 0;
   const others = (st.mode & 0o002) !== 0 || ((st.mode & 0o020) !== 0 && st.gid !== me.gid);

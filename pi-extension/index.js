@@ -2847,13 +2847,73 @@ function compactSession(live, cfg, opts) {
 
 // pi-extension/archive.ts
 import { createHash as createHash2 } from "node:crypto";
-import { homedir as homedir2 } from "node:os";
-import { join as join3 } from "node:path";
+import { homedir as homedir3 } from "node:os";
+import { join as join4 } from "node:path";
 
 // node/archive.ts
 import * as fs from "node:fs";
 import { createHash, randomBytes } from "node:crypto";
-import { join as join2, resolve } from "node:path";
+import { homedir as homedir2 } from "node:os";
+import { join as join3, resolve as resolve2 } from "node:path";
+
+// node/archive-trust.ts
+import { lstatSync, realpathSync } from "node:fs";
+import { dirname, isAbsolute, join as join2, relative, resolve } from "node:path";
+var currentUser = (home) => ({ uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0, home });
+var WHAT_TO_DO = "use a folder of your own, e.g. ~/.cache/cliffcompaction/archive (the default)";
+function resolveExisting(path) {
+  const missing = [];
+  let at = resolve(path);
+  for (; ; ) {
+    try {
+      return join2(realpathSync(at), ...missing.reverse());
+    } catch (e) {
+      const code2 = e.code;
+      if (code2 !== "ENOENT" && code2 !== "ENOTDIR") throw e;
+      const up = dirname(at);
+      if (up === at) return resolve(path);
+      missing.push(at.slice(up.length).replace(/^[/\\]+/, ""));
+      at = up;
+    }
+  }
+}
+function folderProblem(path, st, me) {
+  if (!st.isDirectory()) return null;
+  if (st.uid !== me.uid && st.uid !== 0) return `${path} is owned by uid ${st.uid}, not by you or root`;
+  const sticky = (st.mode & 512) !== 0;
+  const others = (st.mode & 2) !== 0 || (st.mode & 16) !== 0 && st.gid !== me.gid;
+  if (others && !sticky) return `${path} is writable by other users`;
+  return null;
+}
+function chain(dir, home) {
+  const realHome = resolveExisting(home);
+  const rel = relative(realHome, dir);
+  const inside = rel === "" || !rel.startsWith("..") && !isAbsolute(rel);
+  const out = [];
+  for (let at = dir; ; at = dirname(at)) {
+    out.push(at);
+    if (inside && at === realHome || dirname(at) === at) return out;
+  }
+}
+function archiveTrust(dir, me) {
+  const real = resolveExisting(dir);
+  for (const path of chain(real, me.home)) {
+    let st;
+    try {
+      st = lstatSync(path);
+    } catch {
+      continue;
+    }
+    const problem = folderProblem(path, st, me);
+    if (problem !== null) {
+      const via = real === resolve(dir) ? "" : ` (${dir} leads there)`;
+      return { problem: `the archive folder cannot be trusted: ${problem}${via}, so another user could replace what a summary points at; ${WHAT_TO_DO}` };
+    }
+  }
+  return { dir: real };
+}
+
+// node/archive.ts
 var NAME = /^[0-9a-f]{64}\.txt$/;
 var SHARD = /^[0-9a-f]{2}$/;
 var Failure = class extends Error {
@@ -2891,12 +2951,12 @@ var Folder = class {
     this.folder(this.dir, true);
     const found = [];
     for (const shard of io.readdirSync(this.dir)) {
-      const sub = join2(this.dir, shard);
+      const sub = join3(this.dir, shard);
       if (!SHARD.test(shard) || !io.lstatSync(sub).isDirectory()) continue;
       for (const name of io.readdirSync(sub)) {
         if (!NAME.test(name)) continue;
-        const st = io.lstatSync(join2(sub, name));
-        if (st.isFile()) found.push({ path: join2(sub, name), size: st.size, at: st.mtimeMs });
+        const st = io.lstatSync(join3(sub, name));
+        if (st.isFile()) found.push({ path: join3(sub, name), size: st.size, at: st.mtimeMs });
       }
     }
     found.sort((a, b) => a.at - b.at);
@@ -2954,8 +3014,8 @@ var Folder = class {
     const files = this.index ??= this.load();
     const data = Buffer.from(text, "utf8");
     const [shard, name] = archiveName(createHash("sha256").update(data).digest("hex"));
-    const path = join2(this.dir, shard, name);
-    this.folder(join2(this.dir, shard), false);
+    const path = join3(this.dir, shard, name);
+    this.folder(join3(this.dir, shard), false);
     let st;
     try {
       st = this.io.lstatSync(path);
@@ -2979,15 +3039,22 @@ var Folder = class {
   }
 };
 function archiveWriter(options) {
-  const folder = new Folder(resolve(options.dir), options.maxBytes, { ...fs, ...options.io });
+  const trust = archiveTrust(options.dir, currentUser(process.env.HOME || homedir2()));
+  const folder = new Folder("dir" in trust ? trust.dir : resolve2(options.dir), options.maxBytes, { ...fs, ...options.io });
+  let told = false;
+  const tell = (why, line = `cliffcompaction: archive: cannot keep a dropped text in ${folder.dir} (${why}); summaries keep their usual lines where this happens`) => {
+    if (told) return;
+    told = true;
+    options.log?.(line);
+  };
+  if ("problem" in trust) tell(trust.problem, `cliffcompaction: archive off: ${trust.problem}`);
   const archive = (text) => {
     try {
+      if ("problem" in trust) throw new Failure(trust.problem);
       return folder.store(text);
     } catch (e) {
-      if (folder.counts.failures++ === 0) {
-        const why = e instanceof Failure ? e.message : `${e.code ?? e.message}`;
-        options.log?.(`cliffcompaction: archive: cannot keep a dropped text in ${folder.dir} (${why}); summaries keep their usual lines where this happens`);
-      }
+      folder.counts.failures++;
+      tell(e instanceof Failure ? e.message : `${e.code ?? e.message}`);
       return null;
     }
   };
@@ -2995,10 +3062,10 @@ function archiveWriter(options) {
 }
 
 // pi-extension/archive.ts
-function agentDir(env = process.env, home = homedir2(), host = detectHost()) {
+function agentDir(env = process.env, home = homedir3(), host = detectHost()) {
   if (env.PI_CODING_AGENT_DIR) return env.PI_CODING_AGENT_DIR;
-  if (host === "omp") return join3(home, env.PI_CONFIG_DIR || ".omp", "agent");
-  return join3(home, ".pi", "agent");
+  if (host === "omp") return join4(home, env.PI_CONFIG_DIR || ".omp", "agent");
+  return join4(home, ".pi", "agent");
 }
 function sessionFolderName(id) {
   if (typeof id === "string" && /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(id)) return id;
@@ -3020,7 +3087,7 @@ var SessionArchives = class {
   }
   /** The folder a session's archive goes to under `cfg`. */
   folderFor(cfg, ctx) {
-    return join3(cfg.archiveDir || join3(agentDir(this.env), "cliffcompaction", "archive"), sessionFolderName(sessionId(ctx)));
+    return join4(cfg.archiveDir || join4(agentDir(this.env), "cliffcompaction", "archive"), sessionFolderName(sessionId(ctx)));
   }
   /** The session's writer, or undefined when the archive is off. */
   forSession(cfg, ctx) {

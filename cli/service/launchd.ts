@@ -1,7 +1,8 @@
 /** The proxy as a launchd agent: `~/Library/LaunchAgents/dev.cliffcompaction[.NAME].plist`, driven by `launchctl` in the user's GUI domain. */
 import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { SERVICE_FILE_MODE, type Instance, type Platform, type ServiceManager, type ServiceState } from "./service.js";
+import type { Instance, Platform, ServiceManager, ServiceState } from "./service.js";
+import { SERVICE_FILE_MODE } from "./values.js";
 
 const xml = (s: string): string => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 

@@ -54,9 +54,6 @@ export interface ExecResult {
 
 export type Exec = (command: string, args: string[]) => ExecResult;
 
-/** A service file holds the whole command line (paths, flags): its owner's only. */
-export const SERVICE_FILE_MODE = 0o600;
-
 export interface Platform {
   platform: NodeJS.Platform;
   home: string;

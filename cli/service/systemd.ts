@@ -1,7 +1,8 @@
 /** The proxy as a systemd user service: `~/.config/systemd/user/cliffcompaction[-NAME].service`, driven by `systemctl --user`. */
 import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { SERVICE_FILE_MODE, type Instance, type Platform, type ServiceManager, type ServiceState } from "./service.js";
+import type { Instance, Platform, ServiceManager, ServiceState } from "./service.js";
+import { SERVICE_FILE_MODE } from "./values.js";
 
 /** One word of ExecStart: quoted, with systemd's specifiers (%) and variables ($) kept literal. */
 export const systemdWord = (s: string): string => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/%/g, "%%").replace(/\$/g, "$$$$")}"`;

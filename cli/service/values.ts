@@ -11,6 +11,9 @@
 import { UsageError } from "../args.js";
 import { upstreamUrl } from "../../proxy/options.js";
 
+/** A service file holds the whole command line (paths, flags): its owner's only. */
+export const SERVICE_FILE_MODE = 0o600;
+
 export interface Written {
   value: string;
   /** Where it came from: `--flag`, `VARIABLE`, or a phrase. */

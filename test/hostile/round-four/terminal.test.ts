@@ -153,3 +153,35 @@ describe("watch --once against a proxy with a hostile session", () => {
     }
   });
 });
+
+describe("the live view's last cliff, under a pseudo-terminal", () => {
+  it.skipIf(spawnSync("python3", ["-c", "import pty"]).status !== 0)("opening a hostile session's last cliff draws no sequence of the session's own", async () => {
+    const { PTY_SCRIPT } = await import("../../helpers/pty.js");
+    const { startProxy } = await import("../../../proxy/index.js");
+    const { mockUpstream } = await import("../../helpers/mock-upstream.js");
+    const { runChild } = await import("../../helpers/child.js");
+    const { resolveConfig } = await import("../../../core/index.js");
+    const mock = await mockUpstream();
+    const proxy = await startProxy({ config: resolveConfig({ thresholdTokens: 2000, keepRecent: 1 }), port: 0, upstreams: { anthropic: mock.url } });
+    try {
+      const msgs: unknown[] = [{ role: "user", content: `Fix it ${HOSTILE} 日本語のタスク` }];
+      for (let i = 0; i < 12; i++) {
+        msgs.push({ role: "assistant", content: [{ type: "tool_use", id: `t${i}`, name: "bash", input: { command: `cat x ${HOSTILE}` } }] });
+        msgs.push({ role: "user", content: [{ type: "tool_result", tool_use_id: `t${i}`, content: `out ${HOSTILE} 全角ＡＢＣ\n`.repeat(60) }] });
+      }
+      const body = JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 10, messages: msgs });
+      await (await fetch(proxy.url + "/v1/messages", { method: "POST", headers: { "content-type": "application/json", "x-api-key": "k" }, body })).arrayBuffer();
+      const keys = [[null, "EVENTS"], ["\r", "SUMMARY SENT"], ["q", "\x1b[?1049l"]];
+      const r = await runChild("python3", ["-c", PTY_SCRIPT, process.execPath, resolve("dist/cli.mjs"), "watch", "--port", String(proxy.port)], process.cwd(), { ...process.env, KEYS: JSON.stringify(keys) }, 60_000);
+      const seen = JSON.parse(r.out) as { seen: Record<string, boolean>; out: string };
+      expect(seen.seen["SUMMARY SENT"]).toBe(true);
+      expect(seen.out).toContain("\\x1b]52;c;ZXZpbA==\\x07");
+      // What the view draws of its own: the screen and cursor, line ends, its colours; nothing else may act on the terminal.
+      const bare = seen.out.replace(/\x1b\[\?(1049|25)[hl]|\x1b\[[HKJ]|\x1b\[(7|2|31|1|0)m|\r+\n/g, "");
+      expect(bare).not.toMatch(ACTIVE_BLOCK);
+    } finally {
+      await proxy.close();
+      await mock.close();
+    }
+  });
+});
