@@ -5,6 +5,7 @@
  * as text; a session's sawtooth as the report draws it, numbers only; a web page of another origin
  * refused.
  */
+import { adminTokenFile, readAdminToken } from "../../node/admin-token.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { PAGE_CSP, PAGE_SCRIPT, PAGE_STYLE, sawtoothSvg } from "../../proxy/web/index.js";
@@ -76,7 +77,9 @@ describe("the web view's page", () => {
   });
 
   it("serves the hostile text to the script as JSON (escaped, never markup) and never in the page or the chart", async () => {
-    const r = await fetch(rig.proxy.url + `/_cliff/sessions/${cliffed}/last-cliff`);
+    // Session text needs the proxy's admin token (made in the tests' state folder at its start).
+    const token = readAdminToken(adminTokenFile(process.env));
+    const r = await fetch(rig.proxy.url + `/_cliff/sessions/${cliffed}/last-cliff`, { headers: { authorization: `Bearer ${token}` } });
     expect(r.headers.get("content-type")).toBe("application/json");
     const text = await r.text();
     const c = JSON.parse(text);
