@@ -70,13 +70,20 @@ function grown(turns: number): unknown[] {
   return msgs;
 }
 
+/** One session growing request by request past the threshold, as an agent sends it. */
+async function grow(url: string): Promise<void> {
+  for (let turns = 1; turns <= 14; turns++) {
+    const body = JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 100, messages: grown(turns) });
+    await (await fetch(url + "/v1/messages", { method: "POST", headers: { "content-type": "application/json", "x-api-key": "k", "x-claude-code-session-id": "access-test" }, body })).arrayBuffer();
+  }
+}
+
 const get = (path: string, headers: Record<string, string> = {}) => fetch(proxy.url + path, { headers, redirect: "manual" });
 
 beforeAll(async () => {
   mock = await mockUpstream();
   proxy = await startProxy({ config: resolveConfig({ thresholdTokens: 2000, keepRecent: 1 }), port: 0, upstreams: { anthropic: mock.url }, adminToken: TOKEN });
-  const body = JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 100, messages: grown(12) });
-  await (await fetch(proxy.url + "/v1/messages", { method: "POST", headers: { "content-type": "application/json", "x-api-key": "k" }, body })).arrayBuffer();
+  await grow(proxy.url);
   const status: any = await (await get("/_cliff/status")).json();
   sessionId = status.sessions[0].id;
 });
@@ -149,8 +156,7 @@ describe("a second account on the same machine", () => {
     chmodSync(state, 0o755); // a state folder others may list: the token's own folder and mode must hold
     const mine = await startProxy({ config: resolveConfig({ thresholdTokens: 2000, keepRecent: 1 }), port: 0, upstreams: { anthropic: mock.url }, env: { XDG_STATE_HOME: state, HOME: state } });
     try {
-      const body = JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 100, messages: grown(12) });
-      await (await fetch(mine.url + "/v1/messages", { method: "POST", headers: { "content-type": "application/json", "x-api-key": "k" }, body })).arrayBuffer();
+      await grow(mine.url);
       const id = ((await (await fetch(mine.url + "/_cliff/status")).json()) as any).sessions[0].id;
       const file = join(state, "cliffcompaction", "admin-token");
       expect(statSync(file).mode & 0o777).toBe(0o600);
