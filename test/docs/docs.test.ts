@@ -20,6 +20,19 @@ const OLD = read("test/fixtures/readme-b272c83.md");
  * be a stale entry) and be a line of the old README.
  */
 const REWRITTEN = new Map<string, string>([
+  ["| `enable`, `disable`, `status` | the proxy always on, as a user service |", "issue 34: the access rule, run's log, restart, the archive example under the cache; docs/proxy.md, security.md, team.md"],
+  ["terminal alone: its log goes to a file named once at start. A base URL you already set", "issue 34: the access rule, run's log, restart, the archive example under the cache; docs/proxy.md, security.md, team.md"],
+  ["  larger: see [what each replica holds](#what-each-replica-holds-in-memory). (The proxy hashes", "issue 34: the access rule, run's log, restart, the archive example under the cache; docs/proxy.md, security.md, team.md"],
+  ["| `GET /_cliff/sessions/ID/last-cliff` | a session's newest summary beside what it dropped; only from a proxy bound to loopback, to loopback (403 otherwise) |", "issue 34: the access rule, run's log, restart, the archive example under the cache; docs/proxy.md, security.md, team.md"],
+  ["`last-cliff`, kept and served only by a proxy bound to loopback.", "issue 34: the access rule, run's log, restart, the archive example under the cache; docs/proxy.md, security.md, team.md"],
+  ["shell    /home/me/.bashrc exports ANTHROPIC_BASE_URL and OPENAI_BASE_URL for http://127.0.0.1:8257 (this shell not yet: source /home/me/.bashrc)", "issue 34: the access rule, run's log, restart, the archive example under the cache; docs/proxy.md, security.md, team.md"],
+  ["cliffcompaction: no service manager here (no systemd user session, no launchd); run the proxy yourself instead: /usr/bin/node /usr/lib/node_modules/cliffcompaction/dist/cli.mjs serve --port 8257", "issue 34: the access rule, run's log, restart, the archive example under the cache; docs/proxy.md, security.md, team.md"],
+  ["sessions of about 2 KB each, and their last cliffs' text within 16 MiB, kept only on loopback), the", "issue 34: the access rule, run's log, restart, the archive example under the cache; docs/proxy.md, security.md, team.md"],
+  ["`/_cliff/sessions/ID/last-cliff` answers 403 on such a proxy: the text of a summary is shown only", "issue 34: the access rule, run's log, restart, the archive example under the cache; docs/proxy.md, security.md, team.md"],
+  ["to the machine the proxy runs on.", "issue 34: the access rule, run's log, restart, the archive example under the cache; docs/proxy.md, security.md, team.md"],
+  ["$ npx cliffcompaction compact examples/session.json --archive /tmp/cliff-archive --lines 13", "issue 34: the access rule, run's log, restart, the archive example under the cache; docs/proxy.md, security.md, team.md"],
+  ["archive   51 dropped result(s) and 0 cut call(s) kept in /tmp/cliff-archive", "issue 34: the access rule, run's log, restart, the archive example under the cache; docs/proxy.md, security.md, team.md"],
+  ["result: dropped 3,778 chars, kept at /tmp/cliff-archive/7c/7c928f4c697410046f7179ee61b03a6b4dbd1148a05a5a521ccdeed5940afd06.txt", "issue 34: the access rule, run's log, restart, the archive example under the cache; docs/proxy.md, security.md, team.md"],
   ["Nothing else is downloaded: the package has no dependencies (1.5 MB installed). The CLI's", "README.md: the size measured again (the pack test's consumer install), docs pages included"],
   ["| `serve`, `run -- CMD` | the proxy, below |", "docs/cli.md: the proxy is a page of its own now, linked"],
   ["below), then `CLIFF_*` environment variables over it (`CLIFF_KEEP_RECENT=1`, `CLIFF_SHADOW=yes`;", "docs/pi.md: the table of keys is on docs/configuration.md, linked"],
