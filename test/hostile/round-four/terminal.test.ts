@@ -141,8 +141,11 @@ describe("watch --once against a proxy with a hostile session", () => {
         msgs.push({ role: "assistant", content: [{ type: "tool_use", id: `t${i}`, name: "bash", input: { command: `cat x ${HOSTILE}` } }] });
         msgs.push({ role: "user", content: [{ type: "tool_result", tool_use_id: `t${i}`, content: `out ${HOSTILE}\n`.repeat(60) }] });
       }
-      const body = JSON.stringify({ model: `claude-${HOSTILE}`, max_tokens: 10, messages: msgs });
-      await (await fetch(proxy.url + "/v1/messages", { method: "POST", headers: { "content-type": "application/json", "x-api-key": "k" }, body })).arrayBuffer();
+      // Request by request, as an agent sends its growing history.
+      for (let n = 3; n <= msgs.length; n += 2) {
+        const body = JSON.stringify({ model: `claude-${HOSTILE}`, max_tokens: 10, messages: msgs.slice(0, n) });
+        await (await fetch(proxy.url + "/v1/messages", { method: "POST", headers: { "content-type": "application/json", "x-api-key": "k", "x-claude-code-session-id": "hostile" }, body })).arrayBuffer();
+      }
       const r = await runChild(process.execPath, [resolve("dist/cli.mjs"), "watch", "--once", "--port", String(proxy.port)], process.cwd(), process.env, 30_000);
       expect(r.code, r.err).toBe(0);
       expect(r.out).toMatch(/^● [0-9a-f]{10} .*×/m);
@@ -169,8 +172,10 @@ describe("the live view's last cliff, under a pseudo-terminal", () => {
         msgs.push({ role: "assistant", content: [{ type: "tool_use", id: `t${i}`, name: "bash", input: { command: `cat x ${HOSTILE}` } }] });
         msgs.push({ role: "user", content: [{ type: "tool_result", tool_use_id: `t${i}`, content: `out ${HOSTILE} 全角ＡＢＣ\n`.repeat(60) }] });
       }
-      const body = JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 10, messages: msgs });
-      await (await fetch(proxy.url + "/v1/messages", { method: "POST", headers: { "content-type": "application/json", "x-api-key": "k" }, body })).arrayBuffer();
+      for (let n = 3; n <= msgs.length; n += 2) {
+        const body = JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 10, messages: msgs.slice(0, n) });
+        await (await fetch(proxy.url + "/v1/messages", { method: "POST", headers: { "content-type": "application/json", "x-api-key": "k", "x-claude-code-session-id": "hostile" }, body })).arrayBuffer();
+      }
       const keys = [[null, "EVENTS"], ["\r", "SUMMARY SENT"], ["q", "\x1b[?1049l"]];
       const r = await runChild("python3", ["-c", PTY_SCRIPT, process.execPath, resolve("dist/cli.mjs"), "watch", "--port", String(proxy.port)], process.cwd(), { ...process.env, KEYS: JSON.stringify(keys) }, 60_000);
       const seen = JSON.parse(r.out) as { seen: Record<string, boolean>; out: string };
