@@ -126,6 +126,8 @@ export const FLAGS: Flag[] = [
   { name: "chatgpt-upstream", value: "URL", commands: ["serve", "run"], help: "where /backend-api/… requests (Codex signed in with ChatGPT) go (also CLIFF_CHATGPT_UPSTREAM)", default: "https://chatgpt.com" },
   { name: "allowed-hosts", value: "A,B", commands: ["serve", "run"], help: "Host names the proxy answers to besides its own addresses (also --allow-host NAME, CLIFF_ALLOWED_HOSTS)", default: "none" },
   { name: "allow-host", value: "NAME", commands: ["serve", "run"], help: "one more Host name the proxy answers to (a proxy behind a load balancer)" },
+  { name: "no-preserved-thinking", commands: ["serve", "run"], help: "leave thinking alone on changed requests to models that run Anthropic's prefix check (no drop_block, no beta; also CLIFF_PRESERVED_THINKING=false)" },
+  { name: "no-fallback", commands: ["serve", "run"], help: "relay a refusal of a compacted request instead of sending the client's own request (also CLIFF_FALLBACK=false)" },
   { name: "compact-limit-mb", value: "N", commands: ["serve", "run"], help: "larger request bodies stream through uncompacted", default: "64" },
   { name: "quiet", commands: ["serve"], help: "no log lines" },
   { name: "log-json", commands: ["serve", "run"], help: "log lines as JSON" },

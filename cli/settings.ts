@@ -19,7 +19,9 @@ function flagSetting(key: keyof Config, flag: string, v: string): SettingValue {
 }
 
 /** Keys a config file, a CLIFF_* variable or a flag may hold for the proxy only (not core settings). */
-export const PROXY_KEYS = ["anthropicUpstream", "openaiUpstream", "chatgptUpstream", "allowedHosts", "prices", "thresholdShare", "contextWindow", "debugDir"] as const;
+export const PROXY_KEYS = ["anthropicUpstream", "openaiUpstream", "chatgptUpstream", "allowedHosts", "prices", "thresholdShare", "contextWindow", "debugDir", "preservedThinking", "fallback"] as const;
+/** Proxy keys that are switches: on by default, `--no-NAME` turns them off. */
+export const PROXY_SWITCHES = ["preservedThinking", "fallback"] as const;
 
 /** The --config file's JSON, or an InputError naming it. */
 export function configFile(path: string): Record<string, unknown> {
@@ -54,6 +56,7 @@ function flagLayer(values: Parsed["values"]): ConfigLayer {
     else if (values["no-" + flag] === true) flags[k] = false;
   }
   if (values["drop-thinking"] === true) flags.keepThinking = false;
+  for (const k of PROXY_SWITCHES) if (values["no-" + kebab(k)] === true) flags[k] = false;
   for (const k of PROXY_KEYS) if (typeof values[kebab(k)] === "string") flags[k] = values[kebab(k)];
   return { source: "flags", values: flags };
 }

@@ -2,7 +2,7 @@
 import { runAgent, startProxy, type ProxyOptions } from "../../proxy/index.js";
 import { gainLine } from "../../proxy/observe/index.js";
 import { numberFlag, UsageError, type Parsed } from "../args.js";
-import { allowedHosts, percentThreshold, priceSettings, upstreamSettings, windowSettings } from "./settings.js";
+import { allowedHosts, percentThreshold, priceSettings, proxySwitches, upstreamSettings, windowSettings } from "./settings.js";
 import { gainSet, GAIN_SHARE, hostGain } from "../host-defaults.js";
 import { configOf, settingLayers } from "../settings.js";
 import { setBy } from "../../core/index.js";
@@ -27,6 +27,7 @@ function common(p: Parsed): ProxyOptions & { upstreamSources: Record<string, str
     allowedHosts: allowedHosts(layers, p),
     prices: priceSettings(layers),
     ...windowSettings(layers),
+    ...proxySwitches(layers),
     compactLimitBytes: numberFlag(p.values, "compact-limit-mb", 64, 0, 1 << 20, false) * 1024 * 1024,
     logJson: p.values["log-json"] === true,
     adminTokenFile: typeof p.values["admin-token-file"] === "string" ? p.values["admin-token-file"] : undefined,

@@ -118,3 +118,17 @@ export function windowSettings(layers: readonly ConfigLayer[]): Pick<ProxyOption
   }
   return out;
 }
+
+/** A proxy switch (preservedThinking, fallback) from the layers: true unless a layer turns it off (false, "false", "0", "off"). */
+export function proxySwitches(layers: readonly ConfigLayer[]): Pick<ProxyOptions, "preservedThinking" | "fallback"> {
+  const on = (key: "preservedThinking" | "fallback"): boolean => {
+    const set = hostSetting(layers, key);
+    if (set === undefined) return true;
+    if (set.value === true || set.value === false) return set.value;
+    const v = String(set.value).trim().toLowerCase();
+    if (["true", "1", "on"].includes(v)) return true;
+    if (["false", "0", "off"].includes(v)) return false;
+    throw new InputError(`${set.source} must be true or false, got ${JSON.stringify(set.value)}`);
+  };
+  return { preservedThinking: on("preservedThinking"), fallback: on("fallback") };
+}

@@ -1,13 +1,24 @@
 /** The proxy's counters, as `GET /_cliff/status` shows them. No body or header content is kept. */
 import type { Engine } from "../../core/index.js";
 
+import { modelFacts } from "../../core/models/index.js";
 import { VERSION } from "../version.js";
 import type { ThresholdChoice } from "../decision/index.js";
 
 export type Action = "pass" | "reuse" | "cliff" | "escalate" | "fail-open" | "oversize" | "refuse" | "fallback";
 
 /** How many models' windows the status remembers (the newest ones). */
-const WINDOWS_SHOWN = 16;
+export const WINDOWS_SHOWN = 32;
+/** The longest key the windows table holds. */
+export const WINDOW_KEY_MAX = 64;
+
+/**
+ * The key a request's model is shown under: the model-facts table's id for it, or `other`. A
+ * `model` is client text and may hold anything (megabytes of it): none of it is kept or echoed.
+ */
+export function windowKey(model: string): string {
+  return modelFacts(model)?.id.slice(0, WINDOW_KEY_MAX) ?? "other";
+}
 
 export class Stats {
   readonly started = Date.now();
@@ -34,8 +45,9 @@ export class Stats {
   readonly windows = new Map<string, { window: number; source: string; thresholdTokens: number }>();
 
   window(t: ThresholdChoice): void {
-    this.windows.delete(t.model);
-    this.windows.set(t.model, { window: t.window, source: t.source, thresholdTokens: t.threshold });
+    const key = windowKey(t.model);
+    this.windows.delete(key);
+    this.windows.set(key, { window: t.window, source: t.source, thresholdTokens: t.threshold });
     if (this.windows.size > WINDOWS_SHOWN) this.windows.delete(this.windows.keys().next().value as string);
   }
 

@@ -140,7 +140,9 @@ describe("the threshold as a share of the model's window", () => {
       expect(mock.received.at(-1)!.body.toString()).toContain(SUMMARY_HEADER);
       const status = (await (await fetch(p.url + "/_cliff/status")).json()) as Record<string, any>;
       expect(status.thresholdShare).toBe(0.02);
-      expect(status.windows["some-new-model"]).toEqual({ window: 128_000, source: "default", thresholdTokens: 2560 });
+      // A model the table does not know is shown as other: its name is client text.
+      expect(status.windows.other).toEqual({ window: 128_000, source: "default", thresholdTokens: 2560 });
+      expect(status.windows["some-new-model"]).toBeUndefined();
       expect(status.windows["claude-sonnet-4-5"]).toMatchObject({ window: 1_000_000, source: "anthropic-beta" });
     });
   });
