@@ -8,7 +8,7 @@ import { numberFlag, UsageError, type Parsed } from "../args.js";
 import { cliffFrame, type CliffView } from "./cliff.js";
 import { followEvents, getJson, ProxyUnreachable, type EventStream } from "./client.js";
 import { frame, type FrameState, type WatchEvent } from "./frame.js";
-import { printWebUrl } from "./web.js";
+import { printWebUrl, tokenOf } from "./web.js";
 import { adminHeaders } from "../admin-auth.js";
 
 const MIN_REDRAW_MS = 250;
@@ -70,7 +70,7 @@ export async function watchCommand(p: Parsed): Promise<number> {
   const base = baseUrl(p);
   const t: Target = { base, headers: adminHeaders(p, base) };
   try {
-    if (p.values.web === true) return await printWebUrl(base);
+    if (p.values.web === true) return await printWebUrl(base, tokenOf(t.headers), t.headers);
     if (p.values.once === true) return await once(t);
     if (process.stdout.isTTY !== true || process.stdin.isTTY !== true) throw new UsageError("watch needs a terminal; for one plain frame, use watch --once");
     const status = await getJson(base, STATUS_PATH, t.headers);

@@ -14,9 +14,12 @@ export function webUrl(base: string, token?: string): string {
 }
 
 /** Checks that a proxy answers at `base`, then prints the address to open. */
-export async function printWebUrl(base: string, token?: string): Promise<number> {
-  await getJson(base, "/_cliff/status?sessions=0");
+export async function printWebUrl(base: string, token?: string, headers: Record<string, string> = {}): Promise<number> {
+  await getJson(base, "/_cliff/status?sessions=0", headers);
   process.stdout.write(`Open the web view of ${base} (this replica only) in a browser on this machine:\n  ${webUrl(base, token)}\n`);
   if (token !== undefined) process.stdout.write("The link holds your admin token: it signs the browser in once (a cookie for /_cliff/ only); do not share it.\n");
   return 0;
 }
+
+/** The token in the headers `adminHeaders` made (none when there is no token to send). */
+export const tokenOf = (headers: Record<string, string>): string | undefined => /^Bearer (\S+)$/.exec(headers.authorization ?? "")?.[1];

@@ -1,10 +1,10 @@
 /**
  * The proxy's own endpoints under `/_cliff/`, each with the kind of what it serves (access.ts):
- * `health` (open: no content, for load balancers), `login` (the cookie for a browser), the web
- * view's page and icon (open: no session data in them); `status` (JSON), `metrics` (Prometheus
- * text) and `sessions/ID/sawtooth.svg` (a session's chart): counts, open on loopback; `events`
- * (server-sent events) and `sessions/ID/last-cliff` (a session's newest summary beside what it
- * dropped): content, the admin token on loopback too.
+ * `health` (open: no content, for load balancers), `login` (the cookie for a browser), `status`
+ * (JSON) and `metrics` (Prometheus text): counts, open on loopback; `events` (server-sent events)
+ * and `sessions/ID/last-cliff` (a session's newest summary beside what it dropped): content, the
+ * admin token on loopback too; and the web view: the page at `/_cliff/` and `sessions/ID/sawtooth.svg`
+ * (content), its icon (open).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Engine } from "../../core/index.js";
@@ -54,18 +54,19 @@ export function statusOf(ctx: AdminContext, sessions = STATUS_SESSIONS): Record<
 }
 
 const SAWTOOTH = /^\/_cliff\/sessions\/([0-9a-f]{1,64})\/sawtooth\.svg$/;
+
 const LAST_CLIFF = /^\/_cliff\/sessions\/([0-9a-f]{1,64})\/last-cliff$/;
+
+function sawtoothOf(res: ServerResponse, ctx: AdminContext, id: string): void {
+  const s = ctx.observer.sessions.byId(id);
+  if (s === undefined) json(res, 404, { error: "no such session" });
+  else sendSawtooth(res, s);
+}
 
 function lastCliffOf(res: ServerResponse, ctx: AdminContext, id: string): void {
   const s = ctx.observer.sessions.byId(id);
   if (s === undefined || s.lastCliff === null) json(res, 404, { error: "no such session, or no cliff in it yet" });
   else json(res, 200, { id: s.id, model: s.model, ...s.lastCliff });
-}
-
-function chartOf(res: ServerResponse, ctx: AdminContext, id: string): void {
-  const s = ctx.observer.sessions.byId(id);
-  if (s === undefined) json(res, 404, { error: "no such session" });
-  else sendSawtooth(res, s);
 }
 
 /** Answers a GET under /_cliff/ (true), or leaves it to the caller (false). */
@@ -78,13 +79,14 @@ export function admin(req: IncomingMessage, res: ServerResponse, ctx: AdminConte
   const chart = SAWTOOTH.exec(path);
   if (path === "/_cliff/health") json(res, 200, { ok: true });
   else if (path === "/_cliff/login") ctx.access.login(req, res);
-  else if (path === WEB_PATH) sendPage(res);
-  else if (path === ICON_PATH) sendIcon(res);
+  else if (path === WEB_PATH) {
+    if (allow("content")) sendPage(res);
+  } else if (path === ICON_PATH) sendIcon(res);
   else if (path === "/_cliff") {
     res.writeHead(308, { location: WEB_PATH, "content-length": "0" });
     res.end();
   } else if (chart !== null) {
-    if (allow("counts")) chartOf(res, ctx, chart[1]);
+    if (allow("content")) sawtoothOf(res, ctx, chart[1]);
   } else if (path === "/_cliff/status") {
     if (!allow("counts")) return true;
     const n = Number(url.searchParams.get("sessions") ?? STATUS_SESSIONS);

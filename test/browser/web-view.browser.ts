@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { grow, HOSTILE, webRig, type WebRig } from "../helpers/web-sessions.js";
+import { get, grow, HOSTILE, TOKEN, webRig, type WebRig } from "../helpers/web-sessions.js";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const LAUNCH = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
@@ -27,7 +27,7 @@ beforeAll(async () => {
   await grow(rig.proxy, "hostile-session", 1, 6, HOSTILE);
   await grow(rig.proxy, "plain-session", 1, 3);
   await grow(rig.proxy, "long-session", 1, 30, "(the long one)");
-  const s: any = await (await fetch(rig.proxy.url + "/_cliff/status")).json();
+  const s: any = await (await get(rig.proxy, "/_cliff/status")).json();
   const byRequests = (n: number): string => s.sessions.find((x: any) => x.requests === n).id;
   [hostileId, plainId, longId] = [byRequests(6), byRequests(3), byRequests(30)];
   browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH });
@@ -49,7 +49,9 @@ async function open(viewport = { width: 1280, height: 800 }): Promise<{ page: Pa
   });
   page.on("request", (r) => !r.url().startsWith(rig.proxy.url + "/_cliff/") && problems.push("request to " + r.url()));
   page.on("response", (r) => r.status() >= 400 && problems.push(`${r.status()} from ${r.url()}`));
-  const r = await page.goto(rig.proxy.url + "/_cliff/");
+  // As the link `watch --web` prints: the token exchanged once for the cookie, then on to the page.
+  const r = await page.goto(rig.proxy.url + `/_cliff/login?token=${TOKEN}&next=/_cliff/`);
+  expect(page.url()).toBe(rig.proxy.url + "/_cliff/");
   expect(r?.status()).toBe(200);
   await page.locator(`#sessions tr[data-id="${hostileId}"]`).waitFor();
   return { page, problems };
@@ -104,7 +106,7 @@ describe("the web view in a browser", () => {
     const { page, problems } = await open({ width: 390, height: 844 });
     await page.locator('button[data-sort="cliffs"]').focus();
     await page.keyboard.press("Enter");
-    const st: any = await (await fetch(rig.proxy.url + "/_cliff/status")).json();
+    const st: any = await (await get(rig.proxy, "/_cliff/status")).json();
     const most: any = st.sessions.reduce((a: any, b: any) => (b.cliffs > a.cliffs ? b : a));
     await expect.poll(() => page.locator("#sessions tr[data-id]").first().getAttribute("data-id")).toBe(most.id);
     const cliffs = (await page.locator("#sessions td.cliffs").allInnerTexts()).map(Number);
@@ -124,8 +126,14 @@ describe("the web view in a browser", () => {
     expect(problems).toEqual([]);
   });
 
-  it("is refused to a web page of another origin", async () => {
-    const r = await fetch(rig.proxy.url + "/_cliff/", { headers: { origin: "http://evil.example" } });
-    expect(r.status).toBe(403);
+  it("is refused without the cookie or the token, and to a web page of another origin", async () => {
+    const page = await browser.newPage();
+    const r = await page.goto(rig.proxy.url + "/_cliff/");
+    expect(r?.status()).toBe(401);
+    expect(await page.locator("#sessions").count()).toBe(0);
+    const events = await page.goto(rig.proxy.url + "/_cliff/events");
+    expect(events?.status()).toBe(401);
+    await page.close();
+    expect((await get(rig.proxy, "/_cliff/", { headers: { origin: "http://evil.example" } })).status).toBe(403);
   });
 });

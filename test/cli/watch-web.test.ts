@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer, type AddressInfo } from "node:net";
 import { webUrl } from "../../cli/watch/web.js";
 import { runChild } from "../helpers/child.js";
-import { webRig, type WebRig } from "../helpers/web-sessions.js";
+import { TOKEN, webRig, type WebRig } from "../helpers/web-sessions.js";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 const cli = (args: string[]) => runChild(process.execPath, ["dist/cli.mjs", ...args], process.cwd(), { ...process.env }, 30_000);
 
@@ -16,14 +19,18 @@ afterAll(async () => {
 });
 
 describe("watch --web", () => {
-  it("prints the web view's address of the proxy it finds, and the page answers there", async () => {
-    const r = await cli(["watch", "--web", "--port", String(rig.proxy.port)]);
+  it("prints the login link with the user's token, which signs a browser in and goes on to the page", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "cliff-web-")), "admin-token");
+    writeFileSync(file, TOKEN + "\n", { mode: 0o600 });
+    const r = await cli(["watch", "--web", "--port", String(rig.proxy.port), "--admin-token-file", file]);
     expect(r.err).toBe("");
     expect(r.code).toBe(0);
     const url = /^ {2}(http:\/\/\S+)$/m.exec(r.out)![1];
-    expect(url).toBe(`http://127.0.0.1:${rig.proxy.port}/_cliff/`);
+    expect(url).toBe(webUrl(`http://127.0.0.1:${rig.proxy.port}`, TOKEN));
     expect(r.out).toContain("this replica only");
-    const page = await fetch(url);
+    const login = await fetch(url, { redirect: "manual" });
+    expect(login.status).toBe(303);
+    const page = await fetch(new URL(login.headers.get("location")!, url), { headers: { cookie: login.headers.get("set-cookie")!.split(";")[0] } });
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
   });

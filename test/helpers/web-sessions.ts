@@ -7,6 +7,9 @@ import { resolveConfig } from "../../core/index.js";
 import { startProxy, type ProxyOptions, type RunningProxy } from "../../proxy/index.js";
 import { mockUpstream, type Answer, type MockUpstream } from "./mock-upstream.js";
 
+/** The admin token of every test proxy here: sent as a bearer by `get`, exchanged for the cookie by a browser. */
+export const TOKEN = "web-view-test-token";
+
 export const HOSTILE = `<script>window.__pwned = 1</script> <img src=x onerror="window.__pwned = 2"> javascript:alert(1)`;
 
 function usageAnswer(): Answer {
@@ -28,7 +31,7 @@ export interface WebRig {
 export async function webRig(extra: Partial<ProxyOptions> = {}): Promise<WebRig> {
   const mock = await mockUpstream();
   mock.override = (r) => (r.path.startsWith("/v1/messages") ? usageAnswer() : undefined);
-  const proxy = await startProxy({ config: resolveConfig({ thresholdTokens: 2000, keepRecent: 1 }), port: 0, upstreams: { anthropic: mock.url, openai: mock.url + "/v1" }, log: () => undefined, keepAliveMs: 200, ...extra });
+  const proxy = await startProxy({ config: resolveConfig({ thresholdTokens: 2000, keepRecent: 1 }), port: 0, upstreams: { anthropic: mock.url, openai: mock.url + "/v1" }, log: () => undefined, keepAliveMs: 200, adminToken: TOKEN, ...extra });
   return { proxy, mock, close: async () => { await proxy.close(); await mock.close(); } };
 }
 
@@ -56,3 +59,7 @@ export async function turn(proxy: RunningProxy, id: string, turns: number, text 
 export async function grow(proxy: RunningProxy, id: string, from: number, to: number, text = ""): Promise<void> {
   for (let t = from; t <= to; t++) await turn(proxy, id, t, text);
 }
+
+/** GET a proxy path as its user does (the token as a bearer). */
+export const get = (proxy: RunningProxy, path: string, init: RequestInit = {}): Promise<Response> =>
+  fetch(proxy.url + path, { ...init, headers: { authorization: `Bearer ${TOKEN}`, ...(init.headers as Record<string, string> | undefined) } });

@@ -5,12 +5,11 @@
  * as text; a session's sawtooth as the report draws it, numbers only; a web page of another origin
  * refused.
  */
-import { adminTokenFile, readAdminToken } from "../../node/admin-token.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { PAGE_CSP, PAGE_SCRIPT, PAGE_STYLE, sawtoothSvg } from "../../proxy/web/index.js";
 import { renderSvg } from "../../node/sawtooth.js";
-import { grow, HOSTILE, webRig, type WebRig } from "../helpers/web-sessions.js";
+import { get, grow, HOSTILE, TOKEN, webRig, type WebRig } from "../helpers/web-sessions.js";
 
 let rig: WebRig;
 let cliffed = "";
@@ -18,7 +17,7 @@ let cliffed = "";
 beforeAll(async () => {
   rig = await webRig();
   await grow(rig.proxy, "hostile-session", 1, 6, HOSTILE);
-  const s: any = await (await fetch(rig.proxy.url + "/_cliff/status")).json();
+  const s: any = await (await get(rig.proxy, "/_cliff/status")).json();
   cliffed = s.sessions.find((x: any) => x.cliffs > 0).id;
 });
 afterAll(async () => {
@@ -34,7 +33,7 @@ const directives = (csp: string): Map<string, string[]> => new Map(csp.split(";"
 
 describe("the web view's page", () => {
   it("pins its one inline script and one style by the hashes of the bytes served, and allows nothing else inline", async () => {
-    const r = await fetch(rig.proxy.url + "/_cliff/");
+    const r = await get(rig.proxy, "/_cliff/");
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toBe("text/html; charset=utf-8");
     const csp = r.headers.get("content-security-policy")!;
@@ -61,7 +60,7 @@ describe("the web view's page", () => {
   });
 
   it("holds no session data: the page is the same bytes whatever the sessions say", async () => {
-    const html = await (await fetch(rig.proxy.url + "/_cliff/")).text();
+    const html = await (await get(rig.proxy, "/_cliff/")).text();
     for (const piece of ["__pwned", "javascript:alert", cliffed, "claude-sonnet"]) expect(html).not.toContain(piece);
   });
 
@@ -77,23 +76,39 @@ describe("the web view's page", () => {
   });
 
   it("serves the hostile text to the script as JSON (escaped, never markup) and never in the page or the chart", async () => {
-    // Session text needs the proxy's admin token (made in the tests' state folder at its start).
-    const token = readAdminToken(adminTokenFile(process.env));
-    const r = await fetch(rig.proxy.url + `/_cliff/sessions/${cliffed}/last-cliff`, { headers: { authorization: `Bearer ${token}` } });
+    const r = await get(rig.proxy, `/_cliff/sessions/${cliffed}/last-cliff`);
     expect(r.headers.get("content-type")).toBe("application/json");
     const text = await r.text();
     const c = JSON.parse(text);
     expect(c.summary + c.dropped.map((d: any) => d.text).join(" ")).toContain("<script>window.__pwned = 1</script>");
-    const svg = await (await fetch(rig.proxy.url + `/_cliff/sessions/${cliffed}/sawtooth.svg`)).text();
+    const svg = await (await get(rig.proxy, `/_cliff/sessions/${cliffed}/sawtooth.svg`)).text();
     expect(svg).not.toContain("__pwned");
     expect(svg).not.toContain("javascript:");
   });
 
   it("is refused to a web page of another origin, like every /_cliff/ route", async () => {
     for (const path of ["/_cliff/", `/_cliff/sessions/${cliffed}/sawtooth.svg`, "/_cliff/icon.svg"]) {
-      const r = await fetch(rig.proxy.url + path, { headers: { origin: "http://evil.example" } });
+      const r = await get(rig.proxy, path, { headers: { origin: "http://evil.example" } });
       expect(r.status, path).toBe(403);
     }
+  });
+
+  it("is refused without the token or its cookie, on loopback too; the login's cookie opens it", async () => {
+    for (const path of ["/_cliff/", `/_cliff/sessions/${cliffed}/sawtooth.svg`]) {
+      const none = await fetch(rig.proxy.url + path);
+      expect(none.status, path).toBe(401);
+      expect(await none.text()).not.toContain("<script");
+      expect((await fetch(rig.proxy.url + path, { headers: { authorization: "Bearer not-the-token" } })).status, path).toBe(401);
+      expect((await fetch(rig.proxy.url + path, { headers: { cookie: "cliff_admin=forged" } })).status, path).toBe(401);
+    }
+    const login = await fetch(rig.proxy.url + `/_cliff/login?token=${TOKEN}&next=/_cliff/`, { redirect: "manual" });
+    expect(login.status).toBe(303);
+    expect(login.headers.get("location")).toBe("/_cliff/");
+    const cookie = login.headers.get("set-cookie")!.split(";")[0];
+    expect((await fetch(rig.proxy.url + "/_cliff/", { headers: { cookie } })).status).toBe(200);
+    expect((await fetch(rig.proxy.url + `/_cliff/sessions/${cliffed}/sawtooth.svg`, { headers: { cookie } })).status).toBe(200);
+    // The icon holds nothing and stays open.
+    expect((await fetch(rig.proxy.url + "/_cliff/icon.svg")).status).toBe(200);
   });
 
   it("sends /_cliff to the page", async () => {
@@ -105,9 +120,9 @@ describe("the web view's page", () => {
 
 describe("a session's sawtooth", () => {
   it("is the report's chart of the session's context per request, its cliffs marked, as an inert image", async () => {
-    const s: any = await (await fetch(rig.proxy.url + "/_cliff/status")).json();
+    const s: any = await (await get(rig.proxy, "/_cliff/status")).json();
     const x = s.sessions.find((v: any) => v.id === cliffed);
-    const r = await fetch(rig.proxy.url + `/_cliff/sessions/${cliffed}/sawtooth.svg`);
+    const r = await get(rig.proxy, `/_cliff/sessions/${cliffed}/sawtooth.svg`);
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toBe("image/svg+xml; charset=utf-8");
     expect(r.headers.get("content-security-policy")).toMatch(/^default-src 'none'/);
@@ -115,7 +130,7 @@ describe("a session's sawtooth", () => {
     expect(svg).toBe(renderSvg({ context: x.context, baseline: [], cliffs: x.cliffAt, threshold: x.threshold, title: `context per request: ${x.requests} requests` }));
     expect(svg.match(/class="cliff"/g)).toHaveLength(x.cliffs);
     expect(/points="([^"]*)"/.exec(svg.slice(svg.indexOf('class="context"')))![1].split(" ")).toHaveLength(x.requests);
-    expect((await fetch(rig.proxy.url + "/_cliff/sessions/0123456789/sawtooth.svg")).status).toBe(404);
+    expect((await get(rig.proxy, "/_cliff/sessions/0123456789/sawtooth.svg")).status).toBe(404);
   });
 
   it("says when it shows only the newest requests", () => {
