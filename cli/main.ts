@@ -7,7 +7,7 @@ import { InputError } from "./readers/index.js";
 import { checkReport, reportCommand } from "./report/index.js";
 import { hostGain } from "./host-defaults.js";
 import { configOf, loadSession, settingLayers } from "./settings.js";
-import { checkSimulate, simulateCommand } from "./simulate/index.js";
+import { checkSimulate, simulateCommand, simulationChoice } from "./simulate/index.js";
 import { forStream } from "./terminal-text.js";
 
 const SESSION_COMMANDS: readonly Command[] = ["compact", "simulate", "report"];
@@ -30,8 +30,8 @@ async function sessionCommand(p: Parsed, out: string[]): Promise<void> {
   const session = loadSession(file, p.values.format as string | undefined);
   const name = file === "-" ? "standard input" : file;
   if (command === "compact") await compactCommand(name, session, p.values, cfg, out);
-  else if (command === "simulate") simulateCommand(name, session, p.values, hostGain(layers)(cfg), out);
-  else reportCommand(name, session, p.values, cfg, out, hostGain(layers));
+  else if (command === "simulate") simulateCommand(name, session, p.values, simulationChoice(session, layers, p.values, cfg, hostGain(layers)), out);
+  else reportCommand(name, session, p.values, simulationChoice(session, layers, p.values, cfg, hostGain(layers)), out);
 }
 
 export async function main(argv: string[]): Promise<number> {

@@ -2,6 +2,7 @@
 import { resolveConfig, type Config } from "../core/index.js";
 import type { PriceTable } from "./observe/index.js";
 import { UPSTREAM_NAMES, type UpstreamName } from "./routes.js";
+import type { ModelThreshold } from "../core/models/index.js";
 import type { ThresholdPolicy } from "./decision/index.js";
 
 export const DEFAULT_PORT = 8257;
@@ -19,6 +20,15 @@ export interface ProxyOptions {
   allowedHosts?: readonly string[];
   /** The threshold as a share of the window of the model each request names, in (0, 1]; absent: config.thresholdTokens for every request. */
   thresholdShare?: number;
+  /** Each model gets the default threshold (below its long-context tier, else half its window capped at 200,000) instead of config.thresholdTokens; what serve and run do when no setting names a threshold. */
+  defaultThreshold?: boolean;
+  /** Globs over the model id with their thresholds (tokens or a share of the window); the first that matches wins over every other rule. */
+  modelThresholds?: readonly ModelThreshold[];
+  /** After a gap longer than this (ms) a session's next request is cliffed even below the threshold, from `idleCliffFloor` of it (default 0.5); absent: never. */
+  idleCliffMs?: number;
+  idleCliffFloor?: number;
+  /** The clock sessions and idle gaps are measured with (ms; tests pass a fake one). */
+  now?: () => number;
   /** With `thresholdShare`: the minimum gain as a share of each request's threshold (serve and run: 0.1 unless a setting gives the gain). */
   minGainShare?: number;
   /** The window assumed for every model, instead of the table's. */
@@ -72,6 +82,9 @@ export interface Resolved {
   memoMaxBytes: number;
   digestCacheMaxBytes: number;
   prices: PriceTable;
+  idleCliffMs: number | undefined;
+  idleCliffFloor: number;
+  now: (() => number) | undefined;
   maxSessions: number | undefined;
   keepAliveMs: number | undefined;
   preservedThinking: boolean;
@@ -111,9 +124,15 @@ export function resolveOptions(o: ProxyOptions): Resolved {
   const config = o.config ?? resolveConfig();
   if (o.thresholdShare !== undefined && !(o.thresholdShare > 0 && o.thresholdShare <= 1)) throw new RangeError(`thresholdShare must be in (0, 1], got ${o.thresholdShare}`);
   if (o.contextWindow !== undefined && !(Number.isSafeInteger(o.contextWindow) && o.contextWindow > 0)) throw new RangeError(`contextWindow must be a whole number > 0, got ${o.contextWindow}`);
+  if (o.idleCliffMs !== undefined && !(o.idleCliffMs > 0)) throw new RangeError(`idleCliffMs must be > 0, got ${o.idleCliffMs}`);
+  if (o.idleCliffFloor !== undefined && !(o.idleCliffFloor > 0 && o.idleCliffFloor <= 1)) throw new RangeError(`idleCliffFloor must be in (0, 1], got ${o.idleCliffFloor}`);
   return {
     config,
-    threshold: { share: o.thresholdShare, tokens: config.thresholdTokens, contextWindow: o.contextWindow, gainShare: o.minGainShare },
+    threshold: {
+      rule: o.thresholdShare !== undefined ? "share" : o.defaultThreshold === true ? "default" : "tokens",
+      share: o.thresholdShare, tokens: config.thresholdTokens, contextWindow: o.contextWindow, gainShare: o.minGainShare, gainTokens: config.minGainTokens,
+      ...(o.modelThresholds !== undefined && o.modelThresholds.length > 0 ? { modelThresholds: o.modelThresholds } : {}),
+    },
     debugDir: o.debugDir,
     host: o.host ?? "127.0.0.1",
     port: o.port ?? DEFAULT_PORT,
@@ -129,6 +148,9 @@ export function resolveOptions(o: ProxyOptions): Resolved {
     // node:crypto hashes a text as fast as a table finds it: no digest cache unless asked for.
     digestCacheMaxBytes: o.digestCacheMaxBytes ?? 0,
     prices: o.prices ?? {},
+    idleCliffMs: o.idleCliffMs,
+    idleCliffFloor: o.idleCliffFloor ?? 0.5,
+    now: o.now,
     maxSessions: o.maxSessions,
     keepAliveMs: o.keepAliveMs,
     preservedThinking: o.preservedThinking !== false,

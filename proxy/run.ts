@@ -10,7 +10,8 @@ import { appendFileSync, closeSync, constants as fsConstants, mkdirSync, openSyn
 import { basename, join } from "node:path";
 import { defaultStateDir } from "../node/admin-token.js";
 import { constants, homedir } from "node:os";
-import { gainLine } from "./observe/index.js";
+import { headerLines } from "./observe/index.js";
+import { ruleText } from "./decision/index.js";
 import { upstreamUrl, type ProxyOptions } from "./options.js";
 import { codexArgs, codexCommand, planCodex, type CodexCommand, type CodexPlan } from "../node/clients/index.js";
 import { codexHome, codexSignIn, readCodexConfig } from "../node/clients/index.js";
@@ -99,7 +100,7 @@ export async function runAgent(o: RunOptions): Promise<number> {
   const upstreams = Object.fromEntries(Object.entries(named).map(([k, v]) => [k, v.url])) as ProxyOptions["upstreams"];
   const logPath = o.logPath ?? runLog(env);
   const proxy = await startProxy({ ...o, host: "127.0.0.1", port: o.port ?? 0, upstreams, logFile: logPath, log: (line) => appendFileSync(logPath, line + "\n") });
-  appendFileSync(logPath, `${new Date().toISOString()} ${gainLine(proxy.options.threshold, proxy.engine.config.minGainTokens)}\n`);
+  for (const line of headerLines(proxy.options, proxy.engine.config.minGainTokens)) appendFileSync(logPath, `${new Date().toISOString()} ${line}\n`);
   const loop = loopsBack(proxy);
   if (loop !== null) {
     await proxy.close();
@@ -110,7 +111,7 @@ export async function runAgent(o: RunOptions): Promise<number> {
   const childEnv = { ...env, ANTHROPIC_BASE_URL: proxy.url, OPENAI_BASE_URL: `${proxy.url}/v1`, OPENAI_API_BASE: `${proxy.url}/v1` };
   const up = proxy.options.upstreams as Record<string, URL>;
   const routes = Object.entries(up).map(([name, u]) => `${UPSTREAM_LABEL[name] ?? name} → ${u.href}`).join(", ");
-  say(`cliffcompaction: proxy on ${proxy.url} for ${basename(o.command)} (${routes}); watch it: npx cliffcompaction watch --port ${proxy.port}; log: ${logPath}${proxy.archive ? `; archive: ${proxy.archive.dir}` : ""}`);
+  say(`cliffcompaction: proxy on ${proxy.url} for ${basename(o.command)} (${routes}); watch it: npx cliffcompaction watch --port ${proxy.port}; log: ${logPath}${proxy.archive ? `; archive: ${proxy.archive.dir}` : ""}; ${ruleText(proxy.options.threshold)}`);
   if (codex?.plan.note !== undefined) say(`cliffcompaction: ${codex.plan.note}`);
   return new Promise<number>((resolve) => {
     const child = spawn(o.command, args, { stdio: "inherit", env: childEnv });

@@ -1,8 +1,8 @@
 /** `cliffcompaction serve` and `cliffcompaction run -- <agent>`: the CLI only starts the proxy host. */
 import { runAgent, startProxy, type ProxyOptions } from "../../proxy/index.js";
-import { gainLine } from "../../proxy/observe/index.js";
+import { headerLines } from "../../proxy/observe/index.js";
 import { numberFlag, UsageError, type Parsed } from "../args.js";
-import { allowedHosts, percentThreshold, priceSettings, proxySwitches, upstreamSettings, windowSettings } from "./settings.js";
+import { allowedHosts, idleSettings, percentThreshold, priceSettings, proxySwitches, upstreamSettings, windowSettings } from "./settings.js";
 import { gainSet, GAIN_SHARE, hostGain } from "../host-defaults.js";
 import { configOf, settingLayers } from "../settings.js";
 import { setBy } from "../../core/index.js";
@@ -28,6 +28,7 @@ function common(p: Parsed): ProxyOptions & { upstreamSources: Record<string, str
     prices: priceSettings(layers),
     ...windowSettings(layers),
     ...proxySwitches(layers),
+    ...idleSettings(layers),
     compactLimitBytes: numberFlag(p.values, "compact-limit-mb", 64, 0, 1 << 20, false) * 1024 * 1024,
     logJson: p.values["log-json"] === true,
     adminTokenFile: typeof p.values["admin-token-file"] === "string" ? p.values["admin-token-file"] : undefined,
@@ -51,10 +52,8 @@ async function serve(p: Parsed): Promise<number> {
   const note = options.config === undefined ? null : archiveOffNote(options.config, host, options.archiveAsked);
   if (note !== null) process.stderr.write(note + "\n");
   const up = proxy.options.upstreams;
-  const t = proxy.options.threshold;
-  const threshold = t.share !== undefined ? `${Math.round(t.share * 1000) / 10}% of each model's window` : `${t.tokens.toLocaleString("en-US")} tokens`;
-  process.stderr.write(`cliffcompaction: proxy on ${proxy.url} (Anthropic → ${up.anthropic.href}, OpenAI → ${up.openai.href}, ChatGPT → ${up.chatgpt.href}; threshold ${threshold}); status: ${proxy.url}/_cliff/status; watch: cliffcompaction watch${proxy.port === 8257 ? "" : ` --port ${proxy.port}`}${proxy.archive ? `; archive: ${proxy.archive.dir}` : ""}\n`);
-  process.stderr.write(`cliffcompaction: ${gainLine(proxy.options.threshold, proxy.engine.config.minGainTokens)}\n`);
+  process.stderr.write(`cliffcompaction: proxy on ${proxy.url} (Anthropic → ${up.anthropic.href}, OpenAI → ${up.openai.href}, ChatGPT → ${up.chatgpt.href}); status: ${proxy.url}/_cliff/status; watch: cliffcompaction watch${proxy.port === 8257 ? "" : ` --port ${proxy.port}`}${proxy.archive ? `; archive: ${proxy.archive.dir}` : ""}\n`);
+  for (const line of headerLines(proxy.options, proxy.engine.config.minGainTokens)) process.stderr.write(`cliffcompaction: ${line}\n`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once("SIGINT", stop);

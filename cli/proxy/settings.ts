@@ -4,6 +4,7 @@
  * line naming where it came from (the flag, the variable or the file), before anything listens.
  */
 import { setBy, type ConfigLayer } from "../../core/index.js";
+import { parseModelThresholds, type ModelThreshold } from "../../core/models/index.js";
 import { upstreamUrl, type ProxyOptions } from "../../proxy/index.js";
 import { checkPrices, type PriceTable } from "../../proxy/observe/index.js";
 import type { Parsed } from "../args.js";
@@ -88,15 +89,26 @@ function positiveInt(v: unknown, source: string): number {
   return n;
 }
 
-/** The share of the window the proxy uses when no layer sets a threshold: below both clients' own compaction (see docs/proxy.md, "When it compacts"). */
-export const DEFAULT_THRESHOLD_SHARE = 0.5;
+/** `modelThresholds` from the highest layer that sets it (a flag's or variable's `glob=threshold,…`, a config file's object): it replaces any lower layer's. */
+export function modelThresholdSettings(layers: readonly ConfigLayer[]): ModelThreshold[] | undefined {
+  const set = hostSetting(layers, "modelThresholds");
+  if (set === undefined) return undefined;
+  try {
+    return parseModelThresholds(set.value);
+  } catch (e) {
+    throw new InputError(`${set.source}: ${(e as Error).message}`);
+  }
+}
+
+type WindowSettings = Pick<ProxyOptions, "thresholdShare" | "defaultThreshold" | "modelThresholds" | "contextWindow" | "debugDir">;
 
 /**
  * The threshold, window and debug settings. The layer highest in the order that sets a threshold
  * decides whether it is absolute (thresholdTokens) or a share of the window (thresholdShare); with
- * neither, the proxy's default share.
+ * neither, each model gets the default rule (below its long-context tier, else half its window
+ * capped at 200,000). `modelThresholds` globs come before either.
  */
-export function windowSettings(layers: readonly ConfigLayer[]): Pick<ProxyOptions, "thresholdShare" | "contextWindow" | "debugDir"> {
+export function windowSettings(layers: readonly ConfigLayer[]): WindowSettings {
   const rank = (key: string): number => {
     const source = setBy(layers, key);
     return source === undefined ? -1 : layers.findIndex((l) => l.source === source);
@@ -104,11 +116,13 @@ export function windowSettings(layers: readonly ConfigLayer[]): Pick<ProxyOption
   const tokens = rank("thresholdTokens");
   const shareAt = rank("thresholdShare");
   if (tokens >= 0 && tokens === shareAt) throw new InputError(`${layers[tokens].source === "environment" ? "CLIFF_THRESHOLD_TOKENS and CLIFF_THRESHOLD_SHARE" : layers[tokens].source === "flags" ? "--threshold and --threshold-share" : `${layers[tokens].source}: thresholdTokens and thresholdShare`}: set one threshold, not both`);
-  const out: Pick<ProxyOptions, "thresholdShare" | "contextWindow" | "debugDir"> = {};
+  const out: WindowSettings = {};
   if (shareAt > tokens) {
     const set = hostSetting(layers, "thresholdShare")!;
     out.thresholdShare = share(set.value, set.source);
-  } else if (tokens < 0) out.thresholdShare = DEFAULT_THRESHOLD_SHARE;
+  } else if (tokens < 0) out.defaultThreshold = true;
+  const globs = modelThresholdSettings(layers);
+  if (globs !== undefined && globs.length > 0) out.modelThresholds = globs;
   const w = hostSetting(layers, "contextWindow");
   if (w !== undefined) out.contextWindow = positiveInt(w.value, w.source);
   const dir = hostSetting(layers, "debugDir");
@@ -131,4 +145,23 @@ export function proxySwitches(layers: readonly ConfigLayer[]): Pick<ProxyOptions
     throw new InputError(`${set.source} must be true or false, got ${JSON.stringify(set.value)}`);
   };
   return { preservedThinking: on("preservedThinking"), fallback: on("fallback") };
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** A duration as the flags take it: 300 (seconds), 250ms, 90s, 5m, 1h. */
+export function durationMs(v: unknown, source: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(typeof v === "number" ? String(v) : typeof v === "string" ? v : "");
+  const ms = m === null ? NaN : Number(m[1]) * UNIT_MS[m[2] ?? "s"];
+  if (!(ms > 0) || !Number.isFinite(ms)) throw new InputError(`${source} must be a duration such as 5m, 90s or 1h, got ${JSON.stringify(v)}`);
+  return Math.round(ms);
+}
+
+/** The idle cliff: off unless a layer sets `idleCliff`; its floor a share of the threshold (default 0.5). */
+export function idleSettings(layers: readonly ConfigLayer[]): Pick<ProxyOptions, "idleCliffMs" | "idleCliffFloor"> {
+  const set = hostSetting(layers, "idleCliff");
+  const floor = hostSetting(layers, "idleCliffFloor");
+  const off = set === undefined || set.value === false || (typeof set.value === "string" && /^\s*(off|0)\s*$/i.test(set.value));
+  if (off) return {};
+  return { idleCliffMs: durationMs(set.value, set.source), ...(floor === undefined ? {} : { idleCliffFloor: share(floor.value, floor.source) }) };
 }

@@ -9,7 +9,7 @@
  * at the last `compact_boundary`, with the summary line after it.
  */
 import { isObj } from "../../core/index.js";
-import { fail, type Session } from "./common.js";
+import { fail, timeOf, type Session } from "./common.js";
 
 type Line = Record<string, unknown>;
 
@@ -61,6 +61,8 @@ export function readClaudeCode(lines: Line[], file: string): Session {
   // appended to it in place, so merging n lines costs n, not n².
   let merged: unknown[] | null = null;
   let lastId: unknown;
+  const times = new WeakMap<object, number>();
+  let model: string | undefined;
   for (let i = start; i < path.length; i++) {
     const { line: l, at } = path[i];
     if ((l.type !== "user" && l.type !== "assistant") || (hasMain && l.isSidechain === true)) continue;
@@ -68,16 +70,21 @@ export function readClaudeCode(lines: Line[], file: string): Session {
     const m = l.message;
     const content = typeof m.content === "string" ? m.content : Array.isArray(m.content) ? m.content : fail(file, `line ${at + 1}`, "message.content must be a string or a list");
     const prev = messages[messages.length - 1];
+    if (typeof m.model === "string" && m.model !== "<synthetic>") model = m.model;
+    const at_ = timeOf(l.timestamp);
     if (m.role === "assistant" && prev !== undefined && prev.role === "assistant" && m.id !== undefined && m.id === lastId && Array.isArray(prev.content) && Array.isArray(content)) {
       if (merged === null) merged = prev.content = (prev.content as unknown[]).slice();
       for (const block of content) merged.push(block);
+      if (at_ !== undefined) times.set(prev, at_);
     } else {
-      messages.push({ role: m.role ?? l.type, content });
+      const message = { role: m.role ?? l.type, content };
+      messages.push(message);
+      if (at_ !== undefined) times.set(message, at_);
       merged = null;
     }
     lastId = m.id;
   }
   if (messages.length === 0) fail(file, "", "no user or assistant lines found in the transcript");
   const note = start > 0 ? `history from the compaction at line ${path[start - 1].at + 1}` : !hasMain ? "a subagent (sidechain) transcript" : undefined;
-  return { format: "claude-code", dialect: "anthropic", messages, note };
+  return { format: "claude-code", dialect: "anthropic", messages, note, times, ...(model !== undefined ? { model } : {}) };
 }

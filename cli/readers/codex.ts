@@ -6,7 +6,7 @@
  * far and the summary as a user message; a `thread_rolled_back` event drops the last user turns.
  */
 import { arr, isObj, obj, str } from "../../core/index.js";
-import { fail, type Session } from "./common.js";
+import { fail, timeOf, type Session } from "./common.js";
 
 type Item = Record<string, unknown>;
 type Line = Record<string, unknown>;
@@ -74,10 +74,15 @@ function afterCompaction(history: History, payload: Item): Item[] {
 export function readCodex(lines: Line[], file: string): Session {
   const history = new History();
   let compactions = 0;
+  const times = new WeakMap<object, number>();
+  let model: string | undefined;
   lines.forEach((l, i) => {
     const payload = l.payload;
+    if (l.type === "turn_context" && typeof obj(payload).model === "string") model = obj(payload).model as string;
     if (l.type === "response_item") {
       if (!isObj(payload)) fail(file, `line ${i + 1}`, 'a "response_item" line needs a "payload" object');
+      const at = timeOf(l.timestamp);
+      if (at !== undefined) times.set(payload, at);
       history.push(payload);
     } else if (l.type === "compacted") {
       if (!isObj(payload)) fail(file, `line ${i + 1}`, 'a "compacted" line needs a "payload" object');
@@ -88,5 +93,5 @@ export function readCodex(lines: Line[], file: string): Session {
     }
   });
   if (history.items.length === 0) fail(file, "", "no response_item lines found in the rollout");
-  return { format: "codex", dialect: "openai-responses", messages: history.items, note: compactions > 0 ? `history after ${compactions} compaction(s) in the rollout` : undefined };
+  return { format: "codex", dialect: "openai-responses", messages: history.items, note: compactions > 0 ? `history after ${compactions} compaction(s) in the rollout` : undefined, times, ...(model !== undefined ? { model } : {}) };
 }

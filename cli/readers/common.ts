@@ -13,6 +13,18 @@ export interface Session {
   focus?: string;
   /** Something the reader wants the user to know (a record picked, a compaction applied). */
   note?: string;
+  /** The model the session ran on (its newest), when the format records it. */
+  model?: string;
+  /** When each message was written (ms since the epoch), when the format records it (simulate's cache expiry and idle gaps). */
+  times?: WeakMap<object, number>;
+}
+
+/** A timestamp field as ms since the epoch (ISO text, or a number in ms or s), or undefined. */
+export function timeOf(v: unknown): number | undefined {
+  if (typeof v === "number" && Number.isFinite(v) && v > 0) return v < 1e12 ? v * 1000 : v;
+  if (typeof v !== "string") return undefined;
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? undefined : t;
 }
 
 /** A problem with the input file; the CLI prints it on one line and exits with code 2. */

@@ -1,6 +1,6 @@
 /** Pi session files: a header line, then entries on a tree of branches. */
 import { isObj, liveFromEntries } from "../../core/index.js";
-import { fail, type Session } from "./common.js";
+import { fail, timeOf, type Session } from "./common.js";
 
 /** The entries on the active branch: from the last entry back to the root through parentId (v2+), or all of them (v1). */
 function activeBranch(entries: Record<string, unknown>[]): Record<string, unknown>[] {
@@ -26,5 +26,14 @@ export function readPi(lines: Record<string, unknown>[], file: string): Session 
       fail(file, `entry ${String(e.id ?? entries.indexOf(e) + 2)}`, 'a "message" entry needs a message with a role');
     }
   }
-  return { format: "pi", dialect: "pi", messages: liveFromEntries(entries).map((l) => l.message) };
+  const times = new WeakMap<object, number>();
+  let model: string | undefined;
+  for (const e of entries) {
+    if (e.type === "model_change" && typeof e.model === "string") model = e.model;
+    if (e.type !== "message" || !isObj(e.message)) continue;
+    if (typeof e.message.model === "string") model = e.message.model;
+    const at = timeOf(e.timestamp) ?? timeOf(e.message.timestamp);
+    if (at !== undefined) times.set(e.message, at);
+  }
+  return { format: "pi", dialect: "pi", messages: liveFromEntries(entries).map((l) => l.message), times, ...(model !== undefined ? { model } : {}) };
 }

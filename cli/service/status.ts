@@ -29,7 +29,8 @@ function serviceLine(manager: ServiceManager | null, name: string): { line: stri
 export function proxyLine(url: string, status: Record<string, unknown>): string {
   const store = status.store as { entries?: number; bytes?: number } | undefined;
   const parts = [`cliffcompaction ${status.version ?? "(version unknown)"}`];
-  if (typeof status.thresholdShare === "number") {
+  if (typeof status.thresholdText === "string") parts.push(status.thresholdText);
+  else if (typeof status.thresholdShare === "number") {
     const of = typeof status.contextWindow === "number" ? `a ${n(status.contextWindow)}-token window` : "the model's window";
     parts.push(`threshold ${Math.round(status.thresholdShare * 1000) / 10}% of ${of}`);
   } else if (status.thresholdTokens !== undefined) parts.push(`threshold ${n(status.thresholdTokens)} tokens`);
@@ -41,10 +42,21 @@ export function proxyLine(url: string, status: Record<string, unknown>): string 
   return `${url} answers: ${parts.join(", ")}${status.logFile ? `; log ${String(status.logFile)}` : ""}`;
 }
 
+/** Per model the proxy has seen: its threshold and why, and a warning when an explicit one passes the model's price tier. */
+export function modelLines(status: Record<string, unknown>): string[] {
+  const windows = (status.windows ?? {}) as Record<string, { thresholdTokens?: number; window?: number; source?: string; why?: string; reason?: string; warning?: string }>;
+  const out: string[] = [];
+  for (const [model, w] of Object.entries(windows)) {
+    out.push(`model ${model || "(none)"}: threshold ${n(w.thresholdTokens)} tokens (${w.reason ?? "share"}: ${w.why ?? `of a ${n(w.window)}-token window`}; window ${n(w.window)} from ${w.source === "anthropic-beta" ? "the 1M beta header" : w.source === "context-window" ? "--context-window" : w.source === "default" ? "no table entry: 128,000 assumed" : "the model table"})`);
+    if (w.warning !== undefined) out.push(`WARNING: ${w.warning}`);
+  }
+  return out;
+}
+
 function portLines(url: string, port: number, p: Probe, service: ServiceState | null): string[] {
   if (p.kind === "free") return [`nothing answers on ${url}`];
   if (p.kind === "other") return [`WARNING: another process holds port ${port} (${p.detail}); it is not a cliffcompaction proxy`];
-  const lines = [proxyLine(url, p.status)];
+  const lines = [proxyLine(url, p.status), ...modelLines(p.status)];
   if (service?.running === true && service.pid !== undefined && p.status.pid !== undefined && p.status.pid !== service.pid) {
     lines.push(`WARNING: port ${port} is held by pid ${String(p.status.pid)}, not by the service (pid ${service.pid})`);
   } else if (service !== null && service.installed && !service.running) {

@@ -1,7 +1,7 @@
 /** `cliffcompaction simulate`: the whole session replayed request by request, cliffs and the bill. */
 import { writeFileSync } from "node:fs";
 import { fixedChars, getDialect, type Config } from "../../core/index.js";
-import { numberFlag, UsageError, type Parsed } from "../args.js";
+import { numberFlag, type Parsed } from "../args.js";
 import { checkOutput } from "../input.js";
 import { progressBar } from "./progress.js";
 import type { Session } from "../readers/index.js";
@@ -12,55 +12,64 @@ import { fixed2, n, table } from "../table.js";
 import { cliArchive } from "../archive.js";
 import { gainLine, tightLine } from "./min-gain.js";
 import type { ArchiveWriter } from "../../node/archive.js";
+import type { SimChoice } from "./choice.js";
 
 type Values = Parsed["values"];
 
-/** Checks run before any work: the threshold is given and every output path can be written. */
+/** Checks run before any work: every output path can be written. */
 export function checkSimulate(file: string, values: Values): void {
-  if (typeof values.threshold !== "string") throw new UsageError("simulate needs --threshold N (estimated tokens)");
   for (const flag of ["svg", "csv"]) if (typeof values[flag] === "string") checkOutput(flag, values[flag] as string, [file, String(values.config ?? "")]);
 }
 
-/** The replay of a session as the CLI runs it (shared with `report`). */
-export function runSimulation(session: Session, cfg: Config, discount: number, writer: ArchiveWriter | undefined = cliArchive(cfg)): Simulation {
+/** The replay of a session as the CLI runs it (shared with `report`); `choice` adds the bill's prices, the cache's lifetime and the idle cliff. */
+export function runSimulation(session: Session, cfg: Config, discount: number, writer: ArchiveWriter | undefined = cliArchive(cfg), choice?: Omit<SimChoice, "cfg" | "why" | "chosen" | "model">): Simulation {
   const bar = progressBar("simulating");
   const fixed = fixedChars(session.body, getDialect(session.dialect).messagesKey);
-  const sim = simulate(session.messages, session.dialect, cfg, { threshold: cfg.thresholdTokens, cacheDiscount: discount, fixedChars: fixed, onProgress: bar.update, archive: writer?.archive });
+  const sim = simulate(session.messages, session.dialect, cfg, {
+    threshold: cfg.thresholdTokens, cacheDiscount: discount, fixedChars: fixed, onProgress: bar.update, archive: writer?.archive,
+    ...(choice === undefined ? {} : { times: session.times, cacheTtlMs: choice.cacheTtlMs, price: choice.price, tier: choice.tier, idle: choice.idle }),
+  });
   bar.done();
   return sim;
 }
 
 export const cacheDiscount = (values: Values): number => numberFlag(values, "cache-discount", 0.1, 0, 1, false);
 
-const billingJson = (b: Billing) => ({ input: b.input, cached: b.cached, billed: fixed2(b.billed), extraCalls: b.extraCalls, extraOutput: b.extraOutput });
+const billingJson = (b: Billing, priced: boolean) => ({
+  input: b.input, cached: b.cached, billed: fixed2(b.billed), extraCalls: b.extraCalls, extraOutput: b.extraOutput,
+  written: b.written, expired: b.expired, tiered: b.tiered, dollars: priced ? Math.round(b.dollars * 10_000) / 10_000 : null,
+});
 
 /** Each cliff: where it fell, its sizes and rung, and what the next turns needed that it dropped. */
 function cliffsJson(session: Session, sim: Simulation): unknown[] {
   const costs = cliffCosts(session.messages, session.dialect, sim);
-  return sim.records.map((rec, k) => ({ step: rec.step, index: costs[k].index, before: rec.before, after: rec.after, rung: rec.plan.rung, needed: costs[k].needed, held: costs[k].held, neededDropped: costs[k].neededDropped }));
+  return sim.records.map((rec, k) => ({ step: rec.step, index: costs[k].index, reason: rec.reason, before: rec.before, after: rec.after, rung: rec.plan.rung, needed: costs[k].needed, held: costs[k].held, neededDropped: costs[k].neededDropped }));
 }
 
-export function simulateCommand(file: string, session: Session, values: Values, cfg: Config, out: string[]): void {
+export function simulateCommand(file: string, session: Session, values: Values, choice: SimChoice, out: string[]): void {
+  const cfg = choice.cfg;
   const discount = cacheDiscount(values);
   const writer = cliArchive(cfg);
-  const sim = runSimulation(session, cfg, discount, writer);
+  const sim = runSimulation(session, cfg, discount, writer, choice);
   const name = file.split("/").pop() ?? file;
   if (typeof values.svg === "string") writeFileSync(values.svg, renderSvg({ ...chartSeries(sim), threshold: cfg.thresholdTokens, title: `${name}: context per request, threshold ${n(cfg.thresholdTokens)}` }));
   if (typeof values.csv === "string") writeFileSync(values.csv, toCsv(sim));
   if (values.json === true) {
     out.push(JSON.stringify({
-      file, format: session.format, dialect: session.dialect, threshold: cfg.thresholdTokens, requests: sim.steps.length, cliffs: cliffsJson(session, sim), peak: sim.peak, floor: sim.floor, cacheDiscount: discount,
+      file, format: session.format, dialect: session.dialect, model: choice.model, threshold: cfg.thresholdTokens, thresholdWhy: choice.why, requests: sim.steps.length, cliffs: cliffsJson(session, sim), idleCliffs: sim.idleCliffs, peak: sim.peak, floor: sim.floor, cacheDiscount: discount,
+      cacheTtlSeconds: Math.round(choice.cacheTtlMs / 1000), timed: sim.timed, price: choice.price, tier: choice.tier,
       minGainTokens: sim.minGain, held: sim.held, tightFloor: sim.tightFloor,
-      billing: { cliff: billingJson(sim.cliff), noCompaction: billingJson(sim.none), llmSummary: billingJson(sim.llm) },
+      billing: { cliff: billingJson(sim.cliff, sim.priced), noCompaction: billingJson(sim.none, sim.priced), llmSummary: billingJson(sim.llm, sim.priced) },
       archive: writer === undefined ? null : { dir: writer.dir, ...writer.stats() },
     }, null, 2));
     return;
   }
-  out.push(`session   ${file}  (${session.format}, dialect ${session.dialect})${session.note ? ` — ${session.note}` : ""}`);
-  out.push(`requests  ${n(sim.steps.length)} model calls replayed, threshold ${n(cfg.thresholdTokens)} tokens`);
-  out.push(`cliffs    ${sim.cliffs}   peak context ${n(sim.peak)}   floor after a cliff ${n(sim.floor)}`);
+  out.push(`session   ${file}  (${session.format}, dialect ${session.dialect}${choice.model !== null ? `, model ${choice.model}` : ""})${session.note ? ` — ${session.note}` : ""}`);
+  out.push(`requests  ${n(sim.steps.length)} model calls replayed, threshold ${n(cfg.thresholdTokens)} tokens (${choice.why})`);
+  out.push(`cliffs    ${sim.cliffs}${sim.idleCliffs > 0 ? ` (${sim.idleCliffs} after an idle gap)` : ""}   peak context ${n(sim.peak)}   floor after a cliff ${n(sim.floor)}`);
   out.push(...ruleLines(sim, cfg.thresholdTokens));
-  out.push("", `input tokens (cached input billed at ${discount}×)`);
+  out.push(cacheLine(sim, choice));
+  out.push("", `input tokens (cached input billed at ${discount}×)${sim.priced ? "; dollars at the model's list prices" : ""}`);
   out.push(...billingTable(sim));
   if (sim.none.billed > 0) out.push("", `cliffcompaction bills ${(100 * (1 - sim.cliff.billed / sim.none.billed)).toFixed(1)}% less than no compaction and ${(100 * (1 - sim.cliff.billed / Math.max(1, sim.llm.billed))).toFixed(1)}% less than an LLM summary at the same threshold.`);
   if (writer !== undefined) out.push(`archive   ${n(writer.stats().written)} text(s) written to ${writer.dir}, ${n(writer.stats().refreshed)} archived again${writer.stats().failures > 0 ? `, ${n(writer.stats().failures)} could not be written` : ""}`);
@@ -68,10 +77,21 @@ export function simulateCommand(file: string, session: Session, values: Values, 
   if (typeof values.csv === "string") out.push(`csv       ${values.csv}`);
 }
 
-/** The three billings as an aligned table. */
+/** The cache's lifetime as the replay applied it, and the idle cliff. */
+function cacheLine(sim: Simulation, choice: Pick<SimChoice, "cacheTtlMs" | "idle" | "price" | "tier">): string {
+  const ttl = `${Math.round(choice.cacheTtlMs / 1000)}s`;
+  const expiry = sim.timed ? `${n(sim.cliff.expired)} request(s) came after a gap longer than the cache lives (${ttl}) and wrote it again` : `no timestamps: the cache never expires in this replay`;
+  const idle = choice.idle === undefined ? "idle cliff off" : `idle cliff after ${Math.round(choice.idle.afterMs / 1000)}s from ${Math.round(choice.idle.floor * 100)}% of the threshold: ${sim.idleCliffs}`;
+  const tier = choice.tier !== null && sim.cliff.tiered + sim.none.tiered > 0 ? `; past the ${n(choice.tier.above)}-token tier: ${sim.cliff.tiered} request(s) with cliffs, ${sim.none.tiered} without` : "";
+  return `cache     ${expiry}; ${idle}${tier}`;
+}
+
+/** The three billings as an aligned table (with dollars when the model is priced). */
 export function billingTable(sim: Simulation): string[] {
-  const row = (name: string, b: Billing): string[] => [name, n(Math.round(b.input)), n(Math.round(b.cached)), n(Math.round(b.billed)), b.extraCalls ? `+${b.extraCalls} summary calls, ${n(b.extraOutput)} output tokens` : ""];
-  return table([["", "sent", "cached", "billed", ""], row("cliffcompaction", sim.cliff), row("no compaction", sim.none), row("LLM summary, same cliffs", sim.llm)]);
+  const usd = (b: Billing): string[] => (sim.priced ? [`$${b.dollars.toFixed(2)}`] : []);
+  const row = (name: string, b: Billing): string[] => [name, n(Math.round(b.input)), n(Math.round(b.cached)), n(Math.round(b.billed)), ...usd(b), b.extraCalls ? `+${b.extraCalls} summary calls, ${n(b.extraOutput)} output tokens` : ""];
+  const head = ["", "sent", "cached", "billed", ...(sim.priced ? ["dollars"] : []), ""];
+  return table([head, row("cliffcompaction", sim.cliff), row("no compaction", sim.none), row("LLM summary, same cliffs", sim.llm)]);
 }
 
 /** The chart's series from a simulation. */

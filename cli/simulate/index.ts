@@ -4,3 +4,4 @@ export { cacheDiscount, chartSeries, checkSimulate, runSimulation, simulateComma
 export { gainLine, tightLine } from "./min-gain.js";
 export { simulate, type Simulation } from "./simulate.js";
 export { niceStep, renderSvg, shortNumber } from "../../node/sawtooth.js";
+export { simulationChoice, type SimChoice } from "./choice.js";

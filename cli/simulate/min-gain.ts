@@ -28,6 +28,11 @@ export class MinGain {
     return false;
   }
 
+  /** Grown by the gain past the last cliff's floor (or no cliff yet), without counting a hold. */
+  grown(context: number): boolean {
+    return this.gain <= 0 || this.floor < 0 || context >= this.floor + this.gain;
+  }
+
   cliffed(floor: FloorParts): void {
     this.floor = floor.tokens;
     if (this.tight === null && this.gain > 0 && floor.tokens + this.gain > this.threshold) this.tight = floor;

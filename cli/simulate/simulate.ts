@@ -5,20 +5,11 @@
  * same objects, in order) is a cache hit; everything after the first difference is prefilled again.
  */
 import { billableChars, bodyChars, planCliff, getDialect, tokensOfChars, type ArchiveFn, type CliffPlan, type Config, type Dialect, type DialectName } from "../../core/index.js";
+import type { Price, Tier } from "../../core/models/index.js";
+import { bill, billOutput, emptyBilling, type Billing, type BillingModel } from "./billing.js";
 import { MinGain, type FloorParts } from "./min-gain.js";
 
-export interface Billing {
-  /** All input tokens sent. */
-  input: number;
-  /** Input tokens served from the prefix cache. */
-  cached: number;
-  /** uncached + cacheDiscount × cached. */
-  billed: number;
-  /** Extra model calls (the LLM-summary baseline's summarisation calls). */
-  extraCalls: number;
-  /** Output tokens of those extra calls. */
-  extraOutput: number;
-}
+export type { Billing } from "./billing.js";
 
 export interface SimulationStep {
   step: number;
@@ -47,6 +38,12 @@ export interface Simulation {
   minGain: number;
   held: number;
   tightFloor: FloorParts | null;
+  /** Cliffs made after an idle gap, below the threshold. */
+  idleCliffs: number;
+  /** Whether the transcript had timestamps (else no request ever found its cache expired). */
+  timed: boolean;
+  /** The bill has dollars (the model has a price). */
+  priced: boolean;
 }
 
 /** Token arithmetic of a message list as one body, each message priced once. */
@@ -76,16 +73,6 @@ function commonPrefix(a: readonly unknown[], b: readonly unknown[]): number {
   return i;
 }
 
-function emptyBilling(): Billing {
-  return { input: 0, cached: 0, billed: 0, extraCalls: 0, extraOutput: 0 };
-}
-
-function bill(b: Billing, total: number, cached: number, discount: number): void {
-  b.input += total;
-  b.cached += cached;
-  b.billed += total - cached + discount * cached;
-}
-
 export interface SimulateOptions {
   threshold: number;
   cacheDiscount?: number;
@@ -94,6 +81,15 @@ export interface SimulateOptions {
   onProgress?: (done: number, total: number) => void;
   /** The archive each cliff hands what it drops to (see core/archive.ts). */
   archive?: ArchiveFn;
+  /** When each message was written (ms since the epoch): a gap between requests longer than `cacheTtlMs` finds the cache expired. */
+  times?: WeakMap<object, number>;
+  /** How long the provider's cache lives between requests (ms); absent: it never expires. */
+  cacheTtlMs?: number;
+  /** The model's prices and long-context tier, for the bill in dollars (absent: tokens only). */
+  price?: Price | null;
+  tier?: Tier | null;
+  /** The idle cliff: after a gap longer than `afterMs`, cliff from `floor` × the threshold (and the last floor plus the minimum gain). */
+  idle?: { afterMs: number; floor: number };
 }
 
 /** One cliff of a simulation: the list that crossed the threshold and the plan that cut it. */
@@ -104,6 +100,8 @@ export interface CliffRecord {
   plan: CliffPlan;
   before: number;
   after: number;
+  /** Why: the context crossed the threshold, or the session came back after an idle gap. */
+  reason: "threshold" | "idle";
 }
 
 /** The replay's running state. */
@@ -119,10 +117,23 @@ class Run {
   previousLlm = 0;
   peak = 0;
   floor = Infinity;
+  idleCliffs = 0;
+  /** The newest message time seen, and the time of the previous request. */
+  latest: number | undefined;
+  lastRequest: number | undefined;
   readonly gain: MinGain;
+  readonly model: BillingModel;
 
-  constructor(readonly messages: readonly unknown[], readonly d: Dialect, readonly cfg: Config, readonly threshold: number, readonly discount: number, readonly pricer: Pricer, readonly archive?: ArchiveFn) {
+  constructor(readonly messages: readonly unknown[], readonly d: Dialect, readonly cfg: Config, readonly threshold: number, readonly pricer: Pricer, readonly opts: SimulateOptions) {
     this.gain = new MinGain(cfg.minGainTokens, threshold);
+    this.model = { discount: opts.cacheDiscount ?? 0.1, price: opts.price ?? null, tier: opts.tier ?? null };
+  }
+
+  /** A message joins the history; its timestamp, when it has one, moves the clock. */
+  add(m: unknown): void {
+    this.working.push(m);
+    const t = m !== null && typeof m === "object" ? this.opts.times?.get(m) : undefined;
+    if (t !== undefined && (this.latest === undefined || t > this.latest)) this.latest = t;
   }
 
   /** What the cliff just made leaves: head, summary and tail, in tokens. */
@@ -134,34 +145,50 @@ class Run {
     return { tokens, head, summary, tail: tokens - head - summary };
   }
 
-  /** A cliff when the context crosses the threshold; the LLM baseline pays one more full-context call for it. */
-  private maybeCliff(): boolean {
+  /** Over the threshold (the gain allowing), or after an idle gap from the idle floor: a cliff. */
+  private due(before: number, idle: boolean): "threshold" | "idle" | null {
+    if (before > this.threshold) return this.gain.allows(before) ? "threshold" : null;
+    const i = this.opts.idle;
+    return idle && i !== undefined && before >= i.floor * this.threshold && this.gain.grown(before) ? "idle" : null;
+  }
+
+  /** A cliff when one is due; the LLM baseline pays one more full-context call for it. */
+  private maybeCliff(idle: boolean, expired: boolean): boolean {
     const before = this.pricer.tokens(this.working);
-    if (before <= this.threshold || !this.gain.allows(before)) return false;
-    const plan = planCliff(this.working, this.d, this.cfg, this.threshold, { archive: this.archive });
+    const reason = this.due(before, idle);
+    if (reason === null) return false;
+    const plan = planCliff(this.working, this.d, this.cfg, this.threshold, { archive: this.opts.archive });
     if (plan.result === null) return false;
     const shared = commonPrefix(this.working, this.previous);
-    bill(this.llm, before, shared === 0 ? 0 : Math.min(this.pricer.tokens(this.working, shared), this.previousLlm), this.discount);
+    bill(this.llm, before, shared === 0 || expired ? 0 : Math.min(this.pricer.tokens(this.working, shared), this.previousLlm), this.model);
     this.llm.extraCalls++;
-    this.llm.extraOutput += this.pricer.tokens([plan.result.summary]);
+    billOutput(this.llm, this.pricer.tokens([plan.result.summary]), before, this.model);
     const input = this.working;
     this.working = plan.result.messages;
-    this.records.push({ step: this.steps.length, input, plan, before, after: this.pricer.tokens(this.working) });
+    this.records.push({ step: this.steps.length, input, plan, before, after: this.pricer.tokens(this.working), reason });
+    if (reason === "idle") this.idleCliffs++;
     this.gain.cliffed(this.floorParts(plan));
     return true;
   }
 
   /** The request made before message `i`. */
   request(i: number): void {
-    const didCliff = this.maybeCliff();
+    const gap = this.latest !== undefined && this.lastRequest !== undefined ? this.latest - this.lastRequest : 0;
+    if (this.latest !== undefined) this.lastRequest = this.latest;
+    const expired = this.opts.cacheTtlMs !== undefined && gap > this.opts.cacheTtlMs;
+    const idle = this.opts.idle !== undefined && gap > this.opts.idle.afterMs;
+    const didCliff = this.maybeCliff(idle, expired);
     const total = this.pricer.tokens(this.working);
     const shared = commonPrefix(this.working, this.previous);
-    const cached = didCliff || shared === 0 ? 0 : this.pricer.tokens(this.working, shared);
-    bill(this.cliff, total, cached, this.discount);
-    bill(this.llm, total, cached, this.discount);
+    const cached = didCliff || shared === 0 || expired ? 0 : this.pricer.tokens(this.working, shared);
+    for (const b of [this.cliff, this.llm]) {
+      bill(b, total, cached, this.model);
+      if (expired) b.expired++;
+    }
     this.previousLlm = total;
     const all = this.pricer.tokens(this.messages, i);
-    bill(this.none, all, this.previousNone, this.discount);
+    bill(this.none, all, expired ? 0 : this.previousNone, this.model);
+    if (expired) this.none.expired++;
     this.previousNone = all;
     this.peak = Math.max(this.peak, total);
     if (didCliff) this.floor = Math.min(this.floor, total);
@@ -172,19 +199,19 @@ class Run {
 
 export function simulate(messages: readonly unknown[], dialectName: DialectName, cfg: Config, opts: SimulateOptions): Simulation {
   const d = getDialect(dialectName);
-  const discount = opts.cacheDiscount ?? 0.1;
-  const run = new Run(messages, d, cfg, opts.threshold, discount, new Pricer(opts.fixedChars ?? 2), opts.archive);
+  const run = new Run(messages, d, cfg, opts.threshold, new Pricer(opts.fixedChars ?? 2), opts);
   for (let i = 0; i < messages.length; i++) {
     if (i > 0 && d.startsTurn(messages[i], messages[i - 1])) {
       run.request(i);
       opts.onProgress?.(i, messages.length);
     }
-    run.working.push(messages[i]);
+    run.add(messages[i]);
   }
   return {
     steps: run.steps, cliffs: run.records.length, peak: run.peak, floor: run.floor === Infinity ? 0 : run.floor,
-    cliff: run.cliff, none: run.none, llm: run.llm, cacheDiscount: discount, records: run.records,
+    cliff: run.cliff, none: run.none, llm: run.llm, cacheDiscount: run.model.discount, records: run.records,
     minGain: run.gain.gain, held: run.gain.held, tightFloor: run.gain.tight,
+    idleCliffs: run.idleCliffs, timed: run.latest !== undefined, priced: run.model.price !== null,
   };
 }
 

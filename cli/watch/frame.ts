@@ -71,12 +71,15 @@ export const fit = (text: string, width: number): string => fitCells(inertCell(t
 
 function header(s: any, state: FrameState): string[] {
   const c = s.config ?? {};
-  const top = `${state.paused ? "PAUSED · " : ""}cliffcompaction ${s.version ?? ""} · ${state.url} · up ${duration((s.uptimeSeconds ?? 0) * 1000)} · threshold ${typeof s.thresholdShare === "number" ? `${Math.round(s.thresholdShare * 100)}% of each model's window` : int(c.thresholdTokens ?? 0)} · keepRecent ${c.keepRecent ?? "?"}${c.shadow ? " · shadow" : ""}`;
+  const top = `${state.paused ? "PAUSED · " : ""}cliffcompaction ${s.version ?? ""} · ${state.url} · up ${duration((s.uptimeSeconds ?? 0) * 1000)} · threshold ${typeof s.thresholdShare === "number" ? `${Math.round(s.thresholdShare * 100)}% of each model's window` : s.thresholdRule === "default" ? "by model" : int(c.thresholdTokens ?? 0)} · keepRecent ${c.keepRecent ?? "?"}${c.shadow ? " · shadow" : ""}`;
   const u = s.usage ?? { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
   const fallbacks = (s.fallbacks ?? 0) > 0 ? ` · fallbacks ${int(s.fallbacks)}` : "";
   const totals = `requests ${int(s.compactable ?? 0)} · cliffs ${int(s.cliffs ?? 0)} · reuses ${int(s.reuses ?? 0)}${fallbacks} · saved ${short(s.tokensSaved ?? 0)} tokens, net ${dollars(s.netDollars)}`;
   const provider = `provider's count: input ${short(u.input)} · cache read ${short(u.cacheRead)} · cache write ${short(u.cacheWrite)} · output ${short(u.output)}`;
-  return [top, totals, provider];
+  const models = Object.entries(s.windows ?? {}) as [string, any][];
+  if (models.length === 0) return [top, totals, provider];
+  const byModel = models.map(([m, w]) => `${m || "(no model)"} ${short(w.thresholdTokens ?? 0)} (${w.reason ?? w.source}${w.warning !== undefined ? ", past its tier!" : ""})`);
+  return [top, totals, provider, `thresholds: ${byModel.join(" · ")}`];
 }
 
 const COLUMNS = "  SESSION     MODEL               CONTEXT";

@@ -80,11 +80,11 @@ export class Engine {
   prepare(body: unknown, dialectName: DialectName | string, options: PrepareOptions = {}): PrepareContext {
     const ratio = boundCalibration(options.calibration);
     const cfg = requestConfig(this.config, options.thresholdTokens, options.minGainTokens);
-    const ctx = this.prepareWith(body, dialectName, ratio, cfg);
+    const ctx = this.prepareWith(body, dialectName, ratio, cfg, options);
     if (options.recalibrate === undefined || !ctx.compacted) return withStubbedReads(ctx, this.config);
     const next = boundCalibration(options.recalibrate);
     if (next === ratio) return withStubbedReads(ctx, this.config);
-    const again = this.prepareWith(body, dialectName, next, cfg);
+    const again = this.prepareWith(body, dialectName, next, cfg, options);
     return withStubbedReads(again.compacted ? again : ctx, this.config);
   }
 
@@ -96,7 +96,7 @@ export class Engine {
     return verdictOf(ctx, (earlier) => this.prepare(earlier, ctx.dialect.name, options));
   }
 
-  private prepareWith(body: unknown, dialectName: DialectName | string, ratio: number, cfg: Config): RequestState {
+  private prepareWith(body: unknown, dialectName: DialectName | string, ratio: number, cfg: Config, options: PrepareOptions = {}): RequestState {
     const d = getDialect(dialectName);
     const b = (body !== null && typeof body === "object" && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
     const raw = b[d.messagesKey];
@@ -106,15 +106,32 @@ export class Engine {
     const policy = ratio === 1 ? canonicalJson([cfg, fixed]) : canonicalJson([cfg, fixed, ratio]);
     const ctx = newRequest(b, d, messages, entries, fixed, policy, cfg, this.hash, ratio);
     ctx.archive = this.archive;
-    // A request that fits is sent as it is, even when a stored cliff would match it.
-    if (ctx.estTokensIn <= ctx.threshold || messages.length === 0) return ctx;
+    // A request that fits is sent as it is, even when a stored cliff would match it (unless the host keeps cliffs: see idle).
+    const below = ctx.estTokensIn <= ctx.threshold;
+    if (messages.length === 0 || (below && options.idleFloorTokens === undefined && options.keepCliffs !== true)) return ctx;
     this.current = ctx;
     try {
-      this.decide(ctx);
+      if (below) this.idle(ctx, options.idleFloorTokens === undefined ? undefined : Math.ceil(options.idleFloorTokens / ratio));
+      else this.decide(ctx);
     } finally {
       this.current = null;
     }
     return ctx;
+  }
+
+  /**
+   * A request under the threshold: a stored cliff applies (the session cliffed after an earlier
+   * gap); after an idle gap, one more cliff once the estimate reaches `floor` and what the last
+   * cliff left plus the minimum gain. It is stored like any proactive cliff, so the session goes on from it.
+   */
+  private idle(ctx: RequestState, floor: number | undefined): void {
+    this.lookup(ctx);
+    if (floor === undefined || ctx.estTokensOut < floor) return;
+    const last = ctx.floor();
+    if (last !== null && ctx.minGain > 0 && ctx.estTokensOut < last.tokens + ctx.minGain) return;
+    if (!replay(ctx, this.config, { resume: true, force: true, minGain: 0 }) || !ctx.compacted) return;
+    ctx.idle = true;
+    this.storeResult(ctx);
   }
 
   private decide(ctx: RequestState): void {

@@ -69,6 +69,15 @@ export interface PrepareOptions {
   thresholdTokens?: number;
   /** The minimum gain between cliffs for this request instead of the config's (a host that sizes it from the request's threshold); keyed like the threshold. */
   minGainTokens?: number;
+  /**
+   * The session was idle longer than the provider's cache lives, so this request re-sends its
+   * prefix at full price whatever is sent: cliff it even below the threshold once its estimate
+   * (after any stored cliff) reaches this many tokens and the last cliff's floor plus the minimum
+   * gain. Such a cliff depends on arrival times, not on the history alone.
+   */
+  idleFloorTokens?: number;
+  /** Apply a stored cliff even when the request fits under the threshold (a session that cliffed after an idle gap goes on from that cliff). */
+  keepCliffs?: boolean;
 }
 
 function tokensOption(name: string, v: number): number {

@@ -37,6 +37,8 @@ export interface PrepareContext {
   summaryFp: string;
   /** The multiplier of the chars/4 estimate this request was decided with (1 unless calibrated). */
   calibration: number;
+  /** The cliff was made after an idle gap, below the threshold (`PrepareOptions.idleFloorTokens`). */
+  idle?: boolean;
   /** What stays right after the outgoing list's cliff (null when there is none), in estimated tokens. */
   floor(): CliffFloor | null;
   /** The body to send: the original object when nothing changed (or in shadow mode), else a shallow copy. */

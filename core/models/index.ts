@@ -8,9 +8,15 @@
 import { ANTHROPIC } from "./anthropic.js";
 import { OPENAI } from "./openai.js";
 import { GOOGLE, OTHERS } from "./others.js";
+import { idMatches, modelKey } from "./key.js";
 import type { ModelFacts, Price, Provider, Tier } from "./types.js";
 
 export type { ModelFacts, Price, Provider, Tier } from "./types.js";
+export { modelKey, hasOneMillionTag, idMatches } from "./key.js";
+export {
+  DEFAULT_SHARE, DEFAULT_CAP, ESTIMATE_SLACK, tierCeiling, passesTier, defaultThreshold, parseModelThresholds, matchModelThreshold, formatModelThresholds,
+  type ThresholdReason, type Gain, type DefaultThreshold, type ModelThreshold,
+} from "./threshold.js";
 
 export const MODEL_FACTS: readonly ModelFacts[] = [...ANTHROPIC, ...OPENAI, ...GOOGLE, ...OTHERS];
 const LONGEST_FIRST = MODEL_FACTS.slice().sort((x, y) => y.id.length - x.id.length);
@@ -30,22 +36,11 @@ export const CACHE_TTL_SECONDS: Readonly<Record<Provider, number>> = Object.free
 });
 export const ANTHROPIC_LONG_TTL_SECONDS = 3600;
 
-/** A model id as the table spells it: lowercase, without a provider or path prefix (`anthropic/`, `models/`, `us.anthropic.`) or a `[1m]` tag. */
-export function modelKey(model: string): string {
-  const last = model.toLowerCase().split("/").pop() ?? "";
-  return last.replace(/\[[^\]]*\]$/, "").replace(/^(us|eu|apac|global)\.anthropic\./, "").replace(/^anthropic\./, "").trim();
-}
-
-/** Whether a model name carries Claude Code's `[1m]` tag (the 1M window asked for by name). */
-export function hasOneMillionTag(model: string): boolean {
-  return /\[1m\]\s*$/i.test(model);
-}
-
 /** The table's row for a model (its longest matching prefix), or null. */
 export function modelFacts(model: string): ModelFacts | null {
   const key = modelKey(model);
   if (key === "") return null;
-  return LONGEST_FIRST.find((f) => key.startsWith(f.id)) ?? null;
+  return LONGEST_FIRST.find((f) => idMatches(key, f.id)) ?? null;
 }
 
 export type WindowSource = "table" | "anthropic-beta" | "default";

@@ -22,7 +22,7 @@ export interface Decision {
   prepared: PrepareContext | null;
   /** `cliff`, `reuse` or `pass` from the request alone (core/engine/verdict.ts), computed when first read. */
   readonly action: Action;
-  /** The window and threshold used, when the threshold is a share of the model's window. */
+  /** The window and threshold used and why (null when the body did not parse). */
   threshold: ThresholdChoice | null;
   /** The threshold the request was decided against. */
   thresholdTokens: number;
@@ -49,15 +49,17 @@ export function outgoingBytes(text: string, prepared: PrepareContext, plan: Thin
   return Buffer.from(spliced ?? JSON.stringify({ ...prepared.outgoingBody(), [key]: list, ...(plan.kind === "bind" ? { thinking: plan.thinking } : {}) }), "utf8");
 }
 
-/** The threshold a request is decided against and, when it is a share of the window, the gain that goes with it. */
-function requestBudget(policy: ThresholdPolicy, threshold: ThresholdChoice | null): PrepareOptions {
-  const thresholdTokens = threshold?.threshold ?? policy.tokens;
-  return threshold !== null && policy.gainShare !== undefined ? { thresholdTokens, minGainTokens: Math.floor(thresholdTokens * policy.gainShare) } : { thresholdTokens };
+/** The threshold a request is decided against and, when the gain is a share of it, the gain that goes with it. */
+function requestBudget(policy: ThresholdPolicy, threshold: ThresholdChoice): PrepareOptions {
+  const thresholdTokens = threshold.threshold;
+  // A fixed threshold keeps the config's gain; one sized per request (a share, the default, a glob) takes its share.
+  const perRequest = policy.rule !== "tokens" || threshold.glob !== undefined;
+  return perRequest && policy.gainShare !== undefined ? { thresholdTokens, minGainTokens: Math.floor(thresholdTokens * policy.gainShare) } : { thresholdTokens };
 }
 
-/** `more` adds the host's other per-request options (the session's calibration); `preserveThinking` false turns that handling off. */
+/** `more` adds the host's other per-request options (the session's calibration, an idle gap), given the request's threshold; `preserveThinking` false turns that handling off. */
 export function decide(
-  engine: Engine, policy: ThresholdPolicy, api: DialectName, raw: Buffer, headers: IncomingHttpHeaders, more: (parsed: Record<string, unknown>) => PrepareOptions = () => ({}), preserveThinking = true,
+  engine: Engine, policy: ThresholdPolicy, api: DialectName, raw: Buffer, headers: IncomingHttpHeaders, more: (parsed: Record<string, unknown>, thresholdTokens: number) => PrepareOptions = () => ({}), preserveThinking = true,
 ): Decision {
   const started = performance.now();
   const record = { api, messagesIn: 0, messagesOut: 0, tokensIn: 0, tokensOut: 0, addedMs: 0 };
@@ -73,14 +75,14 @@ export function decide(
   if (!isObj(parsed)) return failOpen(text);
   const shadow = engine.config.shadow;
   let prepared: PrepareContext;
-  let threshold: ThresholdChoice | null;
+  let threshold: ThresholdChoice;
   let options: PrepareOptions;
   let body = raw;
   let plan = NO_PLAN;
   let out: Record<string, string> | undefined;
   try {
     threshold = thresholdFor(policy, parsed.model, headers);
-    options = { ...more(parsed), ...requestBudget(policy, threshold) };
+    options = { ...more(parsed, threshold.threshold), ...requestBudget(policy, threshold) };
     prepared = engine.prepare(parsed, api, options);
     if (prepared.modified && !shadow) {
       if (api === "anthropic") plan = thinkingPlan(parsed, preserveThinking);
@@ -96,6 +98,8 @@ export function decide(
   const ctx = prepared;
   return {
     get action(): Action {
+      // An idle cliff is a cliff of its own: the request without its newest turn was made before the gap.
+      if (verdict === undefined && ctx.idle === true && ctx.compacted) verdict = "cliff";
       if (verdict === undefined) {
         try {
           verdict = engine.verdict(ctx, options);
@@ -105,7 +109,7 @@ export function decide(
       }
       return verdict;
     },
-    body, text, parsed, prepared, threshold, thresholdTokens: threshold?.threshold ?? policy.tokens, thinking: plan, headers: out,
-    record: { ...record, messagesIn: prepared.messages.length, messagesOut: prepared.substituted.length, tokensIn: prepared.estTokensIn, tokensOut: prepared.estTokensOut, addedMs: performance.now() - started, ...(shadow ? { shadow: true } : {}) },
+    body, text, parsed, prepared, threshold, thresholdTokens: threshold.threshold, thinking: plan, headers: out,
+    record: { ...record, messagesIn: prepared.messages.length, messagesOut: prepared.substituted.length, tokensIn: prepared.estTokensIn, tokensOut: prepared.estTokensOut, addedMs: performance.now() - started, ...(shadow ? { shadow: true } : {}), ...(prepared.idle === true && prepared.compacted ? { reason: "idle" as const } : {}) },
   };
 }

@@ -4,4 +4,4 @@ export { decide, type Decision, outgoingBytes, outgoingHeaders } from "./decide.
 export { mergedBeta, thinkingPlan, THINKING_BINDING_BETA, type ThinkingPlan } from "./preserved-thinking.js";
 export { ERROR_BODY_LIMIT, isContextError } from "./reactive.js";
 export { errorType, fallsBack } from "./fallback.js";
-export type { ThresholdChoice, ThresholdPolicy } from "./window.js";
+export { overTierText, reasonText, ruleText, windowOf, thresholdFor, DEFAULT_WINDOW, ONE_MILLION, type ThresholdChoice, type ThresholdPolicy, type WindowChoice } from "./window.js";

@@ -1,46 +1,17 @@
 /**
- * The context window of the model a request names, and the threshold a share of it gives. The one
- * table of windows is here: a model name is matched by its longest known prefix, so a dated or
- * newer point release (`claude-sonnet-4-5-20250929`, `gpt-5.1-codex`) finds its family. Windows are
- * the input a provider accepts (for GPT-5, the 272k of input, not the 400k total).
+ * The window and threshold of the model a request names. The facts (windows, long-context tiers)
+ * come from the one table in core/models; this file decides which threshold a request gets: the
+ * first `modelThresholds` glob that matches its model, else the setting a layer gave (tokens or a
+ * share of the window), else the default rule (below the model's tier, half its window capped at
+ * 200,000), and says why.
  */
 import type { IncomingHttpHeaders } from "node:http";
+import {
+  DEFAULT_WINDOW, ONE_MILLION, defaultThreshold, hasOneMillionTag, matchModelThreshold, passesTier, viewOf,
+  type ModelThreshold, type ThresholdReason, type Tier,
+} from "../../core/models/index.js";
 
-/** [name prefix, window in tokens], matched longest prefix first. */
-const TABLE: [string, number][] = [
-  // Anthropic: 200k; Anthropic's 1M-context beta header raises it (below).
-  ["claude-", 200_000],
-  // OpenAI
-  ["gpt-5", 272_000],
-  ["gpt-4.1", 1_047_576],
-  ["gpt-4o", 128_000],
-  ["gpt-4-turbo", 128_000],
-  ["gpt-oss-", 131_072],
-  ["o1", 200_000],
-  ["o3", 200_000],
-  ["o4-mini", 200_000],
-  ["codex-mini", 200_000],
-  // Google
-  ["gemini-1.5-pro", 2_097_152],
-  ["gemini-", 1_048_576],
-  // Moonshot
-  ["kimi-k2-0711", 131_072],
-  ["kimi-k2", 262_144],
-  ["kimi-", 131_072],
-  ["moonshot-v1-128k", 131_072],
-  // Zhipu
-  ["glm-4.5", 131_072],
-  ["glm-4", 200_000],
-  ["glm-", 200_000],
-  // DeepSeek
-  ["deepseek-", 131_072],
-];
-const WINDOWS = TABLE.slice().sort((a, b) => b[0].length - a[0].length);
-
-/** The window assumed for a model the table does not know. */
-export const DEFAULT_WINDOW = 128_000;
-/** Anthropic's long-context beta (`anthropic-beta: context-1m-…`). */
-export const ONE_MILLION = 1_000_000;
+export { DEFAULT_WINDOW, ONE_MILLION };
 
 export type WindowSource = "table" | "anthropic-beta" | "context-window" | "default";
 
@@ -48,12 +19,8 @@ export interface WindowChoice {
   model: string;
   window: number;
   source: WindowSource;
-}
-
-/** A model id as the table spells it: lowercase, without a provider or path prefix (`anthropic/`, `models/`) or a `[1m]` tag. */
-export function modelKey(model: string): string {
-  const last = model.toLowerCase().split("/").pop() ?? "";
-  return last.replace(/\[[^\]]*\]$/, "").replace(/^(us|eu|apac|global)\.anthropic\./, "").replace(/^anthropic\./, "").trim();
+  /** The long-context price tier that applies to the model (null: none known). */
+  tier: Tier | null;
 }
 
 function oneMillionBeta(headers: IncomingHttpHeaders): boolean {
@@ -65,29 +32,74 @@ function oneMillionBeta(headers: IncomingHttpHeaders): boolean {
 /** The window for the model a request names (a `--context-window` override wins; an unknown model gets 128k). */
 export function windowOf(model: unknown, headers: IncomingHttpHeaders, override: number | undefined): WindowChoice {
   const name = typeof model === "string" ? model : "";
-  if (override !== undefined && override > 0) return { model: name, window: override, source: "context-window" };
-  const key = modelKey(name);
-  if (key.startsWith("claude-") && oneMillionBeta(headers)) return { model: name, window: ONE_MILLION, source: "anthropic-beta" };
-  for (const [prefix, window] of WINDOWS) if (key.startsWith(prefix)) return { model: name, window, source: "table" };
-  return { model: name, window: DEFAULT_WINDOW, source: "default" };
+  const v = viewOf(name, oneMillionBeta(headers) || hasOneMillionTag(name));
+  if (override !== undefined && override > 0) return { model: name, window: override, source: "context-window", tier: v.tier };
+  return { model: name, window: v.window, source: v.windowSource, tier: v.tier };
 }
 
-/** How the proxy sizes each request's threshold: a share of the model's window, or a fixed number of tokens. */
+/** How the proxy sizes each request's threshold. */
 export interface ThresholdPolicy {
-  /** A share of the window in (0, 1]; absent: `tokens` for every request. */
+  /** Where a request's threshold comes from when no `modelThresholds` glob matches its model. */
+  rule: "default" | "share" | "tokens";
+  /** With rule "share": the share of the window, in (0, 1]. */
   share?: number;
+  /** With rule "tokens": the threshold for every request (the config's thresholdTokens). */
   tokens: number;
   contextWindow?: number;
-  /** The minimum gain as a share of the request's threshold, when the threshold is a share (absent: the config's gain). */
+  /** The minimum gain as a share of the request's threshold (absent: the config's gain, `gainTokens`). */
   gainShare?: number;
+  gainTokens?: number;
+  /** Globs over the model id with their thresholds; the first that matches wins. */
+  modelThresholds?: readonly ModelThreshold[];
 }
 
 export interface ThresholdChoice extends WindowChoice {
   threshold: number;
+  reason: ThresholdReason;
+  /** The `modelThresholds` glob that set it. */
+  glob?: string;
+  /** An explicit threshold that lets requests past the model's long-context tier (warned once). */
+  overTier: boolean;
 }
 
-export function thresholdFor(policy: ThresholdPolicy, model: unknown, headers: IncomingHttpHeaders): ThresholdChoice | null {
-  if (policy.share === undefined) return null;
+const gainOf = (p: ThresholdPolicy) => (p.gainShare !== undefined ? { share: p.gainShare } : { tokens: p.gainTokens ?? 0 });
+
+/** The threshold a request is decided against, and why. */
+export function thresholdFor(policy: ThresholdPolicy, model: unknown, headers: IncomingHttpHeaders): ThresholdChoice {
   const w = windowOf(model, headers, policy.contextWindow);
-  return { ...w, threshold: Math.floor(w.window * policy.share) };
+  const gain = gainOf(policy);
+  const glob = matchModelThreshold(policy.modelThresholds ?? [], w.model);
+  let threshold: number;
+  if (glob !== null) threshold = glob.tokens ?? Math.max(1, Math.floor(w.window * (glob.share ?? 1)));
+  else if (policy.rule === "share") threshold = Math.max(1, Math.floor(w.window * (policy.share ?? 1)));
+  else if (policy.rule === "tokens") threshold = policy.tokens;
+  else {
+    const d = defaultThreshold(w.window, w.tier, gain);
+    return { ...w, threshold: d.tokens, reason: d.reason, overTier: false };
+  }
+  return { ...w, threshold, reason: "explicit", ...(glob !== null ? { glob: glob.glob } : {}), overTier: passesTier(threshold, w.tier, gain) };
+}
+
+const n = (v: number): string => v.toLocaleString("en-US");
+
+/** Why a model has its threshold, in a few words (status, watch, the log). */
+export function reasonText(c: Pick<ThresholdChoice, "reason" | "window" | "tier" | "glob">): string {
+  if (c.reason === "tier") return `below its long-context price tier at ${n(c.tier?.above ?? 0)} tokens`;
+  if (c.reason === "cap") return `half its ${n(c.window)}-token window, capped at 200,000`;
+  if (c.reason === "share") return `half its ${n(c.window)}-token window`;
+  return c.glob !== undefined ? `modelThresholds ${c.glob}` : "set explicitly";
+}
+
+/** The warning for an explicit threshold past a model's tier (once per model). */
+export function overTierText(c: Pick<ThresholdChoice, "model" | "threshold" | "tier">): string {
+  return `the threshold ${n(c.threshold)} for ${c.model || "(no model)"} lets requests past its long-context price tier at ${n(c.tier?.above ?? 0)} input tokens (the estimate runs about 15% under the provider's count and a cliff held back by the minimum gain goes out above the threshold), where the whole request is billed at the higher rate; the default keeps below it`;
+}
+
+/** The rule in one line, for serve's and run's header and status. */
+export function ruleText(p: ThresholdPolicy): string {
+  const globs = p.modelThresholds !== undefined && p.modelThresholds.length > 0 ? `; modelThresholds ${p.modelThresholds.map((e) => `${e.glob}=${e.share !== undefined ? `${Math.round(e.share * 1000) / 10}%` : e.tokens}`).join(",")} first` : "";
+  const window = p.contextWindow !== undefined ? ` (every window taken as ${n(p.contextWindow)})` : "";
+  if (p.rule === "share") return `threshold ${Math.round((p.share ?? 1) * 1000) / 10}% of each model's window${window}${globs}`;
+  if (p.rule === "tokens") return `threshold ${n(p.tokens)} tokens${globs}`;
+  return `threshold by model${window}: below its long-context price tier (threshold × 1.15 + minimum gain ≤ tier), else half its window capped at 200,000${globs}`;
 }

@@ -21,6 +21,7 @@ import { Stats } from "../observe/index.js";
 import { adminAccess } from "./access.js";
 import { adminTokenFile, ensureAdminToken } from "../../node/admin-token.js";
 import { endToEnd, newAgents, send, type Agents } from "./upstream.js";
+import { ruleText } from "../decision/index.js";
 
 /** node:crypto's SHA-256, for the engine: the same digests as the core's own, natively. */
 // The one-shot form: no Hash object per message (a history hashes hundreds of short texts).
@@ -80,13 +81,13 @@ export async function startProxy(o: ProxyOptions = {}): Promise<RunningProxy> {
   const agents = newAgents();
   const loopback = isLoopback(options.host);
   const token = adminToken(o);
-  const observer = new Observer({ hash: nodeSha256, keepLastCliff: true, prices: options.prices, maxSessions: options.maxSessions, keepAliveMs: options.keepAliveMs, log: options.log });
+  const observer = new Observer({ hash: nodeSha256, keepLastCliff: true, prices: options.prices, maxSessions: options.maxSessions, keepAliveMs: options.keepAliveMs, log: options.log, idleCliffMs: options.idleCliffMs, idleCliffFloor: options.idleCliffFloor, now: options.now });
   let port = options.port;
   const guard = new HostGuard(options.host, options.allowedHosts);
   const debug = options.debugDir === undefined ? null : new DebugDump(options.debugDir);
   const ctx: Context = {
     agents, engine, options, stats, guard, observer, loopback, debug, access: adminAccess(token.token, loopback),
-    statusExtra: () => ({ listen: `http://${options.host}:${port}`, upstreams: Object.fromEntries(Object.entries(options.upstreams).map(([k, u]) => [k, u.href])), allowedHosts: options.allowedHosts, logFile: options.logFile ?? null, shadow: engine.config.shadow, strict: engine.config.strict, thresholdTokens: engine.config.thresholdTokens, thresholdShare: options.threshold.share ?? null, contextWindow: options.threshold.contextWindow ?? null, debugDir: options.debugDir ?? null, adminTokenFile: token.file,
+    statusExtra: () => ({ listen: `http://${options.host}:${port}`, upstreams: Object.fromEntries(Object.entries(options.upstreams).map(([k, u]) => [k, u.href])), allowedHosts: options.allowedHosts, logFile: options.logFile ?? null, shadow: engine.config.shadow, strict: engine.config.strict, thresholdTokens: engine.config.thresholdTokens, thresholdShare: options.threshold.share ?? null, thresholdRule: options.threshold.rule, thresholdText: ruleText(options.threshold), modelThresholds: options.threshold.modelThresholds ?? [], idleCliffMs: options.idleCliffMs ?? null, idleCliffFloor: options.idleCliffMs === undefined ? null : options.idleCliffFloor, contextWindow: options.threshold.contextWindow ?? null, debugDir: options.debugDir ?? null, adminTokenFile: token.file,
       archive: archive === undefined ? null : { dir: archive.dir, ...archive.stats() } }),
   };
   const server = http.createServer((req, res) => {

@@ -1,8 +1,8 @@
 /** What the proxy observes of each exchange: sessions, usage and prices, the ledger, events, metrics, stats, the request log, last cliffs. */
 export { DebugDump } from "./debug-dump.js";
 export type { LastCliff } from "./last-cliff.js";
-export { gainLine, logLine, type RequestRecord } from "./log.js";
+export { gainLine, headerLines, logLine, type RequestRecord } from "./log.js";
 export { METRICS_CONTENT_TYPE, metricsText } from "./metrics.js";
 export { Observer } from "./observer.js";
-export { checkPrices, type PriceTable } from "./prices.js";
+export { checkPrices, Prices, type PriceTable } from "./prices.js";
 export { type Action, Stats } from "./stats.js";

@@ -1,5 +1,6 @@
 /** One log line per compacted-route request: what happened and what it cost, never content or headers. */
 import type { Action } from "./stats.js";
+import { ruleText, type ThresholdPolicy } from "../decision/index.js";
 
 export interface RequestRecord {
   api: string;
@@ -18,6 +19,8 @@ export interface RequestRecord {
   shadow?: boolean;
   /** A fallback: the upstream's refusal of the compacted body (status and the provider's error type), before the original was sent. */
   refused?: { status: number; type: string | null };
+  /** Why a cliff was made below the threshold: the session had been idle longer than the cache lives. */
+  reason?: "idle";
 }
 
 const n = (v: number): string => v.toLocaleString("en-US");
@@ -27,12 +30,21 @@ export function logLine(r: RequestRecord, json: boolean, now = new Date()): stri
   const esc = r.escalations > 0 ? ` after ${r.escalations} escalation(s)` : "";
   const shadow = r.shadow === true ? " (shadow: sent the original)" : "";
   const refused = r.refused === undefined ? "" : ` (compacted body refused ${r.refused.status} ${r.refused.type ?? "without a type"}: sent the original)`;
-  return `${now.toISOString()} ${r.api} ${n(r.messagesIn)}→${n(r.messagesOut)} msgs ${n(r.tokensIn)}→${n(r.tokensOut)} tok ${r.action}${esc}${shadow}${refused} +${r.addedMs.toFixed(1)}ms ${r.status || (r.action === "refuse" ? "not sent" : "no upstream")}`;
+  return `${now.toISOString()} ${r.api} ${n(r.messagesIn)}→${n(r.messagesOut)} msgs ${n(r.tokensIn)}→${n(r.tokensOut)} tok ${r.action}${r.reason === "idle" ? " (idle)" : ""}${esc}${shadow}${refused} +${r.addedMs.toFixed(1)}ms ${r.status || (r.action === "refuse" ? "not sent" : "no upstream")}`;
 }
 
 /** The minimum gain a proxy starts with, in one line (the threshold is on the line before). */
-export function gainLine(policy: { share?: number; gainShare?: number }, minGainTokens: number): string {
-  if (policy.share !== undefined && policy.gainShare !== undefined) return `no thrash: after a cliff the next waits for growth of ${Math.round(policy.gainShare * 100)}% of the request's threshold past what the cliff left (--min-gain-tokens N to set it)`;
+export function gainLine(policy: { rule?: string; share?: number; gainShare?: number; modelThresholds?: readonly unknown[] }, minGainTokens: number): string {
+  const perRequest = policy.share !== undefined || policy.rule === "default" || (policy.modelThresholds?.length ?? 0) > 0;
+  if (perRequest && policy.gainShare !== undefined) return `no thrash: after a cliff the next waits for growth of ${Math.round(policy.gainShare * 100)}% of the request's threshold past what the cliff left (--min-gain-tokens N to set it)`;
   if (minGainTokens <= 0) return "no thrash: off, every crossing of the threshold cliffs (--min-gain-tokens 0)";
   return `no thrash: after a cliff the next waits for ${n(minGainTokens)} tokens of growth past what it left (--min-gain-tokens)`;
+}
+
+/** What serve and run say they run with: the threshold rule, the minimum gain, the idle cliff. */
+export function headerLines(o: { threshold: ThresholdPolicy; idleCliffMs?: number; idleCliffFloor?: number }, minGainTokens: number): string[] {
+  const idle = o.idleCliffMs === undefined
+    ? "idle cliff: off (--idle-cliff 5m cliffs the first request after a gap longer than the provider's cache lives)"
+    : `idle cliff: after a gap over ${Math.round(o.idleCliffMs / 1000)}s the next request is cliffed from ${Math.round((o.idleCliffFloor ?? 0.5) * 100)}% of its threshold (a restart forgets the gap)`;
+  return [ruleText(o.threshold), gainLine(o.threshold, minGainTokens), idle];
 }

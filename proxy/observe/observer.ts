@@ -23,6 +23,11 @@ export interface ObserverOptions {
   keepAliveMs?: number;
   /** Where a warning line goes (the proxy's log). */
   log?: (line: string) => void;
+  /** After a gap longer than this (ms) a session's next request is cliffed from `idleCliffFloor` of its threshold (absent: never). */
+  idleCliffMs?: number;
+  idleCliffFloor?: number;
+  /** The clock (ms), for tests. */
+  now?: () => number;
 }
 
 /** Counts by API, for the metrics. */
@@ -77,11 +82,19 @@ export class Observer {
    * What the engine is told beyond the body: with `calibrate`, the session's calibration (fixed
    * between cliffs) and the newest ratio its answers showed (taken at the next cliff).
    */
-  prepareOptions(engine: Engine, headers: IncomingHttpHeaders, api: string, body: Record<string, unknown>): PrepareOptions {
-    if (!engine.config.calibrate) return {};
+  prepareOptions(engine: Engine, headers: IncomingHttpHeaders, api: string, body: Record<string, unknown>, thresholdTokens = engine.config.thresholdTokens): PrepareOptions {
+    const idle = this.options.idleCliffMs;
+    if (!engine.config.calibrate && idle === undefined) return {};
     const key = this.keyOf(engine, headers, api, body);
     const s = key === null ? undefined : this.sessions.byId(this.sessions.idOf(key));
-    return s === undefined ? {} : { calibration: s.calibration, recalibrate: s.observedCalibration ?? undefined };
+    const out: PrepareOptions = idle === undefined ? {} : { keepCliffs: true };
+    // The first request after a gap longer than the cache lives re-sends the prefix at full price anyway.
+    if (idle !== undefined && s !== undefined && this.now() - s.lastSeen > idle) out.idleFloorTokens = Math.ceil(thresholdTokens * (this.options.idleCliffFloor ?? 0.5));
+    return s === undefined || !engine.config.calibrate ? out : { ...out, calibration: s.calibration, recalibrate: s.observedCalibration ?? undefined };
+  }
+
+  now(): number {
+    return this.options.now?.() ?? Date.now();
   }
 
   /** A compactable request, as it starts: what can be known before the upstream answers. */
@@ -132,7 +145,7 @@ export class Watched {
 
   private finish(r: RequestRecord, rung: number, usage: Usage | null, thinkingDropped: number): void {
     const o = this.o;
-    const now = Date.now();
+    const now = o.now();
     const session = o.sessions.find(this.key, this.kind, now);
     const counts = o.apiCounts(this.api);
     counts.requests++;
@@ -158,6 +171,7 @@ export class Watched {
     const floor = cliff ? this.floorWarning(session) : null;
     o.events.publish({
       time: new Date(now).toISOString(), session: session?.id ?? null, api: this.api, model: this.model, action, kind: this.kind,
+      ...(r.reason !== undefined ? { reason: r.reason } : {}),
       ...(this.engine.config.shadow ? { shadow: true } : {}),
       messagesIn: r.messagesIn, messagesOut: r.messagesOut, tokensIn: r.tokensIn, tokensOut: r.tokensOut,
       rung, escalations: r.escalations, addedMs: Math.round(r.addedMs * 100) / 100, status: r.status, usage,

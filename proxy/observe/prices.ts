@@ -1,10 +1,11 @@
 /**
- * What a token costs, in US dollars per million, by model: the one price table. A model is found
- * by the longest entry its name starts with (`claude-sonnet-4-5-20250929` by `claude-sonnet-4`).
- * The figures are the providers' published list prices for standard requests (Anthropic's cache
- * write is the 5-minute one; OpenAI charges no cache write, so it costs what input costs). A
- * config's `prices` adds or replaces entries; a model found in neither has no dollar figure.
+ * What a token costs, in US dollars per million, by model. The figures are the model-facts table's
+ * (core/models: the providers' list prices for standard requests, Anthropic's 5-minute cache write,
+ * a provider's input price for a write where it charges none). A config's `prices` adds or
+ * replaces entries by name prefix; a model the table knows without a price, and that no entry at
+ * least as specific names, has no dollar figure (a newer model never borrows its family's price).
  */
+import { idMatches, MODEL_FACTS, modelFacts } from "../../core/models/index.js";
 import type { Usage } from "./usage.js";
 
 export interface Price {
@@ -16,27 +17,9 @@ export interface Price {
 
 export type PriceTable = Record<string, Price>;
 
-const p = (input: number, cacheRead: number, cacheWrite: number, output: number): Price => ({ input, cacheRead, cacheWrite, output });
-
-export const DEFAULT_PRICES: Readonly<PriceTable> = Object.freeze({
-  "claude-opus-4-5": p(5, 0.5, 6.25, 25),
-  "claude-opus-4-6": p(5, 0.5, 6.25, 25),
-  "claude-opus-4": p(15, 1.5, 18.75, 75),
-  "claude-sonnet-4": p(3, 0.3, 3.75, 15),
-  "claude-3-7-sonnet": p(3, 0.3, 3.75, 15),
-  "claude-haiku-4": p(1, 0.1, 1.25, 5),
-  "claude-3-5-haiku": p(0.8, 0.08, 1, 4),
-  "gpt-5": p(1.25, 0.125, 1.25, 10),
-  "gpt-5-mini": p(0.25, 0.025, 0.25, 2),
-  "gpt-5-nano": p(0.05, 0.005, 0.05, 0.4),
-  "gpt-4.1": p(2, 0.5, 2, 8),
-  "gpt-4.1-mini": p(0.4, 0.1, 0.4, 1.6),
-  "gpt-4o": p(2.5, 1.25, 2.5, 10),
-  "gpt-4o-mini": p(0.15, 0.075, 0.15, 0.6),
-  "o3": p(2, 0.5, 2, 8),
-  "o3-mini": p(1.1, 0.55, 1.1, 4.4),
-  "o4-mini": p(1.1, 0.275, 1.1, 4.4),
-});
+export const DEFAULT_PRICES: Readonly<PriceTable> = Object.freeze(
+  Object.fromEntries(MODEL_FACTS.flatMap((f) => (f.price === undefined ? [] : [[f.id, { input: f.price.input, cacheRead: f.price.cacheRead, cacheWrite: f.price.cacheWrite, output: f.price.output }]]))),
+);
 
 const FIELDS = ["input", "cacheRead", "cacheWrite", "output"] as const;
 
@@ -56,25 +39,35 @@ export function checkPrices(v: unknown): PriceTable {
 }
 
 export class Prices {
-  private readonly table: PriceTable;
+  private readonly overrides: PriceTable;
+  private readonly mine: string[];
   private readonly names: string[];
   private readonly found = new Map<string, Price | null>();
 
   constructor(overrides: PriceTable = {}) {
-    this.table = { ...DEFAULT_PRICES, ...overrides };
-    this.names = Object.keys(this.table).sort((a, b) => b.length - a.length);
+    this.overrides = overrides;
+    this.mine = Object.keys(overrides).sort((a, b) => b.length - a.length);
+    this.names = Object.keys(DEFAULT_PRICES).sort((a, b) => b.length - a.length);
   }
 
-  /** The price of a model, or null when the table has none. */
+  /** The price of a model: a config entry it starts with, else the facts' row for it, or null. */
   of(model: string): Price | null {
     let price = this.found.get(model);
     if (price === undefined) {
-      const name = this.names.find((n) => model === n || model.startsWith(n));
-      price = name === undefined ? null : this.table[name];
+      const own = this.mine.find((n) => model === n || model.startsWith(n));
+      price = own !== undefined ? this.overrides[own] : this.builtIn(model);
       if (this.found.size >= 256) this.found.clear();
       this.found.set(model, price);
     }
     return price;
+  }
+
+  /** The built-in price: the facts' row for the model (never a less specific row's). */
+  private builtIn(model: string): Price | null {
+    const row = modelFacts(model);
+    if (row !== null) return DEFAULT_PRICES[row.id] ?? null;
+    const name = this.names.find((n) => idMatches(model, n));
+    return name === undefined ? null : DEFAULT_PRICES[name];
   }
 
   /** Dollars for a usage at a price. */

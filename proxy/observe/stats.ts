@@ -3,7 +3,7 @@ import type { Engine } from "../../core/index.js";
 
 import { modelFacts } from "../../core/models/index.js";
 import { VERSION } from "../version.js";
-import type { ThresholdChoice } from "../decision/index.js";
+import { overTierText, reasonText, type ThresholdChoice } from "../decision/index.js";
 
 export type Action = "pass" | "reuse" | "cliff" | "escalate" | "fail-open" | "oversize" | "refuse" | "fallback";
 
@@ -18,6 +18,18 @@ export const WINDOW_KEY_MAX = 64;
  */
 export function windowKey(model: string): string {
   return modelFacts(model)?.id.slice(0, WINDOW_KEY_MAX) ?? "other";
+}
+
+/** What the status shows of one model's threshold. */
+export interface ModelThresholdView {
+  window: number;
+  source: string;
+  thresholdTokens: number;
+  reason: ThresholdChoice["reason"];
+  why: string;
+  tier: number | null;
+  glob?: string;
+  warning?: string;
 }
 
 export class Stats {
@@ -41,14 +53,29 @@ export class Stats {
   inFlight = 0;
   /** Strict mode: requests still over the threshold after every rung, answered 400 without asking the upstream. */
   overBudgetRefusals = 0;
-  /** The window and threshold last used for each model (a model missing from the table shows source "default"). */
-  readonly windows = new Map<string, { window: number; source: string; thresholdTokens: number }>();
+  /** The window and threshold last used for each model and why (a model missing from the table shows source "default"). */
+  readonly windows = new Map<string, ModelThresholdView>();
+  /** Models already warned of a threshold past their tier (the log says it once). */
+  private readonly warned = new Set<string>();
 
-  window(t: ThresholdChoice): void {
-    const key = windowKey(t.model);
-    this.windows.delete(key);
-    this.windows.set(key, { window: t.window, source: t.source, thresholdTokens: t.threshold });
+  /**
+   * Notes a request's threshold under its model's name (a name the session keys accept, else
+   * "other": no body text reaches the status); the first time a model's explicit threshold passes
+   * its tier, the warning for the log (else null).
+   */
+  window(t: ThresholdChoice): string | null {
+    const model = windowKey(t.model);
+    const warning = t.overTier ? overTierText({ ...t, model }) : undefined;
+    this.windows.delete(model);
+    this.windows.set(model, {
+      window: t.window, source: t.source, thresholdTokens: t.threshold, reason: t.reason, why: reasonText(t),
+      tier: t.tier?.above ?? null, ...(t.glob !== undefined ? { glob: t.glob } : {}), ...(warning !== undefined ? { warning } : {}),
+    });
     if (this.windows.size > WINDOWS_SHOWN) this.windows.delete(this.windows.keys().next().value as string);
+    if (warning === undefined || this.warned.has(model)) return null;
+    if (this.warned.size >= 256) this.warned.clear();
+    this.warned.add(model);
+    return warning;
   }
 
   count(action: Action, tokensIn: number, tokensOut: number, escalations: number): void {

@@ -156,9 +156,9 @@ describe("cliffcompaction simulate", () => {
     expect(rows.filter((l) => l.split(",")[3] === "1")).toHaveLength(sim.cliffs.length);
   });
 
-  it("needs --threshold", () => {
+  it("without --threshold takes the proxy's default for the session's model and says which", () => {
     const r = run("simulate", f["anthropic.json"]);
-    expect(r.code).toBe(2);
-    expect(r.err).toContain("simulate needs --threshold N");
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/threshold 64,000 tokens \(the proxy's default for the session \(no model recorded\): half its 128,000-token window/);
   });
 });

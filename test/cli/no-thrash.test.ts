@@ -65,7 +65,7 @@ describe("simulate and report: no thrash", () => {
     expect(none.cliffs).toBeGreaterThan(2 * data.cliffs);
   });
 
-  it("report's own threshold (a third of the session) takes a tenth of it as the gain", () => {
+  it("report's own threshold (the proxy's default for the session's model) takes a tenth of it as the gain", () => {
     const out = join(dir, "chosen.html");
     const r = cli(["report", bigHead, "-o", out]);
     expect(r.status).toBe(0);

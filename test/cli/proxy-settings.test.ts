@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_THRESHOLD_SHARE, percentThreshold, windowSettings } from "../../cli/proxy/settings.js";
+import { durationMs, idleSettings, percentThreshold, windowSettings } from "../../cli/proxy/settings.js";
 import { settingLayers } from "../../cli/settings.js";
 
 const CLI = new URL("../../dist/cli.mjs", import.meta.url).pathname;
@@ -46,8 +46,8 @@ describe("the threshold, the window and the debug folder on the layers", () => {
     const p = percentThreshold(values, env);
     return windowSettings(settingLayers(p.values, p.env));
   };
-  it("flags over CLIFF_* over the file; a share or an absolute threshold, whichever the higher layer sets; the default share otherwise", () => {
-    expect(settings({})).toEqual({ thresholdShare: DEFAULT_THRESHOLD_SHARE });
+  it("flags over CLIFF_* over the file; a share or an absolute threshold, whichever the higher layer sets; each model's default otherwise", () => {
+    expect(settings({})).toEqual({ defaultThreshold: true });
     expect(settings({ threshold: "60%" })).toEqual({ thresholdShare: 0.6 });
     expect(settings({ threshold: "150000" })).toEqual({});
     expect(settings({}, { CLIFF_THRESHOLD_TOKENS: "70%" })).toEqual({ thresholdShare: 0.7 });
@@ -60,5 +60,49 @@ describe("the threshold, the window and the debug folder on the layers", () => {
     expect(() => settings({ threshold: "160%" })).toThrow(/^--threshold-share must be a share of the window in \(0, 1\]/);
     expect(() => settings({}, { CLIFF_CONTEXT_WINDOW: "big" })).toThrow(/^CLIFF_CONTEXT_WINDOW must be a whole number of tokens > 0/);
     expect(() => settings({ threshold: "1000", "threshold-share": "0.5" })).toThrow(/--threshold and --threshold-share: set one threshold, not both/);
+  });
+});
+
+describe("modelThresholds on the layers", () => {
+  const dir = mkdtempSync(join(tmpdir(), "cliff-model-thresholds-"));
+  const file = join(dir, "cfg.json");
+  writeFileSync(file, JSON.stringify({ modelThresholds: { "claude-opus-*": 120000, "claude-*": "40%" } }));
+  const settings = (values: Record<string, string | boolean>, env: Record<string, string> = {}) => windowSettings(settingLayers(values, env)).modelThresholds;
+
+  it("comes from a flag, a variable or the config file's object, in order", () => {
+    expect(settings({ "model-thresholds": "claude-*=40%,gpt-4.1*=150000" })).toEqual([{ glob: "claude-*", share: 0.4 }, { glob: "gpt-4.1*", tokens: 150_000 }]);
+    expect(settings({}, { CLIFF_MODEL_THRESHOLDS: "gemini-*=100000" })).toEqual([{ glob: "gemini-*", tokens: 100_000 }]);
+    expect(settings({ config: file })).toEqual([{ glob: "claude-opus-*", tokens: 120_000 }, { glob: "claude-*", share: 0.4 }]);
+    expect(settings({})).toBeUndefined();
+  });
+
+  it("a higher layer replaces a lower layer's map, it does not merge with it", () => {
+    expect(settings({ config: file }, { CLIFF_MODEL_THRESHOLDS: "gpt-*=50%" })).toEqual([{ glob: "gpt-*", share: 0.5 }]);
+    expect(settings({ config: file, "model-thresholds": "o3*=90000" }, { CLIFF_MODEL_THRESHOLDS: "gpt-*=50%" })).toEqual([{ glob: "o3*", tokens: 90_000 }]);
+  });
+
+  it("keeps --threshold for the models no glob matches, and the default when none is set", () => {
+    expect(windowSettings(settingLayers({ "model-thresholds": "claude-*=40%", threshold: "150000" }, {}))).toEqual({ modelThresholds: [{ glob: "claude-*", share: 0.4 }] });
+    expect(windowSettings(settingLayers({ "model-thresholds": "claude-*=40%" }, {}))).toEqual({ defaultThreshold: true, modelThresholds: [{ glob: "claude-*", share: 0.4 }] });
+  });
+
+  it("refuses a bad entry naming where it came from", () => {
+    expect(() => settings({ "model-thresholds": "claude-*" })).toThrow(/^--model-thresholds: modelThresholds: "claude-\*" is not glob=threshold/);
+    expect(() => settings({}, { CLIFF_MODEL_THRESHOLDS: "claude-*=lots" })).toThrow(/^CLIFF_MODEL_THRESHOLDS: modelThresholds/);
+  });
+});
+
+describe("the idle cliff on the layers", () => {
+  it("is off unless set; a duration and a share of the threshold", () => {
+    expect(idleSettings(settingLayers({}, {}))).toEqual({});
+    expect(idleSettings(settingLayers({ "idle-cliff": "5m" }, {}))).toEqual({ idleCliffMs: 300_000 });
+    expect(idleSettings(settingLayers({ "idle-cliff": "1h", "idle-cliff-floor": "0.3" }, {}))).toEqual({ idleCliffMs: 3_600_000, idleCliffFloor: 0.3 });
+    expect(idleSettings(settingLayers({}, { CLIFF_IDLE_CLIFF: "90s", CLIFF_IDLE_CLIFF_FLOOR: "60%" }))).toEqual({ idleCliffMs: 90_000, idleCliffFloor: 0.6 });
+    expect(idleSettings(settingLayers({ "idle-cliff": "off" }, { CLIFF_IDLE_CLIFF: "5m" }))).toEqual({});
+  });
+
+  it("reads durations and refuses what is not one", () => {
+    expect([durationMs("300", "x"), durationMs("250ms", "x"), durationMs("1.5h", "x")]).toEqual([300_000, 250, 5_400_000]);
+    expect(() => idleSettings(settingLayers({ "idle-cliff": "soon" }, {}))).toThrow(/^--idle-cliff must be a duration/);
   });
 });

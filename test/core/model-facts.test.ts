@@ -39,6 +39,13 @@ describe("model facts: the table itself", () => {
     }
   });
 
+  it("matches a row at a boundary: a dated id never takes a point release's row", () => {
+    expect(modelFacts("claude-fable-5-20260609")?.id).toBe("claude-fable-5");
+    expect(modelFacts("claude-fable-5-2")?.id).toBe("claude-fable-5-2");
+    expect(modelFacts("claude-fable-5-2-20261110")?.id).toBe("claude-fable-5-2");
+    expect(modelFacts("gpt-5.1-codex")?.id).toBe("gpt-5");
+  });
+
   it("never lends a family's price to a newer model the table knows without one", () => {
     expect(modelFacts("gpt-5.5")?.id).toBe("gpt-5.5");
     expect(viewOf("gpt-5.5").price).toBeNull();
@@ -93,5 +100,17 @@ describe("model facts: what the defaults rest on", () => {
     expect(hasOneMillionTag("claude-opus-4-7[1m]")).toBe(true);
     expect(hasOneMillionTag("claude-opus-4-7")).toBe(false);
     expect(CACHE_TTL_SECONDS.anthropic).toBe(300);
+  });
+});
+
+describe("model facts: the proxy's price table reads them", () => {
+  it("prices every priced row and no model through a less specific row", async () => {
+    const { Prices, DEFAULT_PRICES } = await import("../../proxy/observe/prices.js");
+    const prices = new Prices();
+    for (const f of MODEL_FACTS.filter((r) => r.price !== undefined)) expect(prices.of(`${f.id}-20260101`)?.input, f.id).toBe(f.price!.input);
+    expect(Object.keys(DEFAULT_PRICES).length).toBe(MODEL_FACTS.filter((r) => r.price !== undefined).length);
+    expect(prices.of("gpt-5.5")).toBeNull();
+    expect(prices.of("gpt-5.1-codex")?.input).toBe(1.25);
+    expect(new Prices({ "gpt-5.5": { input: 5, cacheRead: 0.5, cacheWrite: 5, output: 30 } }).of("gpt-5.5-2026")?.input).toBe(5);
   });
 });

@@ -141,7 +141,7 @@ describe("the threshold as a share of the model's window", () => {
       const status = (await (await fetch(p.url + "/_cliff/status")).json()) as Record<string, any>;
       expect(status.thresholdShare).toBe(0.02);
       // A model the table does not know is shown as other: its name is client text.
-      expect(status.windows.other).toEqual({ window: 128_000, source: "default", thresholdTokens: 2560 });
+      expect(status.windows.other).toMatchObject({ window: 128_000, source: "default", thresholdTokens: 2560, reason: "explicit" });
       expect(status.windows["some-new-model"]).toBeUndefined();
       expect(status.windows["claude-sonnet-4-5"]).toMatchObject({ window: 1_000_000, source: "anthropic-beta" });
     });

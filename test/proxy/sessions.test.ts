@@ -157,7 +157,7 @@ describe("the price table", () => {
     const mine = new Prices(checkPrices({ "llama-3": { input: 0.1, cacheRead: 0, cacheWrite: 0.1, output: 0.2 }, "claude-sonnet-4": { input: 1, cacheRead: 1, cacheWrite: 1, output: 1 } }));
     expect(mine.of("llama-3-local")).toEqual({ input: 0.1, cacheRead: 0, cacheWrite: 0.1, output: 0.2 });
     expect(mine.of("claude-sonnet-4-5")!.input).toBe(1);
-    expect(Prices.dollars({ input: 1e6, cacheRead: 1e6, cacheWrite: 1e6, output: 1e6 }, DEFAULT_PRICES["claude-haiku-4"])).toBeCloseTo(1 + 0.1 + 1.25 + 5, 12);
+    expect(Prices.dollars({ input: 1e6, cacheRead: 1e6, cacheWrite: 1e6, output: 1e6 }, DEFAULT_PRICES["claude-haiku-4-5"])).toBeCloseTo(1 + 0.1 + 1.25 + 5, 12);
   });
 
   it("a bad price entry is refused with a message that names it", () => {

@@ -1,0 +1,22 @@
+/** How a model name is spelled for the table: the id alone, and whether it asks for the 1M window by name. */
+
+/** A model id as the table spells it: lowercase, without a provider or path prefix (`anthropic/`, `models/`, `us.anthropic.`) or a `[1m]` tag. */
+export function modelKey(model: string): string {
+  const last = model.toLowerCase().split("/").pop() ?? "";
+  return last.replace(/\[[^\]]*\]$/, "").replace(/^(us|eu|apac|global)\.anthropic\./, "").replace(/^anthropic\./, "").trim();
+}
+
+/** Whether a model name carries Claude Code's `[1m]` tag (the 1M window asked for by name). */
+export function hasOneMillionTag(model: string): boolean {
+  return /\[1m\]\s*$/i.test(model);
+}
+
+/**
+ * Whether a table id names a model key: the key starts with it at a boundary, so a row ending in a
+ * digit never takes a key that goes on with digits (`claude-fable-5-2` is not `claude-fable-5-20260101`).
+ */
+export function idMatches(key: string, id: string): boolean {
+  if (!key.startsWith(id)) return false;
+  if (key.length === id.length || !/\d$/.test(id)) return true;
+  return !/\d/.test(key[id.length]);
+}
