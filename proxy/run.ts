@@ -111,7 +111,7 @@ export async function runAgent(o: RunOptions): Promise<number> {
   const childEnv = { ...env, ANTHROPIC_BASE_URL: proxy.url, OPENAI_BASE_URL: `${proxy.url}/v1`, OPENAI_API_BASE: `${proxy.url}/v1` };
   const up = proxy.options.upstreams as Record<string, URL>;
   const routes = Object.entries(up).map(([name, u]) => `${UPSTREAM_LABEL[name] ?? name} → ${u.href}`).join(", ");
-  say(`cliffcompaction: proxy on ${proxy.url} for ${basename(o.command)} (${routes}); watch it: npx cliffcompaction watch --port ${proxy.port}; log: ${logPath}${proxy.archive ? `; archive: ${proxy.archive.dir}` : ""}; ${ruleText(proxy.options.threshold)}`);
+  say(`cliffcompaction: proxy on ${proxy.url} for ${basename(o.command)} (${routes}; ${ruleText(proxy.options.threshold)}); watch it: npx cliffcompaction watch --port ${proxy.port}; log: ${logPath}${proxy.archive ? `; archive: ${proxy.archive.dir}` : ""}`);
   if (codex?.plan.note !== undefined) say(`cliffcompaction: ${codex.plan.note}`);
   return new Promise<number>((resolve) => {
     const child = spawn(o.command, args, { stdio: "inherit", env: childEnv });
