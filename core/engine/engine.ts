@@ -119,11 +119,7 @@ export class Engine {
     return ctx;
   }
 
-  /**
-   * A request under the threshold: a stored cliff applies (the session cliffed after an earlier
-   * gap); after an idle gap, one more cliff once the estimate reaches `floor` and what the last
-   * cliff left plus the minimum gain. It is stored like any proactive cliff, so the session goes on from it.
-   */
+  /** Under the threshold: a stored cliff applies; after an idle gap, a cliff from `floor` and the last floor plus the gain, stored like any. */
   private idle(ctx: RequestState, floor: number | undefined): void {
     this.lookup(ctx);
     if (floor === undefined || ctx.estTokensOut < floor) return;
