@@ -53,15 +53,16 @@ describe("the default threshold by model", () => {
   it("sits below the tier, or at half the window capped at 200,000, and status says why", async () => {
     await withProxy({ config: resolveConfig({ keepRecent: 1 }), defaultThreshold: true, minGainShare: 0.1 }, async (p) => {
       await post(p, { model: "claude-sonnet-4-5", messages: history(2) }, BETA);
-      await post(p, { model: "claude-sonnet-4-5-20250929", messages: history(2) });
+      await post(p, { model: "claude-opus-4-5-20251101", messages: history(2) });
       for (const m of ["gpt-4.1", "gemini-2.5-pro", "gpt-6-sol", "qwen-mystery"]) await chat(p, m);
       const w = (await status(p)).windows;
       expect(w["claude-sonnet-4-5"]).toMatchObject({ window: 1_000_000, source: "anthropic-beta", thresholdTokens: 160_000, reason: "tier", tier: 200_000 });
-      expect(w["claude-sonnet-4-5-20250929"]).toMatchObject({ window: 200_000, thresholdTokens: 100_000, reason: "share" });
+      expect(w["claude-opus-4-5"]).toMatchObject({ window: 200_000, thresholdTokens: 100_000, reason: "share" });
       expect(w["gpt-4.1"]).toMatchObject({ thresholdTokens: 200_000, reason: "cap" });
       expect(w["gemini-2.5-pro"]).toMatchObject({ thresholdTokens: 160_000, reason: "tier" });
       expect(w["gpt-6-sol"]).toMatchObject({ window: 922_000, thresholdTokens: 200_000, reason: "cap", tier: 272_000 });
-      expect(w["qwen-mystery"]).toMatchObject({ window: 128_000, source: "default", thresholdTokens: 64_000, reason: "share" });
+      // A model the table does not know is keyed "other" (its name is client text).
+      expect(w.other).toMatchObject({ window: 128_000, source: "default", thresholdTokens: 64_000, reason: "share" });
       const s = await status(p);
       expect(s.thresholdRule).toBe("default");
       expect(s.thresholdText).toMatch(/below its long-context price tier .* half its window capped at 200,000/);
@@ -85,11 +86,11 @@ describe("an explicit threshold past a model's tier", () => {
     await withProxy({ config: resolveConfig({ keepRecent: 1, thresholdTokens: 190_000 }), minGainShare: 0.1 }, async (p, logs) => {
       await post(p, { model: "claude-sonnet-4-5", messages: history(2) }, BETA);
       await post(p, { model: "claude-sonnet-4-5", messages: history(3) }, BETA);
-      await post(p, { model: "claude-sonnet-4-5-20250929", messages: history(2) });
+      await post(p, { model: "claude-opus-4-5-20251101", messages: history(2) });
       const w = (await status(p)).windows;
       expect(w["claude-sonnet-4-5"]).toMatchObject({ thresholdTokens: 190_000, reason: "explicit" });
       expect(w["claude-sonnet-4-5"].warning).toMatch(/the threshold 190,000 for claude-sonnet-4-5 lets requests past its long-context price tier at 200,000/);
-      expect(w["claude-sonnet-4-5-20250929"].warning).toBeUndefined();
+      expect(w["claude-opus-4-5"].warning).toBeUndefined();
       expect(logs.filter((l) => / WARNING the threshold 190,000 for claude-sonnet-4-5 /.test(l))).toHaveLength(1);
       expect(modelLines(await status(p)).filter((l) => l.startsWith("WARNING: the threshold 190,000"))).toHaveLength(1);
     });
