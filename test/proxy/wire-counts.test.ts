@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 const start = (cfg: Partial<Config>): Promise<RunningProxy> =>
-  startProxy({ config: resolveConfig(cfg), port: 0, upstreams: { anthropic: mock.url, openai: mock.url + "/v1" }, log: () => undefined });
+  startProxy({ config: resolveConfig(cfg), port: 0, upstreams: { anthropic: mock.url, openai: mock.url + "/v1" }, log: () => undefined, adminToken: TOKEN });
 
 async function post(p: RunningProxy, body: Record<string, unknown>, session: string): Promise<void> {
   const r = await fetch(p.url + "/v1/messages", { method: "POST", headers: { "content-type": "application/json", "x-api-key": "k", "anthropic-version": "2023-06-01", "x-claude-code-session-id": session }, body: JSON.stringify(body) });
@@ -55,10 +55,13 @@ const metric = async (p: RunningProxy, name: string): Promise<number> => {
   return text.split("\n").filter((l) => l.startsWith(`cliffcompaction_${name}{`) || l.startsWith(`cliffcompaction_${name} `)).reduce((n, l) => n + Number(l.split(" ").pop()), 0);
 };
 
+const TOKEN = "wire-counts-admin-token";
+
 /** The events `/_cliff/events` sends before it goes live. */
 async function backlog(p: RunningProxy): Promise<Record<string, unknown>[]> {
   const ac = new AbortController();
-  const r = await fetch(p.url + "/_cliff/events", { signal: ac.signal });
+  // The event stream carries session text: the owner's token, on loopback too.
+  const r = await fetch(p.url + "/_cliff/events", { signal: ac.signal, headers: { authorization: `Bearer ${TOKEN}` } });
   const reader = r.body!.getReader();
   let text = "";
   while (!text.includes(": live")) {
