@@ -5,7 +5,7 @@
  * folder, stopped at the end or when the test runner goes away.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -46,7 +46,9 @@ function portkey(): string {
   const script = join(CACHE, "node_modules", "@portkey-ai", "gateway", "build", "start-server.js");
   const installed = join(CACHE, "node_modules", "@portkey-ai", "gateway", "package.json");
   if (existsSync(installed) && JSON.parse(readFileSync(installed, "utf8")).version === PORTKEY_VERSION) return script;
-  run("npm", ["install", "--prefix", CACHE, "--no-audit", "--no-fund", "--no-save", "--ignore-scripts", "--loglevel=error", `@portkey-ai/gateway@${PORTKEY_VERSION}`]);
+  mkdirSync(CACHE, { recursive: true });
+  writeFileSync(join(CACHE, "package.json"), JSON.stringify({ private: true, dependencies: { "@portkey-ai/gateway": PORTKEY_VERSION } }));
+  run("npm", ["install", "--prefix", CACHE, "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"]);
   return script;
 }
 

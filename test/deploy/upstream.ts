@@ -89,7 +89,8 @@ export async function deployUpstream(listeners: number, lifetimeMs = 900_000): P
           // not JSON: answered as if not streaming
         }
         const { type, body: text } = answer(stream);
-        res.writeHead(200, { "content-type": type, "content-length": String(Buffer.byteLength(text)) }).end(text);
+        // A header of the provider's own, which every hop must pass back to the client.
+        res.writeHead(200, { "content-type": type, "content-length": String(Buffer.byteLength(text)), "request-id": `req_deploy_${a.seq}` }).end(text);
       });
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
