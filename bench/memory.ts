@@ -85,7 +85,7 @@ async function once(n: number): Promise<Run> {
       try {
         return await post1(body);
       } catch (e) {
-        if (i >= 3 || (e as NodeJS.ErrnoException).code !== "ECONNRESET") throw e;
+        if (i >= 50 || (e as NodeJS.ErrnoException).code !== "ECONNRESET") throw e;
       }
     }
   };
