@@ -75,11 +75,12 @@ async function once(n: number): Promise<Run> {
   const { child, url } = await startServe(up.url, file);
   const agent = new http.Agent({ keepAlive: true, maxSockets: SESSIONS });
   const post1 = (body: string): Promise<void> => new Promise((resolve, reject) => {
-    const req = http.request(url + "/v1/messages", { method: "POST", agent, headers: { "content-type": "application/json", "x-api-key": "k" } }, (res) => res.resume().on("end", () => resolve()));
+    const req = http.request(url + "/v1/messages", { method: "POST", agent, headers: { "content-type": "application/json", "x-api-key": "k" } }, (res) => res.on("error", reject).resume().on("end", () => resolve()));
     req.on("error", reject);
     req.end(body);
   });
-  // A keep-alive connection the server closed as the request went out is sent again, as clients do.
+  // A request whose connection was reset (a pooled keep-alive socket the proxy closed, or one it
+  // dropped while the machine was too loaded to read its headers in time) is sent again, as clients do.
   const post = async (body: string): Promise<void> => {
     for (let i = 0; ; i++) {
       try {
