@@ -132,6 +132,7 @@ export const FLAGS: Flag[] = [
   { name: "allow-host", value: "NAME", commands: ["serve", "run"], help: "one more Host name the proxy answers to (a proxy behind a load balancer)" },
   { name: "no-preserved-thinking", commands: ["serve", "run"], help: "leave thinking alone on changed requests to models that run Anthropic's prefix check (no drop_block, no beta; also CLIFF_PRESERVED_THINKING=false)" },
   { name: "no-fallback", commands: ["serve", "run"], help: "relay a refusal of a compacted request instead of sending the client's own request (also CLIFF_FALLBACK=false)" },
+  { name: "drain-seconds", value: "N", commands: ["serve"], help: "on SIGTERM the health check fails for N seconds before the proxy stops listening (a load balancer takes it out), then requests in flight finish", default: "2 beyond loopback, 0 on loopback" },
   { name: "compact-limit-mb", value: "N", commands: ["serve", "run"], help: "larger request bodies stream through uncompacted", default: "64" },
   { name: "quiet", commands: ["serve"], help: "no log lines" },
   { name: "log-json", commands: ["serve", "run"], help: "log lines as JSON" },

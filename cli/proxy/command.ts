@@ -1,5 +1,5 @@
 /** `cliffcompaction serve` and `cliffcompaction run -- <agent>`: the CLI only starts the proxy host. */
-import { runAgent, startProxy, type ProxyOptions } from "../../proxy/index.js";
+import { runAgent, startProxy, type ProxyOptions, type RunningProxy } from "../../proxy/index.js";
 import { headerLines } from "../../proxy/observe/index.js";
 import { numberFlag, UsageError, type Parsed } from "../args.js";
 import { allowedHosts, idleSettings, percentThreshold, priceSettings, proxySwitches, upstreamSettings, windowSettings } from "./settings.js";
@@ -40,6 +40,7 @@ async function serve(p: Parsed): Promise<number> {
   const port = numberFlag(p.values, "port", 8257, 0, 65535, true);
   const host = typeof p.values.bind === "string" ? p.values.bind : "127.0.0.1";
   const options = common(p);
+  const drainMs = numberFlag(p.values, "drain-seconds", LOOPBACK.has(host) ? 0 : 2, 0, 3600, false) * 1000;
   const quiet = p.values.quiet === true;
   let proxy;
   try {
@@ -54,13 +55,27 @@ async function serve(p: Parsed): Promise<number> {
   const up = proxy.options.upstreams;
   process.stderr.write(`cliffcompaction: proxy on ${proxy.url} (Anthropic → ${up.anthropic.href}, OpenAI → ${up.openai.href}, ChatGPT → ${up.chatgpt.href}); status: ${proxy.url}/_cliff/status; watch: cliffcompaction watch${proxy.port === 8257 ? "" : ` --port ${proxy.port}`}${proxy.archive ? `; archive: ${proxy.archive.dir}` : ""}\n`);
   for (const line of headerLines(proxy.options, proxy.engine.config.minGainTokens)) process.stderr.write(`cliffcompaction: ${line}\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
-  await proxy.close();
+  await stopOnSignal(proxy, drainMs);
   return 0;
+}
+
+/**
+ * SIGTERM (a service manager, a container's stop, a rolling restart) drains: the health check
+ * fails first, then what is in flight finishes (proxy/http/drain.ts). SIGINT, or a second signal,
+ * stops at once.
+ */
+function stopOnSignal(proxy: RunningProxy, delayMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    let stopping = false;
+    const now = () => void proxy.close().then(resolve);
+    process.on("SIGINT", now);
+    process.on("SIGTERM", () => {
+      if (stopping) return now();
+      stopping = true;
+      process.stderr.write("cliffcompaction: SIGTERM: draining (health fails now; requests in flight finish; a second signal stops at once)\n");
+      void proxy.drain({ delayMs }).then(() => proxy.close()).then(resolve);
+    });
+  });
 }
 
 export async function proxyCommand(p: Parsed): Promise<number> {

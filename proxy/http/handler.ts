@@ -18,7 +18,7 @@ import type { Resolved } from "../options.js";
 import { ERROR_BODY_LIMIT, errorType, fallsBack, isContextError } from "../decision/index.js";
 import { admit } from "./admission.js";
 import type { HostGuard } from "./guard.js";
-import { refuse } from "./refusal.js";
+import { overBudgetMessage, refuse } from "./refusal.js";
 import type { Route } from "../routes.js";
 import type { Action, Stats } from "../observe/index.js";
 import type { AdminAccess } from "./access.js";
@@ -36,6 +36,8 @@ export interface Context {
   debug: DebugDump | null;
   /** Who may read what under /_cliff/ (access.ts). */
   access: AdminAccess;
+  /** Told to stop: health fails, and each answer closes its connection (see drain.ts). */
+  draining: boolean;
   statusExtra: () => Record<string, unknown>;
 }
 
@@ -75,7 +77,7 @@ async function passThrough(req: IncomingMessage, res: ServerResponse, ctx: Conte
 /** Strict mode's answer when every rung left the request over its threshold: a 400 in the API's shape, the upstream never asked. */
 function overBudget(res: ServerResponse, route: Route, d: Decision): void {
   const p = d.prepared!;
-  refuse(res, 400, route.upstream, "cliff_over_budget", `the request is ${p.estTokensOut} estimated tokens after every compaction rung, over the threshold of ${d.thresholdTokens} (strict mode refuses it rather than send it)`);
+  refuse(res, 400, route.upstream, "cliff_over_budget", overBudgetMessage(p.estTokensOut, d.thresholdTokens));
 }
 
 function finish(ctx: Context, d: Decision, action: Action, escalations: number, status: number): RequestRecord {
@@ -147,6 +149,7 @@ export async function handle(req: IncomingMessage, res: ServerResponse, ctx: Con
   ctx.stats.requests++;
   ctx.stats.inFlight++;
   res.on("close", () => ctx.stats.inFlight--);
+  if (ctx.draining) res.shouldKeepAlive = false;
   const a = admit(req, ctx.options.upstreams, ctx.guard);
   if (a.kind === "refuse") {
     ctx.stats.refused++;

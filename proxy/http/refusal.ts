@@ -9,6 +9,11 @@ export function errorBody(upstream: UpstreamName, type: string, message: string)
   return JSON.stringify({ error: { message: text, type, code: type, param: null } });
 }
 
+/** Strict mode's refusal when every rung left the request over its threshold (the proxy's and the transform endpoint's). */
+export function overBudgetMessage(estTokensOut: number, thresholdTokens: number): string {
+  return `the request is ${estTokensOut} estimated tokens after every compaction rung, over the threshold of ${thresholdTokens} (strict mode refuses it rather than send it)`;
+}
+
 export function refuse(res: ServerResponse, status: number, upstream: UpstreamName, type: string, message: string): void {
   if (res.headersSent) return void res.destroy();
   const body = errorBody(upstream, type, message) + "\n";

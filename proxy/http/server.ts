@@ -8,6 +8,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { pipeline } from "node:stream";
 import { Engine } from "../../core/index.js";
 import { handle, type Context } from "./handler.js";
+import { drain, type DrainOptions } from "./drain.js";
 import { resolveOptions, type ProxyOptions, type Resolved } from "../options.js";
 import { admit } from "./admission.js";
 import { DebugDump } from "../observe/index.js";
@@ -38,6 +39,8 @@ export interface RunningProxy {
   /** The archive the engine hands dropped texts to, when it is on. */
   archive?: ArchiveWriter;
   close(): Promise<void>;
+  /** Graceful shutdown: health fails at once, then the proxy stops listening and finishes what is in flight (see drain.ts). */
+  drain(o?: DrainOptions): Promise<void>;
 }
 
 /** A WebSocket upgrade is not something the proxy speaks: the request goes on as plain HTTP and the upstream's own answer comes back. */
@@ -86,7 +89,7 @@ export async function startProxy(o: ProxyOptions = {}): Promise<RunningProxy> {
   const guard = new HostGuard(options.host, options.allowedHosts);
   const debug = options.debugDir === undefined ? null : new DebugDump(options.debugDir);
   const ctx: Context = {
-    agents, engine, options, stats, guard, observer, loopback, debug, access: adminAccess(token.token, loopback),
+    agents, engine, options, stats, guard, observer, loopback, debug, access: adminAccess(token.token, loopback), draining: false,
     statusExtra: () => ({ listen: `http://${options.host}:${port}`, upstreams: Object.fromEntries(Object.entries(options.upstreams).map(([k, u]) => [k, u.href])), allowedHosts: options.allowedHosts, logFile: options.logFile ?? null, shadow: engine.config.shadow, strict: engine.config.strict, thresholdTokens: engine.config.thresholdTokens, thresholdShare: options.threshold.share ?? null, thresholdRule: options.threshold.rule, thresholdText: ruleText(options.threshold), modelThresholds: options.threshold.modelThresholds ?? [], idleCliffMs: options.idleCliffMs ?? null, idleCliffFloor: options.idleCliffMs === undefined ? null : options.idleCliffFloor, contextWindow: options.threshold.contextWindow ?? null, debugDir: options.debugDir ?? null, adminTokenFile: token.file,
       archive: archive === undefined ? null : { dir: archive.dir, ...archive.stats() } }),
   };
@@ -107,6 +110,7 @@ export async function startProxy(o: ProxyOptions = {}): Promise<RunningProxy> {
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
   return {
     url: `http://${host}:${port}`, port, engine, stats, observer, options, archive,
+    drain: (o) => drain(server, ctx, observer.events, o),
     close: () => new Promise<void>((resolve) => {
       observer.events.close();
       server.close(() => resolve());

@@ -47,6 +47,8 @@ export function metricsText(stats: Stats, engine: Engine, observer: Observer): s
   m.metric("usage_tokens_total", "counter", "Tokens the provider reported in its answers, by API and kind.", apis.flatMap(([api, c]) => USAGE_KINDS.map(([k, kind]): Sample => [{ api, kind }, c.usage[k]])));
   m.metric("probes_total", "counter", "Probe requests (max_tokens at most 1), counted apart from sessions.", [[{}, observer.sessions.probes]]);
   m.metric("one_shots_total", "counter", "Requests with no model turn yet, counted apart from sessions.", [[{}, observer.sessions.oneShots]]);
+  m.metric("refusals_total", "counter", "Requests the proxy refused before anything was sent: admission (target, Host, Origin) or strict mode over its budget.", [[{ reason: "admission" }, stats.refused], [{ reason: "over_budget" }, stats.overBudgetRefusals]]);
+  m.metric("floor_warnings_total", "counter", "Sessions warned that what stays after a cliff is within the minimum gain of the threshold (cliffs as often as the gain allows).", [[{}, observer.floorWarnings]]);
   m.metric("upstream_errors_total", "counter", "Requests whose upstream could not be reached.", [[{}, stats.upstreamErrors]]);
   m.metric("events_dropped_total", "counter", "Events dropped for event-stream subscribers that read too slowly.", [[{}, observer.events.dropped]]);
   const s = engine.stats();

@@ -57,6 +57,8 @@ export class Observer {
   netDollars = 0;
   /** Cliffs whose bill has a dollar figure, over all sessions (none: the net is shown as unknown). */
   pricedCliffs = 0;
+  /** Sessions warned that cliffs come as often as the minimum gain allows (the floor warning, once per session). */
+  floorWarnings = 0;
 
   constructor(readonly options: ObserverOptions) {
     this.sessions = new Sessions(options.hash, options.maxSessions);
@@ -203,6 +205,7 @@ export class Watched {
     const floor = { tokens: Math.round(f.tokens * c), head: Math.round(f.head * c), summary: Math.round(f.summary * c), tail: Math.round(f.tail * c), threshold: this.threshold, minGain: cfg.minGainTokens };
     if (floor.tokens < this.threshold - cfg.minGainTokens) return null;
     session.notes.floor = floor;
+    this.o.floorWarnings++;
     this.o.options.log?.(floorLine(session.id, floor));
     return floor;
   }

@@ -3,18 +3,12 @@
  * Code-shaped session gives the upstream the bytes one proxy gives it, with one replica killed
  * (SIGKILL) while a request waits on it and restarted later in the session.
  */
-import { SUMMARY_HEADER } from "../../core/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claudeCodeSession, type SessionRequest } from "./claude-session.js";
 import { send, serverStates, startHaproxy, startReplica, type Replica, type Sent } from "./cluster.js";
+import { summaryOf } from "./counts.js";
 import { Processes, tools, until, type Tools } from "./infra.js";
 import { deployUpstream, type DeployUpstream } from "./upstream.js";
-
-/** The summary a body carries (null when none). */
-function summaryOf(body: string): string | null {
-  const m = (JSON.parse(body).messages as { content: unknown }[]).map((x) => (typeof x.content === "string" ? x.content : Array.isArray(x.content) ? (x.content[0] as { text?: string })?.text : undefined)).find((c) => typeof c === "string" && c.startsWith(SUMMARY_HEADER));
-  return m ?? null;
-}
 
 let t: Tools;
 let procs: Processes;
@@ -89,5 +83,40 @@ describe("three replicas behind HAProxy", () => {
     const cliffs = new Set([...reference.values()].map((r) => summaryOf(r.body)).filter((x) => x !== null)).size;
     expect(cliffs).toBeGreaterThanOrEqual(2);
     console.log(`test:deploy HAProxy: ${session.length} requests (${arrivals.length} arrivals at the upstream, per replica ${per.join("/")}), replica ${killed + 1} SIGKILLed at request ${killAt} and restarted at ${restartAt}, ${(bytes / 1e6).toFixed(1)} MB compared with one proxy's bytes: identical; retried ${sent.filter((s) => s.attempts > 1).length}; summaries ${cliffs}`);
+  });
+
+  it("a replica told to stop (SIGTERM) fails its health check first, HAProxy takes it out, and what it had in flight finishes", async () => {
+    const drainUp = await deployUpstream(3);
+    try {
+      const replicas: Replica[] = [];
+      for (let i = 0; i < 3; i++) replicas.push(await startReplica(procs, `draining${i + 1}`, drainUp.urls[i], 0, ["--drain-seconds", "4"]));
+      const lb = await startHaproxy(procs, t.haproxy, replicas);
+      const session = claudeCodeSession(30, 9);
+      for (const r of session.slice(0, 10)) expect((await send(lb.url, r, 1)).status).toBe(200);
+      const held = drainUp.hold(10);
+      const pending = send(lb.url, session[10], 1);
+      const victim = await held.arrived;
+      const stoppedAt = Date.now();
+      replicas[victim].proc.child.kill("SIGTERM");
+      await until("the replica's health to fail", async () => (await fetch(replicas[victim].url + "/_cliff/health")).status === 503, 2_000);
+      await until("HAProxy to take the replica out", async () => (await serverStates(lb))[victim] !== "UP", 4_000);
+      const outAfter = Date.now() - stoppedAt;
+      // From then on every request goes to the other two, none failing.
+      const later = session.slice(11, 26);
+      for (const r of later) expect((await send(lb.url, r, 1)).status).toBe(200);
+      expect(drainUp.arrivals.filter((a) => a.seq > 10).map((a) => a.listener)).not.toContain(victim);
+      // The request it held finishes whole, then the replica exits cleanly.
+      held.release();
+      const done = await pending;
+      expect(done.status).toBe(200);
+      expect(done.attempts).toBe(1);
+      expect(done.answer).toContain("message_stop");
+      const exit = await replicas[victim].proc.exited;
+      expect(exit).toEqual({ code: 0, signal: null });
+      expect(replicas[victim].proc.output()).toContain("SIGTERM: draining");
+      console.log(`test:deploy SIGTERM: replica ${victim + 1} failed its health at once, HAProxy took it out after ${outAfter} ms, ${later.length} requests went to the others (0 failed), the request in flight finished (200, whole), exit code 0`);
+    } finally {
+      await drainUp.close();
+    }
   });
 });
