@@ -24,8 +24,8 @@ export interface AdminContext {
   /** The proxy listens on a loopback address only. */
   loopback: boolean;
   access: AdminAccess;
-  /** Told to stop (health then fails, for load balancers). */
-  draining: boolean;
+  /** Told to stop (health then fails, for load balancers); absent: serving. */
+  draining?: boolean;
   statusExtra: () => Record<string, unknown>;
 }
 
@@ -79,7 +79,7 @@ export function admin(req: IncomingMessage, res: ServerResponse, ctx: AdminConte
   const allow = (kind: "counts" | "content"): boolean => ctx.access.allow(req, res, kind);
   const cliff = LAST_CLIFF.exec(path);
   const chart = SAWTOOTH.exec(path);
-  if (path === "/_cliff/health") json(res, ctx.draining ? 503 : 200, ctx.draining ? { ok: false, draining: true } : { ok: true });
+  if (path === "/_cliff/health") json(res, ctx.draining === true ? 503 : 200, ctx.draining === true ? { ok: false, draining: true } : { ok: true });
   else if (path === "/_cliff/login") ctx.access.login(req, res);
   else if (path === WEB_PATH) {
     if (allow("content")) sendPage(res);
