@@ -78,33 +78,42 @@ function elements(text: string, open: number): { spans: Span[]; end: number } {
 }
 
 /**
- * The array the top-level object gives `key` (the last one, as JSON.parse keeps): its span and its
- * elements' spans, read in the one pass over the body; null when it is not an array.
+ * Walks the top-level object's members in order: `visit` gets each member's name and where its value
+ * starts, and returns where that value ends. False when the text is not an object read this way.
  */
-function topLevelList(text: string, key: string): { list: Span; spans: Span[] } | null {
+function eachMember(text: string, visit: (name: string, start: number) => number): boolean {
   let i = skipWs(text, 0);
-  if (text.charCodeAt(i) !== OPEN_BRACE) return null;
+  if (text.charCodeAt(i) !== OPEN_BRACE) return false;
   i = skipWs(text, i + 1);
-  let found: { list: Span; spans: Span[] } | null = null;
   while (i < text.length && text.charCodeAt(i) !== CLOSE_BRACE) {
     const keyEnd = skipString(text, i);
     const name = keyName(text.slice(i, keyEnd));
     i = skipWs(text, keyEnd);
-    if (text[i] !== ":") return null;
+    if (text[i] !== ":") return false;
     const start = skipWs(text, i + 1);
-    let end: number;
-    if (name === key && text.charCodeAt(start) === OPEN_BRACKET) {
-      const e = elements(text, start);
-      end = e.end;
-      found = { list: [start, end], spans: e.spans };
-    } else {
-      end = skipValue(text, start);
-      if (name === key) found = null;
-    }
-    i = skipWs(text, end);
+    i = skipWs(text, visit(name, start));
     if (text.charCodeAt(i) === COMMA) i = skipWs(text, i + 1);
   }
-  return found;
+  return true;
+}
+
+/**
+ * The array the top-level object gives `key` (the last one, as JSON.parse keeps): its span and its
+ * elements' spans, read in the one pass over the body; null when it is not an array.
+ */
+function topLevelList(text: string, key: string): { list: Span; spans: Span[] } | null {
+  let found: { list: Span; spans: Span[] } | null = null;
+  const read = eachMember(text, (name, start) => {
+    if (name !== key) return skipValue(text, start);
+    if (text.charCodeAt(start) !== OPEN_BRACKET) {
+      found = null;
+      return skipValue(text, start);
+    }
+    const e = elements(text, start);
+    found = { list: [start, e.end], spans: e.spans };
+    return e.end;
+  });
+  return read ? found : null;
 }
 
 /**
@@ -132,22 +141,13 @@ export function splicedBody(text: string, key: string, original: readonly unknow
 
 /** The span of the value the top-level object gives `key` (the last one, as JSON.parse keeps), or null. */
 function topLevelValue(text: string, key: string): Span | null {
-  let i = skipWs(text, 0);
-  if (text.charCodeAt(i) !== OPEN_BRACE) return null;
-  i = skipWs(text, i + 1);
   let found: Span | null = null;
-  while (i < text.length && text.charCodeAt(i) !== CLOSE_BRACE) {
-    const keyEnd = skipString(text, i);
-    const name = keyName(text.slice(i, keyEnd));
-    i = skipWs(text, keyEnd);
-    if (text[i] !== ":") return null;
-    const start = skipWs(text, i + 1);
+  const read = eachMember(text, (name, start) => {
     const end = skipValue(text, start);
     if (name === key) found = [start, end];
-    i = skipWs(text, end);
-    if (text.charCodeAt(i) === COMMA) i = skipWs(text, i + 1);
-  }
-  return found;
+    return end;
+  });
+  return read ? found : null;
 }
 
 /** `text` with the top-level value of `key` replaced by `json` (null when the key is absent or the text unreadable). */
