@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream";
 import type { Engine } from "../../core/index.js";
 import { admin } from "./admin.js";
+import { COMPACT_PATH, compactEndpoint } from "./compact-endpoint.js";
 import { decide, mergedBeta, outgoingBytes, outgoingHeaders, thinkingPlan, type Decision } from "../decision/index.js";
 import type { DebugDump } from "../observe/index.js";
 import { logLine, type RequestRecord } from "../observe/index.js";
@@ -156,6 +157,7 @@ export async function handle(req: IncomingMessage, res: ServerResponse, ctx: Con
     return refuse(res, a.refusal.status, a.refusal.upstream, a.refusal.type, a.refusal.message);
   }
   if (a.kind === "own") {
+    if (a.path === COMPACT_PATH && req.method === "POST") return compactEndpoint(req, res, ctx);
     if (admin(req, res, ctx)) return;
     return refuse(res, 404, "openai", "not_found", `no endpoint ${req.method} ${a.path}`);
   }

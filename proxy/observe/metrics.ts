@@ -49,6 +49,10 @@ export function metricsText(stats: Stats, engine: Engine, observer: Observer): s
   m.metric("one_shots_total", "counter", "Requests with no model turn yet, counted apart from sessions.", [[{}, observer.sessions.oneShots]]);
   m.metric("refusals_total", "counter", "Requests the proxy refused before anything was sent: admission (target, Host, Origin) or strict mode over its budget.", [[{ reason: "admission" }, stats.refused], [{ reason: "over_budget" }, stats.overBudgetRefusals]]);
   m.metric("floor_warnings_total", "counter", "Sessions warned that what stays after a cliff is within the minimum gain of the threshold (cliffs as often as the gain allows).", [[{}, observer.floorWarnings]]);
+  m.metric("compact_calls_total", "counter", "Calls of the transform endpoint POST /_cliff/v1/compact, by API (none: not named) and action (cliff, reuse, pass, refuse, invalid).", [...stats.compactCalls].map(([key, n]): Sample => {
+    const [api, action] = key.split(" ");
+    return [{ api, action }, n];
+  }));
   m.metric("upstream_errors_total", "counter", "Requests whose upstream could not be reached.", [[{}, stats.upstreamErrors]]);
   m.metric("events_dropped_total", "counter", "Events dropped for event-stream subscribers that read too slowly.", [[{}, observer.events.dropped]]);
   const s = engine.stats();

@@ -53,6 +53,8 @@ export class Stats {
   inFlight = 0;
   /** Strict mode: requests still over the threshold after every rung, answered 400 without asking the upstream. */
   overBudgetRefusals = 0;
+  /** Calls of the transform endpoint (`POST /_cliff/v1/compact`), by "api action" (the proxy's own names). */
+  readonly compactCalls = new Map<string, number>();
   /** The window and threshold last used for each model and why (a model missing from the table shows source "default"). */
   readonly windows = new Map<string, ModelThresholdView>();
   /** Models already warned of a threshold past their tier (the log says it once). */
@@ -89,6 +91,12 @@ export class Stats {
     else this.oversize++;
     this.escalations += escalations;
     this.tokensSaved += Math.max(0, tokensIn - tokensOut);
+  }
+
+  /** One call of the transform endpoint: `api` one of the three or "none", `action` cliff, reuse, pass, refuse or invalid. */
+  compactCall(api: string, action: string): void {
+    const key = `${api} ${action}`;
+    this.compactCalls.set(key, (this.compactCalls.get(key) ?? 0) + 1);
   }
 
   status(engine: Engine, extra: Record<string, unknown>): Record<string, unknown> {
