@@ -26,6 +26,8 @@ export interface Decision {
   threshold: ThresholdChoice | null;
   /** The threshold the request was decided against. */
   thresholdTokens: number;
+  /** The minimum gain it was decided with: a share of its threshold when that is sized per request, else the config's. */
+  minGainTokens: number;
   record: Omit<RequestRecord, "status" | "escalations" | "action">;
   /** What preserved thinking asks of the outgoing body when it changed (see preserved-thinking.ts). */
   thinking: ThinkingPlan;
@@ -64,7 +66,7 @@ export function decide(
   const started = performance.now();
   const record = { api, messagesIn: 0, messagesOut: 0, tokensIn: 0, tokensOut: 0, addedMs: 0 };
   let parsed: unknown;
-  const failOpen = (text: string | null): Decision => ({ body: raw, text, parsed: isObj(parsed) ? parsed : null, prepared: null, action: "fail-open", threshold: null, thresholdTokens: policy.tokens, record: { ...record, addedMs: performance.now() - started }, thinking: NO_PLAN, headers: undefined });
+  const failOpen = (text: string | null): Decision => ({ body: raw, text, parsed: isObj(parsed) ? parsed : null, prepared: null, action: "fail-open", threshold: null, thresholdTokens: policy.tokens, record: { ...record, addedMs: performance.now() - started }, thinking: NO_PLAN, headers: undefined, minGainTokens: engine.config.minGainTokens });
   let text: string;
   try {
     text = bodyText(raw);
@@ -110,6 +112,7 @@ export function decide(
       return verdict;
     },
     body, text, parsed, prepared, threshold, thresholdTokens: threshold.threshold, thinking: plan, headers: out,
+    minGainTokens: options.minGainTokens ?? engine.config.minGainTokens,
     record: { ...record, messagesIn: prepared.messages.length, messagesOut: prepared.substituted.length, tokensIn: prepared.estTokensIn, tokensOut: prepared.estTokensOut, addedMs: performance.now() - started, ...(shadow ? { shadow: true } : {}), ...(prepared.idle === true && prepared.compacted ? { reason: "idle" as const } : {}) },
   };
 }

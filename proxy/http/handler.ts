@@ -94,7 +94,7 @@ async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context
   const d = decide(ctx.engine, ctx.options.threshold, route.api!, raw, req.headers, (parsed, threshold) => ctx.observer.prepareOptions(ctx.engine, req.headers, route.api!, parsed, threshold), ctx.options.preservedThinking);
   const warning = d.threshold === null ? null : ctx.stats.window(d.threshold);
   if (warning !== null) ctx.options.log?.(`${new Date().toISOString()} WARNING ${warning}`);
-  const watched = ctx.observer.begin(ctx.engine, req.headers, route.api!, d.parsed, d.prepared, d.thresholdTokens);
+  const watched = ctx.observer.begin(ctx.engine, req.headers, route.api!, d.parsed, d.prepared, d.thresholdTokens, d.minGainTokens);
   const shadow = ctx.engine.config.shadow;
   if (ctx.engine.config.strict && !shadow && d.prepared?.overBudget === true) {
     overBudget(res, route, d);

@@ -100,11 +100,11 @@ export class Observer {
   }
 
   /** A compactable request, as it starts: what can be known before the upstream answers. */
-  begin(engine: Engine, headers: IncomingHttpHeaders, api: string, body: Record<string, unknown> | null, prepared: PrepareContext | null, threshold = engine.config.thresholdTokens): Watched {
+  begin(engine: Engine, headers: IncomingHttpHeaders, api: string, body: Record<string, unknown> | null, prepared: PrepareContext | null, threshold = engine.config.thresholdTokens, minGain = engine.config.minGainTokens): Watched {
     const messages = prepared?.messages ?? [];
     const kind: RequestKind = prepared === null || body === null ? "turn" : requestKind(body, messages, prepared.dialect);
     const key = body === null ? null : this.keyOf(engine, headers, api, body);
-    return new Watched(this, engine, api, modelName(body), kind, key, prepared, threshold);
+    return new Watched(this, engine, api, modelName(body), kind, key, prepared, threshold, minGain);
   }
 
   apiCounts(api: string): ApiCounts {
@@ -126,6 +126,8 @@ export class Watched {
     private readonly kind: RequestKind, private readonly key: string | null, private readonly prepared: PrepareContext | null,
     /** The threshold the request was decided against (its model's share of the window, or the configured one). */
     private readonly threshold: number,
+    /** The minimum gain it was decided with (a share of that threshold, or the configured one). */
+    private readonly minGain: number,
   ) {}
 
   /** The upstream's answer that goes to the client: its usage is read as it passes (after each chunk went on). */
@@ -197,13 +199,12 @@ export class Watched {
    */
   private floorWarning(session: Session): Record<string, number> | null {
     const p = this.prepared;
-    const cfg = this.engine.config;
     if (p === null || "floor" in session.notes) return null;
     const f = p.floor();
     if (f === null) return null;
     const c = p.calibration;
-    const floor = { tokens: Math.round(f.tokens * c), head: Math.round(f.head * c), summary: Math.round(f.summary * c), tail: Math.round(f.tail * c), threshold: this.threshold, minGain: cfg.minGainTokens };
-    if (floor.tokens < this.threshold - cfg.minGainTokens) return null;
+    const floor = { tokens: Math.round(f.tokens * c), head: Math.round(f.head * c), summary: Math.round(f.summary * c), tail: Math.round(f.tail * c), threshold: this.threshold, minGain: this.minGain };
+    if (floor.tokens < this.threshold - this.minGain) return null;
     session.notes.floor = floor;
     this.o.floorWarnings++;
     this.o.options.log?.(floorLine(session.id, floor));
