@@ -101,6 +101,7 @@ const REWRITTEN = new Map<string, string>([
   ["instead of a fifth) and still fall back to the same floor at every cliff.", "docs/retention.md: measured again on the whole corpus, both halves, per family (issue 30)"],
   ["held (long reads, stack traces, todo lists), in about a quarter more context than the reference", "docs/retention.md: measured again on the whole corpus, both halves, per family (issue 30)"],
   ["64 MiB, and `storeMaxEntries`, 4,096), the message memo (64 MiB), the session table (1,000", "docs/team.md: the proxy's memo is 16 MiB now (issue 35)"],
+  ["  at once, never held back. When the floor is within the gain of the threshold, the log, that", "issue 32: the floor warning against each request's own gain; docs/proxy.md"],
 ]);
 
 /** Files the layout moved (issue 29): an old line naming one is kept when a page names it at its new place. */
