@@ -32,6 +32,8 @@ export interface Exchange {
   invalid: string[];
   /** The answer's error type, for a refusal. */
   error?: string;
+  /** The answer's error message, for a refusal. */
+  message?: string;
 }
 
 export interface PreservedThinkingMock {
@@ -98,18 +100,40 @@ function error(status: number, type: string, message: string): { status: number;
   return { status, body: JSON.stringify({ type: "error", error: { type, message }, request_id: "req_mock" }) };
 }
 
-/** The assistant turn answering `body`: a thinking block signed over the request, then a tool call or text. */
-function turn(body: Obj, calls: number, command: (n: number) => string): unknown[] {
-  const messages = Array.isArray(body.messages) ? body.messages : [];
-  const thinking = `Considering step ${messages.length}: what the last result says and what to run next.`;
-  const signature = sign(prefixHash(body, [...messages, { role: "assistant", content: [] }], messages.length, 0), thinking);
-  const n = messages.length;
-  const call = messages.filter((m) => isObj(m) && m.role === "assistant").length < calls;
-  return [{ type: "thinking", thinking, signature }, call ? { type: "tool_use", id: `toolu_mock_${n}`, name: "Bash", input: { command: command(n) } } : { type: "text", text: "ALL DONE" }];
+/** One past the newest of this mock's tool calls the request answers (its ids are `toolu_mock_<n>`), 0 when none. */
+function stepOf(messages: unknown[]): number {
+  let next = 0;
+  for (const m of messages) {
+    if (!isObj(m) || !Array.isArray(m.content)) continue;
+    for (const b of m.content) {
+      const id = isObj(b) && b.type === "tool_result" ? /^toolu_mock_(\d+)$/.exec(String(b.tool_use_id)) : null;
+      if (id !== null) next = Math.max(next, Number(id[1]) + 1);
+    }
+  }
+  return next;
 }
 
-function answer(body: Obj, content: unknown[], transformations: unknown[] | undefined): string {
-  const message = { id: `msg_mock_${Array.isArray(body.messages) ? body.messages.length : 0}`, type: "message", role: "assistant", model: body.model, content, stop_reason: content.some((b) => isObj(b) && b.type === "tool_use") ? "tool_use" : "end_turn", stop_sequence: null, usage: { input_tokens: 100, output_tokens: 20 }, ...(transformations !== undefined ? { input_transformations: transformations } : {}) };
+/** How the mock numbers its turns (see `PreservedThinkingOptions.steps`). */
+interface Turns {
+  calls: number;
+  command: (n: number) => string;
+  steps: boolean;
+  /** The answer's message id. */
+  messageId: (body: Obj) => string;
+}
+
+/** The assistant turn answering `body`: a thinking block signed over the request, then a tool call or text. */
+function turn(body: Obj, t: Turns): unknown[] {
+  const messages = Array.isArray(body.messages) ? body.messages : [];
+  const n = t.steps ? stepOf(messages) : messages.length;
+  const thinking = `Considering step ${n}: what the last result says and what to run next.`;
+  const signature = sign(prefixHash(body, [...messages, { role: "assistant", content: [] }], messages.length, 0), thinking);
+  const call = t.steps ? n < t.calls : messages.filter((m) => isObj(m) && m.role === "assistant").length < t.calls;
+  return [{ type: "thinking", thinking, signature }, call ? { type: "tool_use", id: `toolu_mock_${n}`, name: "Bash", input: { command: t.command(n) } } : { type: "text", text: "ALL DONE" }];
+}
+
+function answer(body: Obj, content: unknown[], transformations: unknown[] | undefined, id: string): string {
+  const message = { id, type: "message", role: "assistant", model: body.model, content, stop_reason: content.some((b) => isObj(b) && b.type === "tool_use") ? "tool_use" : "end_turn", stop_sequence: null, usage: { input_tokens: 100, output_tokens: 20 }, ...(transformations !== undefined ? { input_transformations: transformations } : {}) };
   if (body.stream !== true) return JSON.stringify(message);
   const ev = (e: Obj): string => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`;
   let out = ev({ type: "message_start", message: { ...message, content: [], stop_reason: null } });
@@ -133,7 +157,7 @@ function answer(body: Obj, content: unknown[], transformations: unknown[] | unde
 }
 
 /** Decides one request as the API would. */
-function decideRequest(headers: IncomingHttpHeaders, body: Obj, calls: number, command: (n: number) => string): { status: number; body: string; dropped: string[]; invalid: string[]; error?: string } {
+function decideRequest(headers: IncomingHttpHeaders, body: Obj, turns: Turns): { status: number; body: string; dropped: string[]; invalid: string[]; error?: string } {
   const thinking = isObj(body.thinking) ? body.thinking : undefined;
   const binding = thinking !== undefined && isObj(thinking.block_binding) ? thinking.block_binding : undefined;
   const behaviour = binding?.prefix_mismatch_behavior;
@@ -152,20 +176,32 @@ function decideRequest(headers: IncomingHttpHeaders, body: Obj, calls: number, c
   }
   const dropped = behaviour === "drop_block" ? invalid : [];
   const transformations = beta ? dropped.map((path) => ({ type: "thinking_dropped", path, reason: "prefix_binding_mismatch" })) : undefined;
-  return { status: 200, body: answer(body, turn(body, calls, command), transformations), dropped, invalid };
+  return { status: 200, body: answer(body, turn(body, turns), transformations, turns.messageId(body)), dropped, invalid };
 }
 
 export interface PreservedThinkingOptions {
   /** Tool calls to make before the final text (default: always a call). */
   calls?: number;
-  /** The shell command of the call answering a request of `n` messages. */
+  /** The shell command of the call answering a request of `n` messages (with `steps`, the call numbered `n`). */
   command?: (n: number) => string;
+  /**
+   * Number the turns by the mock's own tool calls the request answers (one past the newest
+   * `toolu_mock_<n>` result), not by the request's length: a real client driven by the mock moves
+   * on after a cliff shortened its history, and a retried request gets the same answer (default false).
+   */
+  steps?: boolean;
   lifetimeMs?: number;
 }
 
 export async function preservedThinkingMock(options: PreservedThinkingOptions = {}): Promise<PreservedThinkingMock> {
   const command = options.command ?? ((n: number) => `cat part-${n}.log`);
   const refusals: { status: number; type: string; message: string }[] = [];
+  let answered = 0;
+  // Claude Code joins the blocks of one answer by the message id, so with `steps` every answer's id
+  // is new (as the API's are): one that repeats after a cliff shortened the history is spliced
+  // into the earlier answer's place.
+  const messageId = (body: Obj): string => (options.steps === true ? `msg_mock_answer_${++answered}` : `msg_mock_${Array.isArray(body.messages) ? body.messages.length : 0}`);
+  const turns: Turns = { calls: options.calls ?? 1000, command, steps: options.steps === true, messageId };
   const mock: PreservedThinkingMock = {
     url: "", exchanges: [], close: async () => {},
     refuseNext: (status, type, message) => void refusals.push({ status, type, message }),
@@ -183,8 +219,8 @@ export async function preservedThinkingMock(options: PreservedThinkingOptions = 
         // answered below as a bad request
       }
       const refusal = refusals.shift();
-      const d = refusal !== undefined ? { ...error(refusal.status, refusal.type, refusal.message), dropped: [], invalid: [], error: refusal.type } : decideRequest(req.headers, body, options.calls ?? 1000, command);
-      mock.exchanges.push({ headers: req.headers, body, raw, status: d.status, dropped: d.dropped, invalid: d.invalid, ...(d.error !== undefined ? { error: d.error } : {}) });
+      const d = refusal !== undefined ? { ...error(refusal.status, refusal.type, refusal.message), dropped: [], invalid: [], error: refusal.type } : decideRequest(req.headers, body, turns);
+      mock.exchanges.push({ headers: req.headers, body, raw, status: d.status, dropped: d.dropped, invalid: d.invalid, ...(d.error !== undefined ? { error: d.error, message: (JSON.parse(d.body) as { error: { message: string } }).error.message } : {}) });
       const sse = d.status === 200 && body.stream === true;
       res.writeHead(d.status, { "content-type": sse ? "text/event-stream" : "application/json", "request-id": "req_mock" });
       res.end(d.body);
