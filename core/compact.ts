@@ -73,6 +73,11 @@ export interface CompactOptions {
    * engine adds them to its outgoing summary itself, as it alone knows what its earlier cliffs dropped.
    */
   stubbedReads?: boolean;
+  /**
+   * Told of each line a rule makes, with the rule (core/retention/held-by.ts: which rule kept what
+   * the next turns needed). Not with a parts cache, whose reused parts tell nothing.
+   */
+  note?: PartContext["note"];
 }
 
 /** The kept tail's terms (made once per tail when a plan's rungs share a cache). */
@@ -186,13 +191,17 @@ export function compactWith(messages: readonly unknown[], d: Dialect, cfg: Confi
     book: !needsBook(cfg) ? undefined : cache !== null ? cache.bookOf(messages, headLen) : new CallBook(),
     onCall: files === null ? undefined : (name, args) => files.addCall(name, args),
   };
+  if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note = options.note;
   const partsOf = cache !== null ? cache.summarizer(messages, headLen, d, ctx) : booked(d, ctx);
   const parts = collectParts(body, keptFrom, partsOf, ctx.book, cfg, (m) => {
     // The lists an old summary carried come forward; everything else it said is dropped.
     if (files !== null && d.isSummary(m)) files.addText(summaryMessageText(m));
   });
   if (readStubParts !== null && d.name === "anthropic" && options.stubbedReads !== false) {
-    for (const p of readStubParts(messages, { headLen, spanFrom: headLen, cut: headLen + keptFrom }, cfg, options.archive)) parts.push(p);
+    for (const p of readStubParts(messages, { headLen, spanFrom: headLen, cut: headLen + keptFrom }, cfg, options.archive)) {
+      if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) options.note?.("stubbed-read", p);
+      parts.push(p);
+    }
   }
   const filesText = files === null ? "" : formatFileLists(files.capped(cfg.filesMaxPaths, cfg.filesMaxChars));
   const result = resultOf(messages, d, headLen, headLen + keptFrom, parts, filesText);

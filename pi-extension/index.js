@@ -1284,6 +1284,7 @@ function workingSetRead(text, clean, ctx, meta, part) {
   const cap = ctx.cfg.workingSetFileMaxChars;
   const full = withPointer(toWellFormed(RESULT_TAG + truncate(clean, cap)), clean.length > cap ? pointerTo(ctx.archive, text, "result") : null);
   copiesOf(book).note({ at: book.at, path, full, fallback: part });
+  if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note?.("working-set", full);
   return full;
 }
 function workingSetWrite(line, name, args, ctx) {
@@ -1291,6 +1292,7 @@ function workingSetWrite(line, name, args, ctx) {
   const paths = book === void 0 ? [] : wholeWritePaths(name, args);
   if (book === void 0 || paths.length === 0) return line;
   const fallback = signatureLine(name, args, ctx);
+  if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note?.("call", fallback);
   for (const path of paths) copiesOf(book).note({ at: book.at, path, full: line, fallback });
   return line;
 }
@@ -1300,12 +1302,18 @@ function humanPart(tag, text, ctx, dropSummary = true) {
   if (dropSummary && isSummaryText(text)) return null;
   const clean = strip(stripTaskNotifications(text));
   if (clean === "") return null;
-  return toWellFormed(`${tag}: ${truncate(clean, ctx.cfg.humanMaxChars)}`);
+  const part = toWellFormed(`${tag}: ${truncate(clean, ctx.cfg.humanMaxChars)}`);
+  if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note?.(tag === "user" ? "user" : "system", part);
+  return part;
 }
 function resultPart(text, ctx, meta) {
   const clean = strip(text);
   if (clean.length === 0) return null;
-  if (clean.length <= ctx.cfg.resultMaxChars) return toWellFormed(RESULT_TAG + clean);
+  if (clean.length <= ctx.cfg.resultMaxChars) {
+    const whole = toWellFormed(RESULT_TAG + clean);
+    if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note?.("result", whole);
+    return whole;
+  }
   const part = longResultPart(text, clean, ctx, meta);
   return typeof __CLIFF_WORKING_SET__ !== "undefined" && !__CLIFF_WORKING_SET__ || ctx.cfg.workingSetFileMaxChars <= 0 ? part : workingSetRead(text, clean, ctx, meta, part);
 }
@@ -1313,15 +1321,23 @@ function longResultPart(text, clean, ctx, meta) {
   const kept = keptLongResult(clean, ctx, meta);
   if (kept !== null) return withPointer(toWellFormed(kept.line), kept.cut ? pointerTo(ctx.archive, text, "result") : null);
   const excerpt = ctx.focus === void 0 ? null : toWellFormed(focusExcerpt(clean, ctx.focus) ?? "") || null;
+  if ((typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) && excerpt !== null) ctx.note?.("focus", excerpt);
   return withPointer(excerpt, pointerTo(ctx.archive, text, "result"));
 }
 function keptLongResult(clean, ctx, meta) {
   const pinCap = ctx.cfg.pinMaxChars;
-  if (pinned(ctx.cfg, ctx.book, meta)) return { line: RESULT_TAG + truncate(clean, pinCap), cut: clean.length > pinCap };
+  if (pinned(ctx.cfg, ctx.book, meta)) {
+    const line = RESULT_TAG + truncate(clean, pinCap);
+    if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note?.("pinned", line);
+    return { line, cut: clean.length > pinCap };
+  }
   const tailCap = ctx.cfg.errorTailMaxChars;
   if (tailCap > 0) {
     const failed = failure(clean, meta);
-    if (failed !== null) return { line: errorTailTag(failed.exit) + lastLines(clean, tailCap), cut: clean.length > tailCap };
+    if (failed === null) return null;
+    const line = errorTailTag(failed.exit) + lastLines(clean, tailCap);
+    if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note?.("error-tail", line);
+    return { line, cut: clean.length > tailCap };
   }
   return null;
 }
@@ -1350,10 +1366,13 @@ var AssistantPart = class {
     const planCap = ctx.cfg.planMaxChars;
     if (planCap > 0 && isPlanCall(name, args)) {
       this.plan = cappedSignature(name, args, planCap, ctx.archive);
+      if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note?.("plan", this.plan);
       return;
     }
     const edit = editLines(name, args, ctx);
-    if (edit === null) (this.lines ??= []).push(signatureLine(name, args, ctx));
+    const line = edit ?? signatureLine(name, args, ctx);
+    if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note?.(edit === null ? "call" : "edit", line);
+    if (edit === null) (this.lines ??= []).push(line);
     else if (typeof __CLIFF_WORKING_SET__ !== "undefined" && !__CLIFF_WORKING_SET__ || ctx.cfg.workingSetFileMaxChars <= 0) (this.lines ??= []).push(edit);
     else (this.lines ??= []).push(workingSetWrite(edit, name, args, ctx));
   }
@@ -1375,6 +1394,10 @@ var AssistantPart = class {
     const cfg = this.ctx.cfg;
     const thinking = this.thinking === null ? null : THINKING_TAG + truncate(strip(this.thinking.join("\n")), cfg.thinkingMaxChars);
     const visible = this.visible === null ? null : ASSISTANT_TAG + truncate(strip(this.visible.join("\n")), cfg.thoughtMaxChars);
+    if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) {
+      if (thinking !== null) this.ctx.note?.("thinking", thinking);
+      if (visible !== null) this.ctx.note?.("text", visible);
+    }
     if (this.lines === null && (thinking === null || visible === null)) {
       const only = thinking ?? visible;
       return only === null ? null : toWellFormed(only);
@@ -1813,12 +1836,16 @@ function compactWith(messages, d, cfg, options = {}) {
     book: !needsBook(cfg) ? void 0 : cache !== null ? cache.bookOf(messages, headLen) : new CallBook(),
     onCall: files === null ? void 0 : (name, args) => files.addCall(name, args)
   };
+  if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note = options.note;
   const partsOf = cache !== null ? cache.summarizer(messages, headLen, d, ctx) : booked(d, ctx);
   const parts = collectParts(body, keptFrom, partsOf, ctx.book, cfg, (m) => {
     if (files !== null && d.isSummary(m)) files.addText(summaryMessageText(m));
   });
   if (readStubParts !== null && d.name === "anthropic" && options.stubbedReads !== false) {
-    for (const p of readStubParts(messages, { headLen, spanFrom: headLen, cut: headLen + keptFrom }, cfg, options.archive)) parts.push(p);
+    for (const p of readStubParts(messages, { headLen, spanFrom: headLen, cut: headLen + keptFrom }, cfg, options.archive)) {
+      if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) options.note?.("stubbed-read", p);
+      parts.push(p);
+    }
   }
   const filesText = files === null ? "" : formatFileLists(files.capped(cfg.filesMaxPaths, cfg.filesMaxChars));
   const result = resultOf(messages, d, headLen, headLen + keptFrom, parts, filesText);

@@ -6,7 +6,7 @@
 import type { Simulation } from "../simulate/index.js";
 import type { Anatomy, CliffDetail } from "./data.js";
 import type { CliffCostRow } from "../simulate/index.js";
-import { neededHtml, profilesHtml, type ProfileRun } from "./recall.js";
+import { heldHtml, neededHtml, profilesHtml, type ProfileRun } from "./recall.js";
 import { gainLine, tightLine } from "../simulate/index.js";
 import { shortNumber } from "../simulate/index.js";
 import { n } from "../table.js";
@@ -72,7 +72,7 @@ function cliffHtml(c: CliffDetail, i: number, cost: CliffCostRow | undefined): s
 <div class="cols"><div><h3>The summary (excerpts of ${n(c.replaced)} messages)</h3><pre class="summary-text">${esc(c.summaryText)}</pre></div>
 <div><h3>Kept verbatim (${n(c.head.length)} head, ${n(c.tail.length)} tail)</h3>${listHtml(kept, "nothing")}
 <h3>Tool results dropped as too long (${n(c.dropped.length)})</h3>${listHtml(dropped, "none")}
-<h3>Files touched in the compacted span</h3>${listHtml(files, "none")}</div></div>${neededHtml(cost)}</details>`;
+<h3>Files touched in the compacted span</h3>${listHtml(files, "none")}</div></div>${neededHtml(cost)}${heldHtml(cost)}</details>`;
 }
 
 function cliffTable(cliffs: CliffDetail[], costs: CliffCostRow[]): string {
@@ -92,7 +92,7 @@ export function renderReport(r: ReportInput): string {
     file: r.file, format: r.format, dialect: r.dialect, messages: r.messages, threshold: r.threshold, requests: r.sim.steps.length, cliffs: r.sim.cliffs,
     peak: r.sim.peak, floor: r.sim.floor, anatomy: r.anatomy, context: r.sim.steps.map((s) => s.context), baseline: r.sim.steps.map((s) => s.baselineContext),
     billing: { cliff: r.sim.cliff, noCompaction: r.sim.none, llmSummary: r.sim.llm }, files: r.files,
-    cliffDetails: r.cliffs.map((c, i) => ({ step: c.step, before: c.before, after: c.after, rung: c.rung, replaced: c.replaced, dropped: c.dropped.length, files: c.files, needed: r.costs[i]?.needed, held: r.costs[i]?.held, neededDropped: r.costs[i]?.neededDropped })),
+    cliffDetails: r.cliffs.map((c, i) => ({ step: c.step, before: c.before, after: c.after, rung: c.rung, replaced: c.replaced, dropped: c.dropped.length, files: c.files, needed: r.costs[i]?.needed, held: r.costs[i]?.held, neededDropped: r.costs[i]?.neededDropped, heldBy: r.costs[i]?.heldBy })),
     profiles: r.profiles, minGainTokens: r.sim.minGain, held: r.sim.held, tightFloor: r.sim.tightFloor,
   };
   const files = [...r.files.read.map((p) => `read <code>${esc(p)}</code>`), ...r.files.modified.map((p) => `modified <code>${esc(p)}</code>`)];

@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { archiveName, fixedChars, getDialect, resolveConfig, type ArchiveFn, type Config, type Profile } from "../../core/index.js";
 import { defaultArchiveDir } from "../../node/archive.js";
 import { cliffCosts, type CliffCostRow, type NeededDropped } from "../simulate/index.js";
+import type { HeldItem } from "../../core/retention/cliff-cost.js";
 import type { Session } from "../readers/index.js";
 import { simulate } from "../simulate/index.js";
 import { esc } from "./escape.js";
@@ -72,6 +73,20 @@ export function neededHtml(cost: CliffCostRow | undefined): string {
   const items = cost.neededDropped.map((d) => `<li class="needed-item">${d.message === null ? "" : `message ${n(d.message)}, `}${KIND_LABEL[d.kind]} (${d.action}): ${tokenList(d.tokens)}</li>`);
   const head = `<h3>What the next 8 turns needed that this cliff dropped</h3><p class="needed-count">${n(cost.needed)} needed tokens, ${n(cost.held)} held (${pct(cost.held, cost.needed)}).</p>`;
   return `<div class="needed">${head}${items.length === 0 ? `<p class="muted">nothing: every needed token is still in the request</p>` : `<ul>${items.join("")}</ul>`}</div>`;
+}
+
+const RULE_LABEL: Record<HeldItem["rule"], string> = {
+  head: "the head", tail: "the kept tail", result: "a short result whole", call: "a call's signature line", text: "assistant text", thinking: "thinking",
+  user: "user text", system: "system text", files: "the file lists", edit: "an edit's or write's new text", plan: "the newest plan",
+  "working-set": "the working set (a file's newest copy)", pinned: "a pinned result", "error-tail": "a failed result's end", focus: "the focus's lines",
+  "stubbed-read": "a read kept for a re-read stub", archive: "an archive pointer", other: "elsewhere in the summary",
+};
+
+/** One cliff's "which rule kept what the next turns needed". */
+export function heldHtml(cost: CliffCostRow | undefined): string {
+  if (cost === undefined) return "";
+  const items = cost.heldBy.map((h) => `<li class="held-item">${RULE_LABEL[h.rule]}${h.key === null ? "" : ` (${h.key})`}: ${tokenList(h.tokens)}</li>`);
+  return `<div class="held-by"><h3>What kept the needed tokens it held</h3>${items.length === 0 ? `<p class="muted">nothing: the request holds none of them</p>` : `<ul>${items.join("")}</ul>`}</div>`;
 }
 
 /** The two profiles side by side. */

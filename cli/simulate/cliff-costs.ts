@@ -3,7 +3,7 @@
  * indices of the session rather than of the list the cliff compacted.
  */
 import { TokenReader } from "../../core/retention/retention.js";
-import { cliffCost, type CostKind } from "../../core/retention/cliff-cost.js";
+import { cliffCost, type CostKind, type HeldItem } from "../../core/retention/cliff-cost.js";
 import type { DialectName } from "../../core/index.js";
 import type { Simulation } from "./simulate.js";
 
@@ -22,6 +22,8 @@ export interface CliffCostRow {
   needed: number;
   held: number;
   neededDropped: NeededDropped[];
+  /** Which rule kept each needed token the cliff held, with its config key. */
+  heldBy: HeldItem[];
 }
 
 export function cliffCosts(messages: readonly unknown[], dialect: DialectName, sim: Simulation): CliffCostRow[] {
@@ -30,8 +32,8 @@ export function cliffCosts(messages: readonly unknown[], dialect: DialectName, s
   messages.forEach((m, i) => where.set(m, i));
   return sim.records.map((rec) => {
     const index = sim.steps[rec.step].index;
-    const cost = cliffCost(rec.input, messages.slice(index), rec.plan.result!, rec.plan.config, reader);
+    const cost = cliffCost(rec.input, messages.slice(index), rec.plan.result!, rec.plan.config, reader, { archive: sim.archiveReplay });
     const neededDropped = cost.items.map((it) => ({ message: where.get(rec.input[it.index]) ?? null, kind: it.kind, action: it.action, tokens: it.tokens }));
-    return { step: rec.step, index, needed: cost.needed, held: cost.held, neededDropped };
+    return { step: rec.step, index, needed: cost.needed, held: cost.held, neededDropped, heldBy: cost.heldBy };
   });
 }

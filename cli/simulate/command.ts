@@ -40,10 +40,10 @@ const billingJson = (b: Billing, priced: boolean) => ({
   written: b.written, expired: b.expired, tiered: b.tiered, dollars: priced ? Math.round(b.dollars * 10_000) / 10_000 : null,
 });
 
-/** Each cliff: where it fell, its sizes and rung, and what the next turns needed that it dropped. */
+/** Each cliff: where it fell, its sizes and rung, which rule kept each needed token it held, and what the next turns needed that it dropped. */
 function cliffsJson(session: Session, sim: Simulation): unknown[] {
   const costs = cliffCosts(session.messages, session.dialect, sim);
-  return sim.records.map((rec, k) => ({ step: rec.step, index: costs[k].index, reason: rec.reason, before: rec.before, after: rec.after, rung: rec.plan.rung, needed: costs[k].needed, held: costs[k].held, neededDropped: costs[k].neededDropped }));
+  return sim.records.map((rec, k) => ({ step: rec.step, index: costs[k].index, reason: rec.reason, before: rec.before, after: rec.after, rung: rec.plan.rung, needed: costs[k].needed, held: costs[k].held, heldBy: costs[k].heldBy, neededDropped: costs[k].neededDropped }));
 }
 
 export function simulateCommand(file: string, session: Session, values: Values, choice: SimChoice, out: string[]): void {

@@ -44,6 +44,21 @@ export interface Simulation {
   timed: boolean;
   /** The bill has dollars (the model has a price). */
   priced: boolean;
+  /** Where the archive put each text the cliffs handed it, writing nothing (absent without an archive): a cliff's lines read again as they were sent. */
+  archiveReplay?: ArchiveFn;
+}
+
+/** The archive, remembering where it put each text, and a replay of it that writes nothing. */
+function remembering(archive: ArchiveFn): { archive: ArchiveFn; replay: ArchiveFn } {
+  const where = new Map<string, string | null>();
+  return {
+    archive: (text, kind) => {
+      const at = archive(text, kind);
+      where.set(text, at);
+      return at;
+    },
+    replay: (text) => where.get(text) ?? null,
+  };
 }
 
 /** Token arithmetic of a message list as one body, each message priced once. */
@@ -199,7 +214,8 @@ class Run {
 
 export function simulate(messages: readonly unknown[], dialectName: DialectName, cfg: Config, opts: SimulateOptions): Simulation {
   const d = getDialect(dialectName);
-  const run = new Run(messages, d, cfg, opts.threshold, new Pricer(opts.fixedChars ?? 2), opts);
+  const archive = opts.archive === undefined ? undefined : remembering(opts.archive);
+  const run = new Run(messages, d, cfg, opts.threshold, new Pricer(opts.fixedChars ?? 2), { ...opts, archive: archive?.archive });
   for (let i = 0; i < messages.length; i++) {
     if (i > 0 && d.startsTurn(messages[i], messages[i - 1])) {
       run.request(i);
@@ -211,7 +227,7 @@ export function simulate(messages: readonly unknown[], dialectName: DialectName,
     steps: run.steps, cliffs: run.records.length, peak: run.peak, floor: run.floor === Infinity ? 0 : run.floor,
     cliff: run.cliff, none: run.none, llm: run.llm, cacheDiscount: run.model.discount, records: run.records,
     minGain: run.gain.gain, held: run.gain.held, tightFloor: run.gain.tight,
-    idleCliffs: run.idleCliffs, timed: run.latest !== undefined, priced: run.model.price !== null,
+    idleCliffs: run.idleCliffs, timed: run.latest !== undefined, priced: run.model.price !== null, archiveReplay: archive?.replay,
   };
 }
 

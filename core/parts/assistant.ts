@@ -11,6 +11,8 @@ import { workingSetWrite } from "./working-set.js";
 
 // A sandbox build whose config never turns the working set on leaves it out (build.mjs defines this).
 declare const __CLIFF_WORKING_SET__: boolean | undefined;
+// The sandbox build has no one to tell which rule made a line (ctx.note): it leaves the calls out.
+declare const __CLIFF_SANDBOX__: boolean | undefined;
 
 
 /** Collects the lines of one assistant part in the reference order: thinking, visible text, calls, inline results. */
@@ -39,10 +41,13 @@ export class AssistantPart {
     const planCap = ctx.cfg.planMaxChars;
     if (planCap > 0 && isPlanCall(name, args)) {
       this.plan = cappedSignature(name, args, planCap, ctx.archive);
+      if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note?.("plan", this.plan);
       return;
     }
     const edit = editLines(name, args, ctx);
-    if (edit === null) (this.lines ??= []).push(signatureLine(name, args, ctx));
+    const line = edit ?? signatureLine(name, args, ctx);
+    if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note?.(edit === null ? "call" : "edit", line);
+    if (edit === null) (this.lines ??= []).push(line);
     else if ((typeof __CLIFF_WORKING_SET__ !== "undefined" && !__CLIFF_WORKING_SET__) || ctx.cfg.workingSetFileMaxChars <= 0) (this.lines ??= []).push(edit);
     else (this.lines ??= []).push(workingSetWrite(edit, name, args, ctx));
   }
@@ -67,6 +72,10 @@ export class AssistantPart {
     const cfg = this.ctx.cfg;
     const thinking = this.thinking === null ? null : THINKING_TAG + truncate(strip(this.thinking.join("\n")), cfg.thinkingMaxChars);
     const visible = this.visible === null ? null : ASSISTANT_TAG + truncate(strip(this.visible.join("\n")), cfg.thoughtMaxChars);
+    if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) {
+      if (thinking !== null) this.ctx.note?.("thinking", thinking);
+      if (visible !== null) this.ctx.note?.("text", visible);
+    }
     // One line (most messages): no list to build and join, which costs a fifth of a history of short messages.
     if (this.lines === null && (thinking === null || visible === null)) {
       const only = thinking ?? visible;

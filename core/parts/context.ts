@@ -12,6 +12,9 @@ import { archivePointer, type ArchiveFn } from "../archive.js";
 declare const __CLIFF_SANDBOX__: boolean | undefined;
 export const pointerTo: typeof archivePointer = typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__ ? () => null : archivePointer;
 
+/** The rule that made a summary line: which rule kept what the next turns needed (core/retention/held-by.ts). */
+export type LineRule = "result" | "call" | "text" | "thinking" | "user" | "system" | "edit" | "plan" | "working-set" | "pinned" | "error-tail" | "focus" | "stubbed-read" | "archive";
+
 /** What summarising one message needs besides the message. */
 export interface PartContext {
   readonly cfg: Config;
@@ -25,6 +28,11 @@ export interface PartContext {
   readonly archive?: ArchiveFn;
   /** Calls and plans across the messages of the list (present when a recall rule needs them). */
   readonly book?: CallBook;
+  /**
+   * Told of each line a rule makes, as it stands in the summary unless a later rule replaces it
+   * (attribution only: the sandbox build has no listener and leaves the calls out).
+   */
+  note?: (rule: LineRule, line: string) => void;
 }
 
 export type { ResultMeta };

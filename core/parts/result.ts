@@ -10,6 +10,8 @@ import { workingSetRead } from "./working-set.js";
 
 // A sandbox build whose config never turns the working set on leaves it out (build.mjs defines this).
 declare const __CLIFF_WORKING_SET__: boolean | undefined;
+// The sandbox build has no one to tell which rule made a line (ctx.note): it leaves the calls out.
+declare const __CLIFF_SANDBOX__: boolean | undefined;
 
 
 /** `<tag>: text` for human-authored text (user, system, developer…): notifications removed, stripped, capped. */
@@ -17,7 +19,9 @@ export function humanPart(tag: string, text: string, ctx: PartContext, dropSumma
   if (dropSummary && isSummaryText(text)) return null;
   const clean = strip(stripTaskNotifications(text));
   if (clean === "") return null;
-  return toWellFormed(`${tag}: ${truncate(clean, ctx.cfg.humanMaxChars)}`);
+  const part = toWellFormed(`${tag}: ${truncate(clean, ctx.cfg.humanMaxChars)}`);
+  if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note?.(tag === "user" ? "user" : "system", part);
+  return part;
 }
 
 /**
@@ -27,7 +31,11 @@ export function humanPart(tag: string, text: string, ctx: PartContext, dropSumma
 export function resultPart(text: string, ctx: PartContext, meta?: ResultMeta): string | null {
   const clean = strip(text);
   if (clean.length === 0) return null;
-  if (clean.length <= ctx.cfg.resultMaxChars) return toWellFormed(RESULT_TAG + clean);
+  if (clean.length <= ctx.cfg.resultMaxChars) {
+    const whole = toWellFormed(RESULT_TAG + clean);
+    if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note?.("result", whole);
+    return whole;
+  }
   const part = longResultPart(text, clean, ctx, meta);
   return (typeof __CLIFF_WORKING_SET__ !== "undefined" && !__CLIFF_WORKING_SET__) || ctx.cfg.workingSetFileMaxChars <= 0 ? part : workingSetRead(text, clean, ctx, meta, part);
 }
@@ -37,6 +45,7 @@ function longResultPart(text: string, clean: string, ctx: PartContext, meta: Res
   // What a rule keeps of a long result may be cut (a tail, a pinned start): the archive keeps it whole.
   if (kept !== null) return withPointer(toWellFormed(kept.line), kept.cut ? pointerTo(ctx.archive, text, "result") : null);
   const excerpt = ctx.focus === undefined ? null : toWellFormed(focusExcerpt(clean, ctx.focus) ?? "") || null;
+  if ((typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) && excerpt !== null) ctx.note?.("focus", excerpt);
   // The archive keeps the text as the model saw it, unstripped.
   return withPointer(excerpt, pointerTo(ctx.archive, text, "result"));
 }
@@ -48,11 +57,18 @@ function longResultPart(text: string, clean: string, ctx: PartContext, meta: Res
  */
 function keptLongResult(clean: string, ctx: PartContext, meta: ResultMeta | undefined): { line: string; cut: boolean } | null {
   const pinCap = ctx.cfg.pinMaxChars;
-  if (pinned(ctx.cfg, ctx.book, meta)) return { line: RESULT_TAG + truncate(clean, pinCap), cut: clean.length > pinCap };
+  if (pinned(ctx.cfg, ctx.book, meta)) {
+    const line = RESULT_TAG + truncate(clean, pinCap);
+    if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note?.("pinned", line);
+    return { line, cut: clean.length > pinCap };
+  }
   const tailCap = ctx.cfg.errorTailMaxChars;
   if (tailCap > 0) {
     const failed = failure(clean, meta);
-    if (failed !== null) return { line: errorTailTag(failed.exit) + lastLines(clean, tailCap), cut: clean.length > tailCap };
+    if (failed === null) return null;
+    const line = errorTailTag(failed.exit) + lastLines(clean, tailCap);
+    if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note?.("error-tail", line);
+    return { line, cut: clean.length > tailCap };
   }
   return null;
 }

@@ -14,6 +14,9 @@ import { signatureLine } from "./signature.js";
 import { RESULT_TAG } from "./tags.js";
 import type { CallBook } from "./call-book.js";
 
+// The sandbox build has no one to tell which rule made a line (ctx.note): it leaves the calls out.
+declare const __CLIFF_SANDBOX__: boolean | undefined;
+
 
 /** One copy of a file's text in the summary: the line the rule keeps, and what stands when it is superseded. */
 export interface FileCopy {
@@ -167,6 +170,7 @@ export function workingSetRead(text: string, clean: string, ctx: PartContext, me
   const cap = ctx.cfg.workingSetFileMaxChars;
   const full = withPointer(toWellFormed(RESULT_TAG + truncate(clean, cap)), clean.length > cap ? pointerTo(ctx.archive, text, "result") : null) as string;
   copiesOf(book).note({ at: book.at, path, full, fallback: part });
+  if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note?.("working-set", full);
   return full;
 }
 
@@ -176,6 +180,8 @@ export function workingSetWrite(line: string, name: unknown, args: unknown, ctx:
   const paths = book === undefined ? [] : wholeWritePaths(name, args);
   if (book === undefined || paths.length === 0) return line;
   const fallback = signatureLine(name, args, ctx);
+  // Superseded, the write shows as the reference shows a call.
+  if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note?.("call", fallback);
   for (const path of paths) copiesOf(book).note({ at: book.at, path, full: line, fallback });
   return line;
 }

@@ -7,6 +7,9 @@ import type { CompactResult } from "../compact.js";
 import type { Config } from "../config/index.js";
 import { partKind } from "../parts/index.js";
 import { neededTokens, TokenReader } from "./retention.js";
+import { heldBy, type HeldByOptions, type HeldItem } from "./held-by.js";
+
+export type { HeldItem, KeptRule } from "./held-by.js";
 
 export type CostKind = "result" | "call" | "text" | "thinking" | "user" | "system" | "summary" | "other";
 
@@ -25,13 +28,15 @@ export interface CliffCost {
   needed: number;
   held: number;
   items: DroppedItem[];
+  /** Which rule kept each needed token the result holds (core/retention/held-by.ts). */
+  heldBy: HeldItem[];
 }
 
 /**
  * The cost of compacting `input` into `result` (under `cfg`), judged by the model turns of
  * `future` (the session after the request that made the cliff).
  */
-export function cliffCost(input: readonly unknown[], future: readonly unknown[], result: CompactResult, cfg: Config, reader: TokenReader): CliffCost {
+export function cliffCost(input: readonly unknown[], future: readonly unknown[], result: CompactResult, cfg: Config, reader: TokenReader, options: HeldByOptions = {}): CliffCost {
   const needed = neededTokens([...input, ...future], input.length, reader);
   // Built from its pieces: a host may have gone on appending to the result's own list.
   const present = reader.tokensOfList([...input.slice(0, result.headLen), result.summary, ...input.slice(result.cut)]);
@@ -41,7 +46,8 @@ export function cliffCost(input: readonly unknown[], future: readonly unknown[],
   for (let i = result.headLen; i < result.cut && lost.size > 0; i++) {
     for (const item of itemsOf(input[i], i, lost, cfg, reader)) items.push({ ...item, tokens: item.tokens.sort((a, b) => needed.get(a)! - needed.get(b)!) });
   }
-  return { needed: needed.size, held: needed.size - lost.size, items };
+  const held = [...needed.keys()].filter((t) => !lost.has(t));
+  return { needed: needed.size, held: held.length, items, heldBy: heldBy(input, held, result, cfg, reader, options) };
 }
 
 function lostIn(tokens: Iterable<string>, lost: Set<string>, taken: Set<string>): string[] {

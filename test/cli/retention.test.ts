@@ -55,6 +55,42 @@ describe("what each cliff cost, in simulate --json", () => {
   });
 });
 
+const RULES = ["head", "tail", "result", "call", "text", "thinking", "user", "system", "files", "edit", "plan", "working-set", "pinned", "error-tail", "focus", "stubbed-read", "archive", "other"];
+
+describe("which rule kept each needed token a cliff held, in simulate --json", () => {
+  const cache = join(dir, "held-cache");
+  const run = (...extra: string[]) => {
+    const r = spawnSync(process.execPath, ["dist/cli.mjs", "simulate", file, "--threshold", "20000", "--json", ...extra], { encoding: "utf8", timeout: 120_000, env: { ...process.env, XDG_CACHE_HOME: cache } });
+    expect(r.status, r.stderr).toBe(0);
+    return JSON.parse(r.stdout);
+  };
+
+  it.each([["reference"], ["recall"]])("%s: every held token is named once, by a rule and its config key", (profile) => {
+    const sim = run("--profile", profile);
+    expect(sim.cliffs.length).toBeGreaterThanOrEqual(2);
+    for (const c of sim.cliffs) {
+      const named = c.heldBy.flatMap((h: { tokens: string[] }) => h.tokens);
+      expect(named.length).toBe(c.held);
+      expect(new Set(named).size).toBe(named.length);
+      for (const h of c.heldBy) {
+        expect(RULES).toContain(h.rule);
+        expect(h.key === null || typeof h.key === "string").toBe(true);
+        expect(h.rule).not.toBe("other");
+      }
+    }
+    const rules = new Set(sim.cliffs.flatMap((c: { heldBy: { rule: string }[] }) => c.heldBy.map((h) => h.rule)));
+    expect(rules.has("tail")).toBe(true);
+    if (profile === "recall") expect(rules.has("edit") || rules.has("working-set")).toBe(true);
+  });
+
+  it("what the kept tail held is credited to keepRecent", () => {
+    const sim = run();
+    const tail = sim.cliffs.flatMap((c: { heldBy: { rule: string; key: string; tokens: string[] }[] }) => c.heldBy.filter((h) => h.rule === "tail"));
+    expect(tail.length).toBeGreaterThan(0);
+    expect(tail.every((h: { key: string }) => h.key === "keepRecent")).toBe(true);
+  });
+});
+
 describe("the report's retention parts", () => {
   const out = join(dir, "r.html");
   const cache = join(dir, "cache");
@@ -67,6 +103,15 @@ describe("the report's retention parts", () => {
     const needed = els.filter((e) => cls(e) === "needed");
     expect(needed).toHaveLength(details.length);
     expect(els.filter((e) => cls(e) === "needed-item").map(textOf).some((t) => /^message \d+, tool result \(dropped\): \S/.test(t))).toBe(true);
+  });
+
+  it("shows, in each cliff, which rule kept each needed token it held", () => {
+    const kept = els.filter((e) => cls(e) === "held-by");
+    expect(kept.length).toBe(els.filter((e) => e.tagName === "details").length);
+    const items = els.filter((e) => cls(e) === "held-item").map(textOf);
+    expect(items.some((t) => /^the kept tail \(keepRecent\): \S/.test(t))).toBe(true);
+    const data = JSON.parse(textOf(els.find((e) => id(e) === "cliff-data")!));
+    expect(data.cliffDetails[0].heldBy.flatMap((h: { tokens: string[] }) => h.tokens).length).toBe(data.cliffDetails[0].held);
   });
 
   it("compares the two profiles: tokens kept, the bill, what each dropped", () => {

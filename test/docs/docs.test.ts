@@ -20,6 +20,10 @@ const OLD = read("test/fixtures/readme-b272c83.md");
  * be a stale entry) and be a line of the old README.
  */
 const REWRITTEN = new Map<string, string>([
+  ["On your own session, `simulate --json` says what each cliff cost. Here the third cliff of the", "issue 30: simulate --json and report name the rule that kept each needed token (heldBy); docs/retention.md"],
+  ["example session dropped the previous summary, which alone still named a file the next turns read:", "issue 30: simulate --json and report name the rule that kept each needed token (heldBy); docs/retention.md"],
+  ["`message` is the item's index in the session (null for a previous summary, which the session", "issue 30: simulate --json and report name the rule that kept each needed token (heldBy); docs/retention.md"],
+  ["`report` shows the same under each cliff, and the session replayed under both profiles.", "issue 30: simulate --json and report name the rule that kept each needed token (heldBy); docs/retention.md"],
   ["| `enable`, `disable`, `status` | the proxy always on, as a user service |", "issue 34: the access rule, run's log, restart, the archive example under the cache; docs/proxy.md, security.md, team.md"],
   ["terminal alone: its log goes to a file named once at start. A base URL you already set", "issue 34: the access rule, run's log, restart, the archive example under the cache; docs/proxy.md, security.md, team.md"],
   ["  larger: see [what each replica holds](#what-each-replica-holds-in-memory). (The proxy hashes", "issue 34: the access rule, run's log, restart, the archive example under the cache; docs/proxy.md, security.md, team.md"],
