@@ -20,6 +20,7 @@ import { join } from "node:path";
 import { mockModel, SUMMARISING, type MockModel, type MockOptions, type Seen } from "./mock-model.js";
 import { runChild } from "../helpers/child.js";
 import { chatgptSettings } from "../../node/clients/codex.js";
+import { modelFacts } from "../../core/models/index.js";
 
 const AGENTS = join(tmpdir(), "cliffcompaction-agents");
 const VERSIONS = { claude: "@anthropic-ai/claude-code@2.1.332", codex: "@openai/codex@0.171.0" };
@@ -246,8 +247,14 @@ describe("the defaults, against a 200k window", () => {
     expect(run.summarising.length).toBeGreaterThan(0);
   });
 
+  // Through the proxy Codex is told the window the model-facts table gives its model (Codex
+  // 0.171.0's default, gpt-6.2-sol: 922K), as the proxy's default threshold is: pinned at 200k,
+  // Codex would summarise at 171k, under the threshold that model gets (200,000). The session is
+  // made long enough to cross that threshold.
+  const CODEX_MODEL_WINDOW = modelFacts("gpt-6.2-sol")!.window;
+
   it("Codex through run with no threshold flag: compacted before any refusal, never its own summarisation", async () => {
-    const agent = [CODEX, ...CODEX_WINDOW, ...CODEX_ARGS.slice(1)];
-    expectCompacted(await session({ name: "codex-defaults", agent, model: { calls: CALLS, window: WINDOW }, env: { OPENAI_API_KEY: undefined }, prepare: chatgptSignIn, run: (url) => ["--chatgpt-upstream", url], timeoutMs: 400_000 }));
+    const agent = [CODEX, "-c", `model_context_window=${CODEX_MODEL_WINDOW}`, ...CODEX_ARGS.slice(1)];
+    expectCompacted(await session({ name: "codex-defaults", agent, model: { calls: 45, window: CODEX_MODEL_WINDOW }, env: { OPENAI_API_KEY: undefined }, prepare: chatgptSignIn, run: (url) => ["--chatgpt-upstream", url], timeoutMs: 400_000 }));
   });
 });

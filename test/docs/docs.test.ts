@@ -106,6 +106,9 @@ const REWRITTEN = new Map<string, string>([
   ["held (long reads, stack traces, todo lists), in about a quarter more context than the reference", "docs/retention.md: measured again on the whole corpus, both halves, per family (issue 30)"],
   ["64 MiB, and `storeMaxEntries`, 4,096), the message memo (64 MiB), the session table (1,000", "docs/team.md: the proxy's memo is 16 MiB now (issue 35)"],
   ["  at once, never held back. When the floor is within the gain of the threshold, the log, that", "issue 32: the floor warning against each request's own gain; docs/proxy.md"],
+  ["no threshold flag, Claude Code's largest request was 92,938 tokens and Codex's (signed in with", "docs/proxy.md: Codex through run told the window the model-facts table gives gpt-6.2-sol (issue 32)"],
+  ["ChatGPT, on the 128k assumed for a model the table does not know) 57,540: 22 and 26 compacted", "docs/proxy.md: Codex through run told the window the model-facts table gives gpt-6.2-sol (issue 32)"],
+  ["requests, no refusal, no summarisation request from either. Both also exit 0 with a Claude", "docs/proxy.md: Codex through run told the window the model-facts table gives gpt-6.2-sol (issue 32)"],
 ]);
 
 /** Files the layout moved (issue 29): an old line naming one is kept when a page names it at its new place. */
