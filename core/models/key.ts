@@ -1,14 +1,21 @@
 /** How a model name is spelled for the table: the id alone, and whether it asks for the 1M window by name. */
 
+/**
+ * Longer than any model name: a name past it is read as its first this many characters. A body may
+ * put megabytes in `model`, and the patterns below would scan them (the tag's, once per `[`).
+ */
+export const MODEL_NAME_MAX = 256;
+const bounded = (model: string): string => (model.length > MODEL_NAME_MAX ? model.slice(0, MODEL_NAME_MAX) : model);
+
 /** A model id as the table spells it: lowercase, without a provider or path prefix (`anthropic/`, `models/`, `us.anthropic.`) or a `[1m]` tag. */
 export function modelKey(model: string): string {
-  const last = model.toLowerCase().split("/").pop() ?? "";
+  const last = bounded(model).toLowerCase().split("/").pop() ?? "";
   return last.replace(/\[[^\]]*\]$/, "").replace(/^(us|eu|apac|global)\.anthropic\./, "").replace(/^anthropic\./, "").trim();
 }
 
 /** Whether a model name carries Claude Code's `[1m]` tag (the 1M window asked for by name). */
 export function hasOneMillionTag(model: string): boolean {
-  return /\[1m\]\s*$/i.test(model);
+  return /\[1m\]\s*$/i.test(bounded(model));
 }
 
 /**

@@ -31,16 +31,35 @@ export interface UpstreamRequest {
   body: Buffer | { head: Buffer[]; rest: Readable; length?: string };
 }
 
-/** Sends the request; resolves with the upstream's response as soon as its head arrives. */
-export function send(r: UpstreamRequest, onRequest?: (req: http.ClientRequest) => void): Promise<IncomingMessage> {
+/** Errors of a kept-alive connection the upstream closed while it sat in the pool. */
+const STALE = new Set(["ECONNRESET", "EPIPE"]);
+
+/**
+ * Sends the request; resolves with the upstream's response as soon as its head arrives. A whole
+ * body whose reused connection is reset before any answer goes once more on a new connection: the
+ * upstream closed that connection while it was idle in the pool (its keep-alive timeout ran out
+ * while the proxy read and decided a large body, say), which is no answer of the upstream's.
+ */
+export async function send(r: UpstreamRequest, onRequest?: (req: http.ClientRequest) => void): Promise<IncomingMessage> {
+  try {
+    return await attempt(r, true, onRequest);
+  } catch (e) {
+    const stale = (e as { reused?: boolean }).reused === true && STALE.has((e as NodeJS.ErrnoException).code ?? "");
+    if (!stale || !Buffer.isBuffer(r.body)) throw e;
+    return attempt(r, false, onRequest);
+  }
+}
+
+/** One attempt: on the pool's connections (`pooled`), or on a new connection of its own. */
+function attempt(r: UpstreamRequest, pooled: boolean, onRequest?: (req: http.ClientRequest) => void): Promise<IncomingMessage> {
   const headers = endToEnd(r.headers);
   headers.host = r.url.host;
   if (Buffer.isBuffer(r.body)) headers["content-length"] = String(r.body.length);
   else if (r.body.length !== undefined) headers["content-length"] = r.body.length;
   const mod = r.url.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
-    const req = mod.request(r.url, { method: r.method, headers, agent: r.agents[r.url.protocol as "http:" | "https:"] }, resolve);
-    req.on("error", reject);
+    const req = mod.request(r.url, { method: r.method, headers, agent: pooled ? r.agents[r.url.protocol as "http:" | "https:"] : false }, resolve);
+    req.on("error", (e) => reject(Object.assign(e, { reused: req.reusedSocket })));
     onRequest?.(req);
     if (Buffer.isBuffer(r.body)) req.end(r.body);
     else {
