@@ -16,7 +16,8 @@ import { mockUpstream, type MockUpstream } from "../helpers/mock-upstream.js";
 let mock: MockUpstream;
 let proxy: RunningProxy;
 beforeAll(async () => {
-  mock = await mockUpstream();
+  // Sixteen 34 MiB requests take minutes on a loaded machine: the upstream outlives them.
+  mock = await mockUpstream(900_000);
   proxy = await startProxy({ config: resolveConfig({ keepRecent: 1 }), port: 0, upstreams: { anthropic: mock.url, openai: mock.url + "/v1" }, thresholdShare: 0.5, log: () => undefined });
 });
 afterAll(async () => {
