@@ -3,12 +3,15 @@
  * node:vm and QuickJS, and the engine's memo against messages that share its cheap key.
  * `npm run bench` runs them at 10 MB; `npm run bench:stress` at the sizes the review used
  * (100–200 MB). Targets: 3 s per 100 MB in node:vm, 30 s in QuickJS, never past the 60 s guard.
+ * `bench:stress` (or CLIFF_BENCH_BUILDS=1) also times the recall build against the default build
+ * on every row (bench/stress-builds.ts).
  */
 import { performance } from "node:perf_hooks";
 import { getQuickJS } from "quickjs-emscripten";
 import { Engine } from "../core/index.js";
 import { BUNDLE_PATH, bundleSource, RECALL_BUNDLE_PATH, vmSandbox } from "../test/helpers/sandboxes.js";
 import { benchReaders } from "./stress-readers.js";
+import { BUILDS_HEADING, compareBuilds } from "./stress-builds.js";
 import { fmt, gc } from "./util.js";
 
 // CLIFF_BENCH_PROFILE=recall times the recall profile's build instead of the default one.
@@ -126,19 +129,25 @@ export async function benchStress(scale: "bench" | "stress"): Promise<void> {
   const big = scale === "stress";
   console.log(`stress (${big ? "the review's sizes" : "10 MB versions; npm run bench:stress for 100–200 MB"}; ${BUNDLE === BUNDLE_PATH ? "the default build" : "the recall build"}):`);
   const mb = (n: number) => (big ? n : Math.min(n, 10));
-  await plugin(`task alone over budget, ${mb(100)} MB task`, { messages: taskTooLarge(mb(100)), threshold: 50_000 });
-  await plugin("many small parts", { messages: manySmallParts(mb(108)), threshold: 20_000 });
-  await plugin(`${big ? "1,000,000" : "300,000"} tiny messages`, { messages: tinyMessages(big ? 1_000_000 : 300_000), threshold: 2_000 });
-  await plugin("assistant text", { messages: assistantText(mb(200)), threshold: 100_000 });
-  await plugin("focus that matches nothing", { messages: assistantText(mb(100)), focus: "zebra quokka", threshold: 100_000 });
-  const heavy = focusHeavy(mb(127));
-  await plugin("a focus of 10,000 terms", { ...heavy, threshold: 100_000 });
-  await plugin(`short lines, ${mb(40)} MB of dropped results and a focus`, { messages: shortLines(mb(40)), focus: "done parser", threshold: 100_000 });
+  const builds = big || process.env.CLIFF_BENCH_BUILDS === "1";
+  const compared: string[] = [];
+  const row = async (label: string, context: Record<string, unknown>, targets?: Targets): Promise<void> => {
+    await plugin(label, context, targets);
+    if (builds) compared.push(await compareBuilds(label, context));
+  };
+  await row(`task alone over budget, ${mb(100)} MB task`, { messages: taskTooLarge(mb(100)), threshold: 50_000 });
+  await row("many small parts", { messages: manySmallParts(mb(108)), threshold: 20_000 });
+  await row(`${big ? "1,000,000" : "300,000"} tiny messages`, { messages: tinyMessages(big ? 1_000_000 : 300_000), threshold: 2_000 });
+  await row("assistant text", { messages: assistantText(mb(200)), threshold: 100_000 });
+  await row("focus that matches nothing", { messages: assistantText(mb(100)), focus: "zebra quokka", threshold: 100_000 });
+  await row("a focus of 10,000 terms", { ...focusHeavy(mb(127)), threshold: 100_000 });
+  await row(`short lines, ${mb(40)} MB of dropped results and a focus`, { messages: shortLines(mb(40)), focus: "done parser", threshold: 100_000 });
   // NUL-dense text (round three): timed from the call to summarize, the context already parsed in the sandbox.
   const nuls = big ? 36_000_000 : 4_000_000;
   const label = `${big ? "36" : "4"} M NULs of assistant text`;
-  await plugin(`${label}, in 36 messages`, { messages: nulText(nuls, 36), threshold: 100_000 }, { vmMs: 2000, quickjsMs: 10_000 });
-  await plugin(`${label}, in 6,000 messages`, { messages: nulText(nuls, 6000), threshold: 100_000 }, { vmMs: 2000, quickjsMs: 10_000 });
+  await row(`${label}, in 36 messages`, { messages: nulText(nuls, 36), threshold: 100_000 }, { vmMs: 2000, quickjsMs: 10_000 });
+  await row(`${label}, in 6,000 messages`, { messages: nulText(nuls, 6000), threshold: 100_000 }, { vmMs: 2000, quickjsMs: 10_000 });
+  if (builds) console.log([BUILDS_HEADING, ...compared].join("\n"));
   memo(`memo: ${big ? 40_000 : 10_000} messages sharing the cheap key`, big ? 40_000 : 10_000);
   benchReaders(big);
 }
