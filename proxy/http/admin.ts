@@ -47,7 +47,7 @@ export function statusOf(ctx: AdminContext, sessions = STATUS_SESSIONS): Record<
     ...ctx.stats.status(ctx.engine, ctx.statusExtra()),
     config: ctx.engine.config,
     usage: { ...o.usage },
-    probes: o.sessions.probes, oneShots: o.sessions.oneShots,
+    probes: o.sessions.probes, sideCalls: o.sessions.sideCalls,
     netDollars: o.pricedCliffs > 0 ? o.netDollars : null,
     events: { published: o.events.published, dropped: o.events.dropped, subscribers: o.events.subscriberCount },
     sessionCount: list.length,

@@ -46,7 +46,7 @@ export function metricsText(stats: Stats, engine: Engine, observer: Observer): s
   m.metric("estimated_tokens_total", "counter", "Estimated prompt tokens received (in) and sent on (out), by API.", apis.flatMap(([api, c]): Sample[] => [[{ api, direction: "in" }, c.tokensIn], [{ api, direction: "out" }, c.tokensOut]]));
   m.metric("usage_tokens_total", "counter", "Tokens the provider reported in its answers, by API and kind.", apis.flatMap(([api, c]) => USAGE_KINDS.map(([k, kind]): Sample => [{ api, kind }, c.usage[k]])));
   m.metric("probes_total", "counter", "Probe requests (max_tokens at most 1), counted apart from sessions.", [[{}, observer.sessions.probes]]);
-  m.metric("one_shots_total", "counter", "Requests with no model turn yet, counted apart from sessions.", [[{}, observer.sessions.oneShots]]);
+  m.metric("side_calls_total", "counter", "Side calls (no model turn, not a session's opening: a permission classifier, a title), counted apart from sessions' turns.", [[{}, observer.sessions.sideCalls]]);
   m.metric("refusals_total", "counter", "Requests the proxy refused before anything was sent: admission (target, Host, Origin) or strict mode over its budget.", [[{ reason: "admission" }, stats.refused], [{ reason: "over_budget" }, stats.overBudgetRefusals]]);
   m.metric("floor_warnings_total", "counter", "Sessions warned that what stays after a cliff is within the minimum gain of the threshold (cliffs as often as the gain allows).", [[{}, observer.floorWarnings]]);
   m.metric("compact_calls_total", "counter", "Calls of the transform endpoint POST /_cliff/v1/compact, by API (none: not named) and action (cliff, reuse, pass, refuse, invalid).", [...stats.compactCalls].map(([key, n]): Sample => {

@@ -10,7 +10,7 @@ import { EventHub } from "./events.js";
 import { lastCliff } from "./last-cliff.js";
 import type { RequestRecord } from "./log.js";
 import { Prices, type PriceTable } from "./prices.js";
-import { modelName, requestKind, sessionKey, type RequestKind } from "./session-key.js";
+import { modelName, requestShape, sessionKey, type RequestShape } from "./session-key.js";
 import { Sessions, type Session } from "./sessions.js";
 import { addUsage, promptTokens, UsageTap, type Usage } from "./usage.js";
 
@@ -102,9 +102,9 @@ export class Observer {
   /** A compactable request, as it starts: what can be known before the upstream answers. */
   begin(engine: Engine, headers: IncomingHttpHeaders, api: string, body: Record<string, unknown> | null, prepared: PrepareContext | null, threshold = engine.config.thresholdTokens, minGain = engine.config.minGainTokens): Watched {
     const messages = prepared?.messages ?? [];
-    const kind: RequestKind = prepared === null || body === null ? "turn" : requestKind(body, messages, prepared.dialect);
+    const shape: RequestShape = prepared === null || body === null ? "turn" : requestShape(body, messages, prepared.dialect);
     const key = body === null ? null : this.keyOf(engine, headers, api, body);
-    return new Watched(this, engine, api, modelName(body), kind, key, prepared, threshold, minGain);
+    return new Watched(this, engine, api, modelName(body), shape, key, prepared, threshold, minGain);
   }
 
   apiCounts(api: string): ApiCounts {
@@ -123,7 +123,7 @@ export class Watched {
 
   constructor(
     private readonly o: Observer, private readonly engine: Engine, private readonly api: string, private readonly model: string,
-    private readonly kind: RequestKind, private readonly key: string | null, private readonly prepared: PrepareContext | null,
+    private readonly shape: RequestShape, private readonly key: string | null, private readonly prepared: PrepareContext | null,
     /** The threshold the request was decided against (its model's share of the window, or the configured one). */
     private readonly threshold: number,
     /** The minimum gain it was decided with (a share of that threshold, or the configured one). */
@@ -150,7 +150,7 @@ export class Watched {
   private finish(r: RequestRecord, rung: number, usage: Usage | null, thinkingDropped: number): void {
     const o = this.o;
     const now = o.now();
-    const session = o.sessions.find(this.key, this.kind, now);
+    const { session, kind } = o.sessions.find(this.key, this.shape, now);
     const counts = o.apiCounts(this.api);
     counts.requests++;
     counts.actions[r.action] = (counts.actions[r.action] ?? 0) + 1;
@@ -162,19 +162,19 @@ export class Watched {
       addUsage(o.usage, usage);
       addUsage(counts.usage, usage);
     }
-    const action = this.kind === "probe" && r.action === "pass" ? "probe" : r.action;
+    const action = kind === "probe" && r.action === "pass" ? "probe" : r.action;
     const before = session?.ledger.total.netDollars ?? 0;
     const pricedBefore = session?.ledger.total.priced ?? 0;
-    session?.add({ kind: this.kind, model: this.model, api: this.api, action, messagesIn: r.messagesIn, messagesOut: r.messagesOut, tokensIn: r.tokensIn, tokensOut: r.tokensOut, usage, price: o.prices.of(this.model), threshold: this.threshold, time: now, thinkingDropped });
+    session?.add({ kind, model: this.model, api: this.api, action, messagesIn: r.messagesIn, messagesOut: r.messagesOut, tokensIn: r.tokensIn, tokensOut: r.tokensOut, usage, price: o.prices.of(this.model), threshold: this.threshold, time: now, thinkingDropped });
     o.netDollars += (session?.ledger.total.netDollars ?? 0) - before;
     o.pricedCliffs += (session?.ledger.total.priced ?? 0) - pricedBefore;
-    if (session !== null && this.kind === "turn") this.calibrate(session, r, usage);
+    if (session !== null && kind === "turn") this.calibrate(session, r, usage);
     if (session !== null && r.action === "fallback") this.fallbackWarning(session, r);
-    const cliff = session !== null && (r.action === "cliff" || r.action === "escalate");
+    const cliff = session !== null && kind === "turn" && (r.action === "cliff" || r.action === "escalate");
     if (cliff) this.keepCliff(session, r);
     const floor = cliff ? this.floorWarning(session) : null;
     o.events.publish({
-      time: new Date(now).toISOString(), session: session?.id ?? null, api: this.api, model: this.model, action, kind: this.kind,
+      time: new Date(now).toISOString(), session: session?.id ?? null, api: this.api, model: this.model, action, kind,
       ...(r.reason !== undefined ? { reason: r.reason } : {}),
       ...(this.engine.config.shadow ? { shadow: true } : {}),
       messagesIn: r.messagesIn, messagesOut: r.messagesOut, tokensIn: r.tokensIn, tokensOut: r.tokensOut,

@@ -42,15 +42,44 @@ export function sessionKey(headers: IncomingHttpHeaders, body: Record<string, un
   return r === null ? null : "chain\u0000" + r;
 }
 
-/** What a request is for a session: a probe (`max_tokens` ≤ 1: a quota or reachability check), a one-shot (no model turn yet: a title, a classifier), or a turn. */
-export type RequestKind = "probe" | "one-shot" | "turn";
+/**
+ * What a request is for its session: a probe (`max_tokens` ≤ 1: a quota or reachability check), a
+ * turn, or a side call (Claude Code's permission classifier, a title: the session's cost, not its turn).
+ */
+export type RequestKind = "probe" | "side" | "turn";
+
+/** What the request alone says; `unturned` (no model turn, not a side call by its shape) is its session's opening turn when the session has had no turn, else a side call. */
+export type RequestShape = RequestKind | "unturned";
 
 const LIMIT_KEYS = ["max_tokens", "max_completion_tokens", "max_output_tokens"] as const;
 
-export function requestKind(body: Record<string, unknown>, messages: readonly unknown[], dialect: Dialect): RequestKind {
+/** The texts a client puts first in a session's opening message: Claude Code's reminders, Codex's environment and instructions. */
+const DIRECTIVES = ["<system-reminder>", "<environment_context>", "<user_instructions>"];
+
+/** A content value's first text (a string, or the first part of a list when it is text), or null. */
+function firstText(content: unknown): string | null {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content) || content.length === 0 || !isObj(content[0])) return null;
+  const t = content[0].text;
+  return typeof t === "string" ? t : null;
+}
+
+/** A user message whose first content is a system directive (a session's opening, as Claude Code and Codex send it). */
+export function isOpening(message: unknown): boolean {
+  if (!isObj(message) || message.role !== "user") return false;
+  const text = firstText(message.content)?.trimStart();
+  return text !== undefined && text !== null && DIRECTIVES.some((d) => text.startsWith(d));
+}
+
+export function requestShape(body: Record<string, unknown>, messages: readonly unknown[], dialect: Dialect): RequestShape {
   for (const k of LIMIT_KEYS) if (typeof body[k] === "number" && (body[k] as number) <= 1) return "probe";
-  for (const m of messages) if (dialect.isAssistant(m)) return "turn";
-  return "one-shot";
+  let plain = 0;
+  for (const m of messages) {
+    if (dialect.isAssistant(m)) return "turn";
+    if (isObj(m) && m.role === "user" && !isOpening(m)) plain++;
+  }
+  // Two user messages and no answer yet: a fixed instruction and a transcript (Claude Code's permission classifier).
+  return plain >= 2 ? "side" : "unturned";
 }
 
 /**

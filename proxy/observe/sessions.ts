@@ -1,13 +1,16 @@
 /**
  * The sessions the proxy has seen, by key (see session-key.ts), each with its counts, the
- * provider's usage, the context of its recent requests and the bill of its cliffs. Probes and
- * one-shots are counted apart, never in a session's requests or cliffs, and never open a session.
- * The table is bounded: past `maxSessions`, the session idle longest goes.
+ * provider's usage, the context of its recent requests and the bill of its cliffs. Probes and side
+ * calls are counted apart, never in a session's requests or cliffs, and never open a session; a side
+ * call's usage and dollars land on its session. A request with no model turn that is not a side
+ * call by its shape is its session's opening turn when the session has had no turn here, else a side
+ * call. The table is bounded: past `maxSessions`, the session idle longest goes (and with it what
+ * it knew: that session's next request without a model turn opens it again as a turn).
  */
 import { Ledger } from "./ledger.js";
 import type { LastCliff } from "./last-cliff.js";
 import type { Price } from "./prices.js";
-import type { RequestKind } from "./session-key.js";
+import type { RequestKind, RequestShape } from "./session-key.js";
 import { addUsage, promptTokens, type Usage } from "./usage.js";
 
 export const MAX_SESSIONS = 1000;
@@ -51,7 +54,8 @@ export class Session {
   /** Thinking blocks the provider dropped from this session's requests (their prefix changed at a cliff). */
   thinkingDropped = 0;
   probes = 0;
-  oneShots = 0;
+  /** Side calls: requests of the session that are not its turns (a classifier, a title). */
+  sideCalls = 0;
   readonly usage: Usage = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
   last = { messagesIn: 0, messagesOut: 0, tokensIn: 0, tokensOut: 0 };
   /** The threshold of its newest request: the ceiling of its context. */
@@ -77,7 +81,10 @@ export class Session {
     this.lastSeen = e.time;
     this.thinkingDropped += e.thinkingDropped ?? 0;
     if (e.kind === "probe") return void this.probes++;
-    if (e.kind === "one-shot") return void this.oneShots++;
+    if (e.kind === "side") {
+      this.sideCalls++;
+      return this.addCost(e);
+    }
     this.model = e.model;
     this.api = e.api;
     this.requests++;
@@ -87,8 +94,7 @@ export class Session {
     if (e.action === "escalate") this.escalations++;
     if (e.action === "fail-open") this.failOpens++;
     if (e.action === "fallback") this.fallbacks++;
-    if (e.usage !== null) addUsage(this.usage, e.usage);
-    if (e.usage !== null && e.price !== null) this.dollars = (this.dollars ?? 0) + costOf(e.usage, e.price);
+    this.addCost(e);
     this.last = { messagesIn: e.messagesIn, messagesOut: e.messagesOut, tokensIn: e.tokensIn, tokensOut: e.tokensOut };
     this.threshold = e.threshold;
     this.context.push(e.tokensOut);
@@ -98,6 +104,12 @@ export class Session {
       this.cliffAt.shift();
     }
     this.ledger.add(cliff, Math.max(0, e.tokensIn - e.tokensOut), e.usage, e.price, e.time);
+  }
+
+  /** What the provider counted for the exchange, and its dollars at list prices. */
+  private addCost(e: Exchange): void {
+    if (e.usage !== null) addUsage(this.usage, e.usage);
+    if (e.usage !== null && e.price !== null) this.dollars = (this.dollars ?? 0) + costOf(e.usage, e.price);
   }
 
   /** Estimated bytes it holds: its fields, its points, its bills, and its last cliff's text. */
@@ -110,7 +122,7 @@ export class Session {
     const prompt = promptTokens(this.usage);
     return {
       id: this.id, model: this.model, api: this.api, requests: this.requests, cliffs: this.cliffs, reuses: this.reuses,
-      escalations: this.escalations, failOpens: this.failOpens, fallbacks: this.fallbacks, thinkingDropped: this.thinkingDropped, probes: this.probes, oneShots: this.oneShots,
+      escalations: this.escalations, failOpens: this.failOpens, fallbacks: this.fallbacks, thinkingDropped: this.thinkingDropped, probes: this.probes, sideCalls: this.sideCalls,
       usage: { ...this.usage }, dollars: this.dollars, cacheHitRate: prompt > 0 ? this.usage.cacheRead / prompt : null,
       ...this.last, threshold: this.threshold,
       context: [...this.context], cliffAt: this.cliffAt.flatMap((c, i) => (c ? [i] : [])),
@@ -132,9 +144,9 @@ export function lastCliffBytes(c: LastCliff | null): number {
 export class Sessions {
   private readonly byKey = new Map<string, Session>();
   private cliffBytes = 0;
-  /** Probes and one-shots over all sessions (a keyless one belongs to none). */
+  /** Probes and side calls over all sessions (a keyless one belongs to none). */
   probes = 0;
-  oneShots = 0;
+  sideCalls = 0;
 
   constructor(private readonly hash: (text: string) => string, private readonly max = MAX_SESSIONS, private readonly maxCliffBytes = LAST_CLIFF_MAX_BYTES) {}
 
@@ -159,23 +171,28 @@ export class Sessions {
     return this.hash("cliffcompaction session\u0000" + key).slice(0, 10);
   }
 
-  /** The session of `key` (made for a turn; null for a probe or one-shot of a session not seen yet). */
-  find(key: string | null, kind: RequestKind, now: number): Session | null {
+  /**
+   * The session of `key` and what the request is for it: an `unturned` request is the session's
+   * opening turn when it has had no turn here (new or evicted), else a side call. A turn makes its
+   * session; a probe or side call of a session not seen finds none.
+   */
+  find(key: string | null, shape: RequestShape, now: number): { session: Session | null; kind: RequestKind } {
+    const id = key === null ? null : this.idOf(key);
+    let s = id === null ? undefined : this.byKey.get(id);
+    const kind: RequestKind = shape !== "unturned" ? shape : s !== undefined && s.requests > 0 ? "side" : "turn";
     if (kind === "probe") this.probes++;
-    if (kind === "one-shot") this.oneShots++;
-    if (key === null) return null;
-    const id = this.idOf(key);
-    let s = this.byKey.get(id);
+    if (kind === "side") this.sideCalls++;
+    if (id === null) return { session: null, kind };
     if (s !== undefined) this.byKey.delete(id); // re-inserted last: the map's order is idle longest first
     else if (kind === "turn") s = new Session(id, now);
-    else return null;
+    else return { session: null, kind };
     this.byKey.set(id, s);
     if (this.byKey.size > this.max) {
       const [oldest, gone] = this.byKey.entries().next().value!;
       this.cliffBytes -= lastCliffBytes(gone.lastCliff);
       this.byKey.delete(oldest);
     }
-    return s;
+    return { session: s, kind };
   }
 
   bytes(): number {

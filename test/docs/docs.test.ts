@@ -130,6 +130,10 @@ const REWRITTEN = new Map<string, string>([
   ["no threshold flag, Claude Code's largest request was 92,938 tokens and Codex's (signed in with", "docs/proxy.md: Codex through run told the window the model-facts table gives gpt-6.2-sol (issue 32)"],
   ["ChatGPT, on the 128k assumed for a model the table does not know) 57,540: 22 and 26 compacted", "docs/proxy.md: Codex through run told the window the model-facts table gives gpt-6.2-sol (issue 32)"],
   ["requests, no refusal, no summarisation request from either. Both also exit 0 with a Claude", "docs/proxy.md: Codex through run told the window the model-facts table gives gpt-6.2-sol (issue 32)"],
+  ["`turn`, `probe` or `one-shot`; `shadow: true` in shadow mode (the action is what would have been", "issue 32: sessions counted as the reference's newest version counts them (opening turns, side calls); docs/proxy.md"],
+  ["(`max_tokens` ≤ 1, such as Claude Code's quota check) and one-shots (no model turn yet: titles,", "issue 32: sessions counted as the reference's newest version counts them (opening turns, side calls); docs/proxy.md"],
+  ["classifiers) are counted apart (`probes`, `oneShots`), never in a session's requests or cliffs.", "issue 32: sessions counted as the reference's newest version counts them (opening turns, side calls); docs/proxy.md"],
+  ["{ id, model, api, requests, cliffs, reuses, escalations, failOpens, probes, oneShots,", "issue 32: sessions counted as the reference's newest version counts them (opening turns, side calls); docs/proxy.md"],
 ]);
 
 /** Files the layout moved (issue 29): an old line naming one is kept when a page names it at its new place. */

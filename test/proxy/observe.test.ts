@@ -103,13 +103,14 @@ async function settled(count: number): Promise<void> {
 }
 
 describe("sessions, usage and events through the proxy", () => {
-  it("groups by the client's key, counts probes and one-shots apart, and totals the usage the provider sent", async () => {
+  it("groups by the client's key, counts probes and side calls apart, and totals the usage the provider sent", async () => {
     const before = proxy.observer.events.published;
     for (let t = 1; t <= 16; t++) await post({ model: "claude-sonnet-4-5", max_tokens: 64, messages: grown(t) }, { "x-claude-code-session-id": "cc-one" });
     const userId = JSON.stringify({ device_id: "d", session_id: "cc-two" });
     for (let t = 1; t <= 3; t++) await post({ model: "claude-haiku-4-5", max_tokens: 64, metadata: { user_id: userId }, messages: grown(t) });
     await post({ model: "claude-haiku-4-5", max_tokens: 1, messages: [{ role: "user", content: "quota" }] }, { "x-claude-code-session-id": "cc-one" });
-    await post({ model: "claude-haiku-4-5", max_tokens: 32, messages: [{ role: "user", content: "a title for this" }] });
+    // No model turn, in a session that has had turns: a side call of it.
+    await post({ model: "claude-haiku-4-5", max_tokens: 32, messages: [{ role: "user", content: "a title for this" }] }, { "x-claude-code-session-id": "cc-one" });
     // No key: the chain's root groups them.
     for (let t = 2; t <= 4; t++) await post({ model: "claude-sonnet-4-5", max_tokens: 64, messages: grown(t, "other task") });
     await settled(before + 24);
@@ -119,16 +120,16 @@ describe("sessions, usage and events through the proxy", () => {
     // Newest first: the probe made cc-one newer than cc-two.
     const [chain, one, two] = s.sessions;
     expect(s.sessions).toHaveLength(3);
-    expect(one).toMatchObject({ model: "claude-sonnet-4-5", requests: 16, probes: 1, oneShots: 0 });
+    expect(one).toMatchObject({ model: "claude-sonnet-4-5", requests: 16, probes: 1, sideCalls: 1 });
     expect(one.cliffs).toBeGreaterThan(0);
     expect(one.context).toHaveLength(16);
     expect(one.threshold).toBe(2000);
     expect(one.cliffAt.length).toBe(one.cliffs);
     expect(two).toMatchObject({ model: "claude-haiku-4-5", requests: 3 });
     expect(chain).toMatchObject({ requests: 3 });
-    expect([s.probes, s.oneShots]).toEqual([1, 1]);
+    expect([s.probes, s.sideCalls]).toEqual([1, 1]);
     for (const x of s.sessions) expect(x.id).toMatch(/^[0-9a-f]{10}$/);
-    // Every answer's usage, exactly as the provider sent it, probes and one-shots included.
+    // Every answer's usage, exactly as the provider sent it, probes and side calls included.
     expect(s.usage).toEqual(sentUsage);
     const perSession = s.sessions.reduce((a: number, x: any) => a + x.usage.cacheRead, 0);
     expect(perSession).toBeLessThan(sentUsage.cacheRead);
@@ -154,7 +155,8 @@ describe("sessions, usage and events through the proxy", () => {
     const got = await next;
     expect(got.backlog).toEqual(first.backlog);
     expect(got.live).toHaveLength(1);
-    expect(got.live[0]).toMatchObject({ action: "pass", kind: "one-shot" });
+    // A new session's first request, no model turn yet: its opening turn.
+    expect(got.live[0]).toMatchObject({ action: "pass", kind: "turn" });
     expect(got.comments).toContain(": keep-alive");
   });
 

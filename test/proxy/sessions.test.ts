@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getDialect } from "../../core/index.js";
 import { Ledger } from "../../proxy/observe/ledger.js";
 import { checkPrices, DEFAULT_PRICES, Prices } from "../../proxy/observe/prices.js";
-import { modelName, requestKind, sessionKey } from "../../proxy/observe/session-key.js";
+import { modelName, requestShape, sessionKey } from "../../proxy/observe/session-key.js";
 import { Sessions, type Exchange } from "../../proxy/observe/sessions.js";
 import { nodeSha256 } from "../../proxy/index.js";
 
@@ -30,14 +30,15 @@ describe("session keys", () => {
     expect(sessionKey({}, {}, () => null)).toBeNull();
   });
 
-  it("probes (max_tokens ≤ 1, in each API's spelling), one-shots (no model turn yet) and turns", () => {
+  it("probes (max_tokens ≤ 1, in each API's spelling), turns, side calls by their shape, and requests with no model turn", () => {
     const a = getDialect("anthropic");
     const turn = [{ role: "user", content: "hi" }, { role: "assistant", content: "hello" }, { role: "user", content: "go" }];
-    expect(requestKind({ max_tokens: 1 }, turn, a)).toBe("probe");
-    expect(requestKind({ max_output_tokens: 0 }, turn, getDialect("openai-responses"))).toBe("probe");
-    expect(requestKind({ max_completion_tokens: 1 }, turn, getDialect("openai-chat"))).toBe("probe");
-    expect(requestKind({ max_tokens: 32 }, [{ role: "user", content: "title this" }], a)).toBe("one-shot");
-    expect(requestKind({ max_tokens: 32 }, turn, a)).toBe("turn");
+    expect(requestShape({ max_tokens: 1 }, turn, a)).toBe("probe");
+    expect(requestShape({ max_output_tokens: 0 }, turn, getDialect("openai-responses"))).toBe("probe");
+    expect(requestShape({ max_completion_tokens: 1 }, turn, getDialect("openai-chat"))).toBe("probe");
+    expect(requestShape({ max_tokens: 32 }, [{ role: "user", content: "title this" }], a)).toBe("unturned");
+    expect(requestShape({ max_tokens: 32 }, [{ role: "user", content: "judge this" }, { role: "user", content: "transcript" }], a)).toBe("side");
+    expect(requestShape({ max_tokens: 32 }, turn, a)).toBe("turn");
   });
 
   it("model names: known families shown, anything else is other", () => {
@@ -63,17 +64,17 @@ describe("the session table", () => {
     expect(s.idOf("claude\u0000abd")).not.toBe(id);
   });
 
-  it("probes and one-shots are counted apart and open no session; a known session counts them apart from its requests", () => {
+  it("probes and side calls are counted apart and open no session; a known session counts them apart from its requests", () => {
     const t = new Sessions(nodeSha256);
-    expect(t.find("k1", "probe", 1)).toBeNull();
-    expect(t.find("k1", "one-shot", 1)).toBeNull();
+    expect(t.find("k1", "probe", 1).session).toBeNull();
+    expect(t.find("k1", "side", 1).session).toBeNull();
     expect(t.size).toBe(0);
-    const s = t.find("k1", "turn", 2)!;
+    const s = t.find("k1", "turn", 2).session!;
     s.add(ex({ action: "cliff", tokensIn: 5000, tokensOut: 1000 }));
-    t.find("k1", "probe", 3)!.add(ex({ kind: "probe", action: "pass" }));
-    t.find("k1", "one-shot", 3)!.add(ex({ kind: "one-shot", action: "cliff" }));
-    expect(s.view()).toMatchObject({ requests: 1, cliffs: 1, probes: 1, oneShots: 1, context: [1000], cliffAt: [0] });
-    expect([t.probes, t.oneShots]).toEqual([2, 2]);
+    t.find("k1", "probe", 3).session!.add(ex({ kind: "probe", action: "pass" }));
+    t.find("k1", "side", 3).session!.add(ex({ kind: "side", action: "cliff", usage: { input: 7, cacheRead: 0, cacheWrite: 0, output: 1 } }));
+    expect(s.view()).toMatchObject({ requests: 1, cliffs: 1, probes: 1, sideCalls: 1, context: [1000], cliffAt: [0], usage: { input: 7, output: 1 } });
+    expect([t.probes, t.sideCalls]).toEqual([2, 2]);
   });
 
   it("is bounded: past its size the session idle longest goes", () => {
@@ -91,7 +92,7 @@ describe("last cliffs over all sessions", () => {
   it("stay within their bound: the sessions idle longest lose theirs first, the newest keeps its own", () => {
     const cliff = (n: number) => ({ time: "", messagesIn: 1, messagesOut: 1, tokensIn: 1, tokensOut: 1, summary: "s".repeat(n), dropped: [] });
     const t = new Sessions(nodeSha256, 10, 3000);
-    const [a, b, c] = ["a", "b", "c"].map((k) => t.find(k, "turn", 1)!);
+    const [a, b, c] = ["a", "b", "c"].map((k) => t.find(k, "turn", 1).session!);
     t.setLastCliff(a, cliff(600));
     t.setLastCliff(b, cliff(600));
     expect([a, b].map((s) => s.lastCliff !== null)).toEqual([true, true]);
@@ -136,7 +137,7 @@ describe("the ledger of a cliff", () => {
     expect(l.bills.map((b) => b.netDollars)).toEqual([null, null]);
     expect(l.total.priced).toBe(0);
     const t = new Sessions(nodeSha256);
-    const s = t.find("k", "turn", 1)!;
+    const s = t.find("k", "turn", 1).session!;
     s.add(ex({ action: "cliff", tokensIn: 5000, tokensOut: 1000, usage: { input: 1, cacheRead: 0, cacheWrite: 5, output: 1 }, price: null }));
     expect((s.view().ledger as any).netDollars).toBeNull();
     l.add(true, 1000, { input: 1, cacheRead: 0, cacheWrite: 5, output: 1 }, sonnet, 3);
