@@ -11,9 +11,12 @@ import { summaryMessageText } from "./parts/index.js";
 import { PartsCache } from "./parts/cache.js";
 import { CallBook, needsBook } from "./parts/call-book.js";
 import { settleCopies } from "./parts/working-set.js";
+import { backRefs } from "./parts/back-refs.js";
 
 // A sandbox build whose config never turns the working set on leaves it out (build.mjs defines this).
 declare const __CLIFF_WORKING_SET__: boolean | undefined;
+// A sandbox build whose config never turns back-references on leaves them out (build.mjs defines this).
+declare const __CLIFF_BACK_REFS__: boolean | undefined;
 
 import { tailTerms, withTailTerms } from "./retention/tail-focus.js";
 import { renderSummary } from "./summary.js";
@@ -92,13 +95,16 @@ function booked(d: Dialect, ctx: PartContext): (i: number, m: unknown) => string
   return book === undefined ? (_i, m) => d.summarize(m, ctx) : (i, m) => ((book.at = i), d.summarize(m, ctx));
 }
 
+/** Back-references of a span, once its parts are made (core/parts/back-refs.ts). */
+type RefsOf = (book: CallBook, made: readonly string[][]) => ((i: number, parts: string[]) => string[]) | null;
+
 /**
  * The parts of body[0, keptFrom) in order. With the plan rule on, a message that ends its parts
  * with a plan keeps it only when it is the span's newest (older plans are superseded).
  */
-function collectParts(body: readonly unknown[], keptFrom: number, partsOf: (i: number, m: unknown) => string[], book: CallBook | undefined, cfg: Config, visit: (m: unknown) => void): string[] {
-  // Superseded plans and file copies are settled once the whole span is read.
-  const plans = cfg.planMaxChars > 0 || cfg.workingSetFileMaxChars > 0;
+function collectParts(body: readonly unknown[], keptFrom: number, partsOf: (i: number, m: unknown) => string[], book: CallBook | undefined, cfg: Config, visit: (m: unknown) => void, refsOf: RefsOf | null): string[] {
+  // Superseded plans and file copies are settled, and back-references found, once the whole span is read.
+  const plans = (!(typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) && refsOf !== null) || cfg.planMaxChars > 0 || cfg.workingSetFileMaxChars > 0;
   const parts: string[] = [];
   const made: string[][] = plans ? new Array<string[]>(keptFrom) : [];
   for (let i = 0; i < keptFrom; i++) {
@@ -110,9 +116,11 @@ function collectParts(body: readonly unknown[], keptFrom: number, partsOf: (i: n
   if (!plans || book === undefined) return plans ? ([] as string[]).concat(...made) : parts;
   const latest = cfg.planMaxChars > 0 ? book.latestPlanBefore(keptFrom) : -1;
   const settle = (typeof __CLIFF_WORKING_SET__ !== "undefined" && !__CLIFF_WORKING_SET__) || cfg.workingSetFileMaxChars <= 0 ? null : settleCopies(book, keptFrom, cfg.workingSetMaxChars);
+  const refs = (typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) || refsOf === null ? null : refsOf(book, made);
   for (let i = 0; i < keptFrom; i++) {
     const own = cfg.planMaxChars > 0 && book.hasPlan(i) && i !== latest ? made[i].slice(0, -1) : made[i];
-    for (const part of settle === null ? own : settle(i, own)) parts.push(part);
+    const settled = settle === null ? own : settle(i, own);
+    for (const part of (typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) || refs === null ? settled : refs(i, settled)) parts.push(part);
   }
   return parts;
 }
@@ -196,7 +204,7 @@ export function compactWith(messages: readonly unknown[], d: Dialect, cfg: Confi
   const parts = collectParts(body, keptFrom, partsOf, ctx.book, cfg, (m) => {
     // The lists an old summary carried come forward; everything else it said is dropped.
     if (files !== null && d.isSummary(m)) files.addText(summaryMessageText(m));
-  });
+  }, (typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) || cfg.backRefMaxChars <= 0 ? null : (book, made) => backRefs(book, keptFrom, made, (i) => d.isAssistant(body[i]), cfg, ctx.note));
   if (readStubParts !== null && d.name === "anthropic" && options.stubbedReads !== false) {
     for (const p of readStubParts(messages, { headLen, spanFrom: headLen, cut: headLen + keptFrom }, cfg, options.archive)) {
       if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) options.note?.("stubbed-read", p);

@@ -45,7 +45,8 @@ var DEFAULT_CONFIG = Object.freeze({
   keepStubbedReads: true,
   keepEditedFiles: false,
   workingSetFileMaxChars: 0,
-  workingSetMaxChars: 4e4
+  workingSetMaxChars: 4e4,
+  ...typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ ? {} : { backRefMaxChars: 0, backRefTotalMaxChars: 2e3 }
 });
 var PROFILES = {
   reference: {},
@@ -53,7 +54,8 @@ var PROFILES = {
   // pay on its checking half (docs/retention.md): edits and whole writes to 16,000 characters, the
   // working set (each file's newest read or write, older copies superseded), commands to 1,000;
   // long user text (tool output some agents send as user messages) and assistant text are capped,
-  // the tail focus kept small (errorTailMaxChars gained nothing and stays off). The pins cost nothing
+  // the tail focus kept small (errorTailMaxChars gained nothing and stays off); back-references pay
+  // a little on the checking half (+0.6 held for +1.1 kept) and lower no family. The pins cost nothing
   // where no such file is read. The archive keeps what is dropped, where a host can write files.
   recall: {
     editMaxChars: 16e3,
@@ -71,7 +73,8 @@ var PROFILES = {
     focusTotalMaxChars: 1e3,
     keepFiles: Object.freeze(["AGENTS.md", "CLAUDE.md"]),
     archive: true,
-    keepEditedFiles: true
+    keepEditedFiles: true,
+    ...typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ ? {} : { backRefMaxChars: 800, backRefTotalMaxChars: 2e3 }
   }
 };
 
@@ -116,7 +119,8 @@ var CONFIG_KINDS = {
   keepStubbedReads: "bool",
   keepEditedFiles: "bool",
   workingSetFileMaxChars: "int",
-  workingSetMaxChars: "int"
+  workingSetMaxChars: "int",
+  ...typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ ? {} : { backRefMaxChars: "int", backRefTotalMaxChars: "int" }
 };
 var CONFIG_KEYS = Object.keys(CONFIG_KINDS);
 var WHAT = {
@@ -1297,6 +1301,97 @@ function workingSetWrite(line, name, args, ctx) {
   return line;
 }
 
+// core/retention/distinctive.ts
+var JSON_ESCAPE = /\\(?:u[0-9a-fA-F]{4}|[nrt"\\/])/g;
+var RUN = /[A-Za-z0-9_./:-]+/g;
+var EDGES = /^:+|[.:]+$/g;
+var NUMERIC = /^[0-9.,:-]+$/;
+var MARK = /[0-9_./:-]/;
+var ALNUM = /[A-Za-z0-9]/;
+var LOWER = /[a-z]/;
+var INNER_CAPITAL = /^.+[A-Z]/;
+function isDistinctive(token) {
+  if (!ALNUM.test(token)) return false;
+  if (NUMERIC.test(token)) return digits(token) >= 3;
+  return MARK.test(token) || LOWER.test(token) && INNER_CAPITAL.test(token);
+}
+function digits(token) {
+  let n = 0;
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i);
+    if (c >= 48 && c <= 57) n++;
+  }
+  return n;
+}
+function addDistinctive(text, into) {
+  const clean = text.indexOf("\\") < 0 ? text : text.replace(JSON_ESCAPE, " ");
+  const runs = clean.match(RUN);
+  if (runs === null) return into;
+  for (const run of runs) {
+    const token = run.replace(EDGES, "");
+    if (token !== "" && isDistinctive(token)) into.add(token);
+  }
+  return into;
+}
+
+// core/parts/back-refs.ts
+var BACK_REF_TAG = "result (named later): ";
+var REACH = 8;
+var MAX_TERMS2 = 40;
+var MIN_TERM = 4;
+var DROPPED = /* @__PURE__ */ new WeakMap();
+function noteDropped(book, clean) {
+  let m = DROPPED.get(book);
+  if (m === void 0) DROPPED.set(book, m = /* @__PURE__ */ new Map());
+  const l = m.get(book.at);
+  if (l === void 0) m.set(book.at, [clean]);
+  else if (l.indexOf(clean) < 0) l.push(clean);
+}
+function backRefs(book, end, made, isModel, cfg, note) {
+  const dropped = DROPPED.get(book);
+  if (dropped === void 0) return null;
+  const words2 = /* @__PURE__ */ new Map();
+  const termsOf = (j) => {
+    let w = words2.get(j);
+    if (w === void 0) {
+      const set = /* @__PURE__ */ new Set();
+      for (const p of made[j]) addDistinctive(p, set);
+      w = [];
+      for (const t of set) if (t.length >= MIN_TERM) w.push(t.toLowerCase());
+      words2.set(j, w);
+    }
+    return w;
+  };
+  const out = /* @__PURE__ */ new Map();
+  let remaining = cfg.backRefTotalMaxChars;
+  const at = [...dropped.keys()].filter((i) => i < end).sort((a, b) => b - a);
+  for (const i of at) {
+    if (remaining <= 0) break;
+    const terms = [];
+    for (let j = i + 1, seen = 0; j < end && seen < REACH && terms.length < MAX_TERMS2; j++) {
+      if (!isModel(j)) continue;
+      seen++;
+      for (const t of termsOf(j)) if (terms.length < MAX_TERMS2 && terms.indexOf(t) < 0) terms.push(t);
+    }
+    if (terms.length === 0) continue;
+    for (const text of dropped.get(i)) {
+      const budget = { focus: { text: "", terms }, perResult: cfg.backRefMaxChars, remaining, context: cfg.focusContextLines };
+      const ex = focusExcerpt(text, budget);
+      if (ex === null) continue;
+      remaining = budget.remaining;
+      const line = BACK_REF_TAG + ex.slice(FOCUS_EXCERPT_TAG.length);
+      if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) note?.("back-ref", line);
+      (out.get(i) ?? out.set(i, []).get(i)).push(line);
+    }
+  }
+  return (i, parts) => {
+    const add = out.get(i);
+    if (add === void 0) return parts;
+    const fresh = add.filter((a) => !parts.some((p) => p.indexOf(a.slice(BACK_REF_TAG.length)) >= 0));
+    return fresh.length === 0 ? parts : parts.concat(fresh);
+  };
+}
+
 // core/parts/result.ts
 function humanPart(tag, text, ctx, dropSummary = true) {
   if (dropSummary && isSummaryText(text)) return null;
@@ -1320,6 +1415,7 @@ function resultPart(text, ctx, meta) {
 function longResultPart(text, clean, ctx, meta) {
   const kept = keptLongResult(clean, ctx, meta);
   if (kept !== null) return withPointer(toWellFormed(kept.line), kept.cut ? pointerTo(ctx.archive, text, "result") : null);
+  if (!(typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) && ctx.cfg.backRefMaxChars > 0 && ctx.book !== void 0) noteDropped(ctx.book, clean);
   const excerpt = ctx.focus === void 0 ? null : toWellFormed(focusExcerpt(clean, ctx.focus) ?? "") || null;
   if ((typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) && excerpt !== null) ctx.note?.("focus", excerpt);
   return withPointer(excerpt, pointerTo(ctx.archive, text, "result"));
@@ -1412,7 +1508,7 @@ var AssistantPart = class {
 
 // core/parts/call-book.ts
 function needsBook(cfg) {
-  return cfg.planMaxChars > 0 || cfg.workingSetFileMaxChars > 0 || cfg.pinMaxChars > 0 && (cfg.keepResultsOf.length > 0 || cfg.keepFiles.length > 0);
+  return cfg.planMaxChars > 0 || cfg.workingSetFileMaxChars > 0 || !(typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) && cfg.backRefMaxChars > 0 || cfg.pinMaxChars > 0 && (cfg.keepResultsOf.length > 0 || cfg.keepFiles.length > 0);
 }
 var PAIRING_REACH = 16;
 var CallBook = class {
@@ -1690,39 +1786,6 @@ var PartsCache = class {
   }
 };
 
-// core/retention/distinctive.ts
-var JSON_ESCAPE = /\\(?:u[0-9a-fA-F]{4}|[nrt"\\/])/g;
-var RUN = /[A-Za-z0-9_./:-]+/g;
-var EDGES = /^:+|[.:]+$/g;
-var NUMERIC = /^[0-9.,:-]+$/;
-var MARK = /[0-9_./:-]/;
-var ALNUM = /[A-Za-z0-9]/;
-var LOWER = /[a-z]/;
-var INNER_CAPITAL = /^.+[A-Z]/;
-function isDistinctive(token) {
-  if (!ALNUM.test(token)) return false;
-  if (NUMERIC.test(token)) return digits(token) >= 3;
-  return MARK.test(token) || LOWER.test(token) && INNER_CAPITAL.test(token);
-}
-function digits(token) {
-  let n = 0;
-  for (let i = 0; i < token.length; i++) {
-    const c = token.charCodeAt(i);
-    if (c >= 48 && c <= 57) n++;
-  }
-  return n;
-}
-function addDistinctive(text, into) {
-  const clean = text.indexOf("\\") < 0 ? text : text.replace(JSON_ESCAPE, " ");
-  const runs = clean.match(RUN);
-  if (runs === null) return into;
-  for (const run of runs) {
-    const token = run.replace(EDGES, "");
-    if (token !== "" && isDistinctive(token)) into.add(token);
-  }
-  return into;
-}
-
 // core/retention/tail-focus.ts
 var MAX_TAIL_TERMS = 40;
 var MIN_TERM_LENGTH = 4;
@@ -1764,8 +1827,8 @@ function booked(d, ctx) {
   const book = ctx.book;
   return book === void 0 ? (_i, m) => d.summarize(m, ctx) : (i, m) => (book.at = i, d.summarize(m, ctx));
 }
-function collectParts(body, keptFrom, partsOf, book, cfg, visit) {
-  const plans = cfg.planMaxChars > 0 || cfg.workingSetFileMaxChars > 0;
+function collectParts(body, keptFrom, partsOf, book, cfg, visit, refsOf) {
+  const plans = !(typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) && refsOf !== null || cfg.planMaxChars > 0 || cfg.workingSetFileMaxChars > 0;
   const parts = [];
   const made = plans ? new Array(keptFrom) : [];
   for (let i = 0; i < keptFrom; i++) {
@@ -1777,9 +1840,11 @@ function collectParts(body, keptFrom, partsOf, book, cfg, visit) {
   if (!plans || book === void 0) return plans ? [].concat(...made) : parts;
   const latest = cfg.planMaxChars > 0 ? book.latestPlanBefore(keptFrom) : -1;
   const settle = typeof __CLIFF_WORKING_SET__ !== "undefined" && !__CLIFF_WORKING_SET__ || cfg.workingSetFileMaxChars <= 0 ? null : settleCopies(book, keptFrom, cfg.workingSetMaxChars);
+  const refs = typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ || refsOf === null ? null : refsOf(book, made);
   for (let i = 0; i < keptFrom; i++) {
     const own = cfg.planMaxChars > 0 && book.hasPlan(i) && i !== latest ? made[i].slice(0, -1) : made[i];
-    for (const part of settle === null ? own : settle(i, own)) parts.push(part);
+    const settled = settle === null ? own : settle(i, own);
+    for (const part of typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ || refs === null ? settled : refs(i, settled)) parts.push(part);
   }
   return parts;
 }
@@ -1840,7 +1905,7 @@ function compactWith(messages, d, cfg, options = {}) {
   const partsOf = cache !== null ? cache.summarizer(messages, headLen, d, ctx) : booked(d, ctx);
   const parts = collectParts(body, keptFrom, partsOf, ctx.book, cfg, (m) => {
     if (files !== null && d.isSummary(m)) files.addText(summaryMessageText(m));
-  });
+  }, typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ || cfg.backRefMaxChars <= 0 ? null : (book, made) => backRefs(book, keptFrom, made, (i) => d.isAssistant(body[i]), cfg, ctx.note));
   if (readStubParts !== null && d.name === "anthropic" && options.stubbedReads !== false) {
     for (const p of readStubParts(messages, { headLen, spanFrom: headLen, cut: headLen + keptFrom }, cfg, options.archive)) {
       if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) options.note?.("stubbed-read", p);

@@ -1,6 +1,10 @@
 /** The reference proxy's defaults, and the profiles: named groups of defaults laid over them. */
 import type { Config, Profile } from "./keys.js";
 
+// A sandbox build whose config never turns back-references on leaves their keys out (build.mjs defines this).
+declare const __CLIFF_BACK_REFS__: boolean | undefined;
+type BackRefKeys = Pick<Config, "backRefMaxChars" | "backRefTotalMaxChars">;
+
 export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   profile: "reference" as Profile,
   enabled: true,
@@ -34,6 +38,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   // The one rule on in the reference profile too: its output changes only for a history that holds a stub.
   keepStubbedReads: true, keepEditedFiles: false,
   workingSetFileMaxChars: 0, workingSetMaxChars: 40000,
+  ...((typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ ? {} : { backRefMaxChars: 0, backRefTotalMaxChars: 2000 }) as BackRefKeys),
 });
 
 /**
@@ -46,12 +51,14 @@ export const PROFILES: { readonly [P in Profile]: Readonly<Partial<Config>> } = 
   // pay on its checking half (docs/retention.md): edits and whole writes to 16,000 characters, the
   // working set (each file's newest read or write, older copies superseded), commands to 1,000;
   // long user text (tool output some agents send as user messages) and assistant text are capped,
-  // the tail focus kept small (errorTailMaxChars gained nothing and stays off). The pins cost nothing
+  // the tail focus kept small (errorTailMaxChars gained nothing and stays off); back-references pay
+  // a little on the checking half (+0.6 held for +1.1 kept) and lower no family. The pins cost nothing
   // where no such file is read. The archive keeps what is dropped, where a host can write files.
   recall: {
     editMaxChars: 16000, workingSetFileMaxChars: 16000, workingSetMaxChars: 40000, planMaxChars: 3000, cmdMaxChars: 1000,
     humanMaxChars: 1000, thoughtMaxChars: 2000, keepThinking: false, resultMaxChars: 200,
     tailFocus: true, focusContextLines: 1, focusResultMaxChars: 500, focusTotalMaxChars: 1000, keepFiles: Object.freeze(["AGENTS.md", "CLAUDE.md"]), archive: true,
     keepEditedFiles: true,
+    ...((typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ ? {} : { backRefMaxChars: 800, backRefTotalMaxChars: 2000 }) as BackRefKeys),
   },
 };

@@ -91,4 +91,8 @@ export interface Config {
   workingSetFileMaxChars: number;
   /** …and the newest copies share at most this many characters, newest first (the rest keep what the other rules keep). */
   workingSetMaxChars: number;
+  /** Recall rule (back-references): a dropped result gives the lines a later message of the span names, up to this many characters; 0 = off. */
+  backRefMaxChars: number;
+  /** …at most this many characters over all results, newest first. */
+  backRefTotalMaxChars: number;
 }

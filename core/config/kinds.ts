@@ -16,6 +16,8 @@ export const CONFIG_ENUMS: { readonly [key: string]: readonly string[] } = {
   profile: Object.keys(PROFILES),
 };
 
+// A sandbox build whose config never turns back-references on leaves their keys out (build.mjs defines this).
+declare const __CLIFF_BACK_REFS__: boolean | undefined;
 export const CONFIG_KINDS: { readonly [K in keyof Config]: ConfigKind } = {
   profile: "enum",
   enabled: "bool",
@@ -47,6 +49,7 @@ export const CONFIG_KINDS: { readonly [K in keyof Config]: ConfigKind } = {
   keepResultsOf: "list", keepFiles: "list", pinMaxChars: "int",
   keepStubbedReads: "bool", keepEditedFiles: "bool",
   workingSetFileMaxChars: "int", workingSetMaxChars: "int",
+  ...((typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ ? {} : { backRefMaxChars: "int", backRefTotalMaxChars: "int" }) as Record<"backRefMaxChars" | "backRefTotalMaxChars", ConfigKind>),
 };
 
 /** The config keys, in their camelCase spelling. */

@@ -7,11 +7,14 @@ import { pointerTo, type PartContext } from "./context.js";
 import { errorTailTag, failure, lastLines, pinned, type ResultMeta } from "./result-rules.js";
 import { RESULT_TAG } from "./tags.js";
 import { workingSetRead } from "./working-set.js";
+import { noteDropped } from "./back-refs.js";
 
 // A sandbox build whose config never turns the working set on leaves it out (build.mjs defines this).
 declare const __CLIFF_WORKING_SET__: boolean | undefined;
 // The sandbox build has no one to tell which rule made a line (ctx.note): it leaves the calls out.
 declare const __CLIFF_SANDBOX__: boolean | undefined;
+// A sandbox build whose config never turns back-references on leaves them out (build.mjs defines this).
+declare const __CLIFF_BACK_REFS__: boolean | undefined;
 
 
 /** `<tag>: text` for human-authored text (user, system, developer…): notifications removed, stripped, capped. */
@@ -44,6 +47,7 @@ function longResultPart(text: string, clean: string, ctx: PartContext, meta: Res
   const kept = keptLongResult(clean, ctx, meta);
   // What a rule keeps of a long result may be cut (a tail, a pinned start): the archive keeps it whole.
   if (kept !== null) return withPointer(toWellFormed(kept.line), kept.cut ? pointerTo(ctx.archive, text, "result") : null);
+  if (!(typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) && ctx.cfg.backRefMaxChars > 0 && ctx.book !== undefined) noteDropped(ctx.book, clean);
   const excerpt = ctx.focus === undefined ? null : toWellFormed(focusExcerpt(clean, ctx.focus) ?? "") || null;
   if ((typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) && excerpt !== null) ctx.note?.("focus", excerpt);
   // The archive keeps the text as the model saw it, unstripped.

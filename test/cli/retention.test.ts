@@ -55,7 +55,7 @@ describe("what each cliff cost, in simulate --json", () => {
   });
 });
 
-const RULES = ["head", "tail", "result", "call", "text", "thinking", "user", "system", "files", "edit", "plan", "working-set", "pinned", "error-tail", "focus", "stubbed-read", "archive", "other"];
+const RULES = ["head", "tail", "result", "call", "text", "thinking", "user", "system", "files", "edit", "plan", "working-set", "pinned", "error-tail", "focus", "back-ref", "stubbed-read", "archive", "other"];
 
 describe("which rule kept each needed token a cliff held, in simulate --json", () => {
   const cache = join(dir, "held-cache");

@@ -79,6 +79,15 @@ describe("which rule kept each needed token a cliff held", () => {
     expect(pinned.find((i) => i.rule === "pinned")!.key).toBe("keepFiles");
   });
 
+  it("back-references: the lines of a dropped result a later step names (backRefMaxChars)", () => {
+    const msgs = history();
+    // A step after the failed run names the assertion; the next turns use the row it failed on.
+    msgs.splice(9, 0, { role: "assistant", content: [{ type: "text", text: "the AssertionError again" }] });
+    const items = heldBy(msgs, resolveConfig({ backRefMaxChars: 800 })).items;
+    expect(byRule(items)["back-ref"]).toEqual(["sumOfRows_4"]);
+    expect(items.find((i) => i.rule === "back-ref")!.key).toBe("backRefMaxChars");
+  });
+
   it("a file Claude Code answers with a re-read stub: the stubbed read keeps it (keepStubbedReads)", () => {
     const msgs = history();
     // The newest kept turn reads lib/a.ts again and gets the stub.
