@@ -1379,7 +1379,7 @@ function backRefs(book, end, made, isModel, cfg, note) {
       const ex = focusExcerpt(text, budget);
       if (ex === null) continue;
       remaining = budget.remaining;
-      const line = BACK_REF_TAG + ex.slice(FOCUS_EXCERPT_TAG.length);
+      const line = toWellFormed(BACK_REF_TAG + ex.slice(FOCUS_EXCERPT_TAG.length));
       if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) note?.("back-ref", line);
       (out.get(i) ?? out.set(i, []).get(i)).push(line);
     }

@@ -11,6 +11,7 @@ import type { Config } from "../config/index.js";
 import type { PartContext } from "./context.js";
 import { focusExcerpt, FOCUS_EXCERPT_TAG, type FocusBudget } from "../focus.js";
 import { addDistinctive } from "../retention/distinctive.js";
+import { toWellFormed } from "../text.js";
 
 export const BACK_REF_TAG = "result (named later): ";
 /** Later model messages read for a result's terms. */
@@ -67,7 +68,7 @@ export function backRefs(book: CallBook, end: number, made: readonly string[][],
       const ex = focusExcerpt(text, budget);
       if (ex === null) continue;
       remaining = budget.remaining;
-      const line = BACK_REF_TAG + ex.slice(FOCUS_EXCERPT_TAG.length);
+      const line = toWellFormed(BACK_REF_TAG + ex.slice(FOCUS_EXCERPT_TAG.length));
       if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) note?.("back-ref", line);
       (out.get(i) ?? out.set(i, []).get(i)!).push(line);
     }
