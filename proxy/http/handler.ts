@@ -23,6 +23,7 @@ import { overBudgetMessage, refuse } from "./refusal.js";
 import type { Route } from "../routes.js";
 import type { Action, Stats } from "../observe/index.js";
 import type { AdminAccess } from "./access.js";
+import type { IdleCollector } from "./idle-collect.js";
 import { endToEnd, readUpTo, send, type Agents, type UpstreamRequest } from "./upstream.js";
 
 export interface Context {
@@ -40,6 +41,8 @@ export interface Context {
   /** Told to stop: health fails, and each answer closes its connection (see drain.ts). */
   draining: boolean;
   statusExtra: () => Record<string, unknown>;
+  /** Collects the heap once the proxy is quiet after a burst (idle-collect.ts). */
+  idle?: IdleCollector;
 }
 
 /**
@@ -149,7 +152,8 @@ async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context
 export async function handle(req: IncomingMessage, res: ServerResponse, ctx: Context): Promise<void> {
   ctx.stats.requests++;
   ctx.stats.inFlight++;
-  res.on("close", () => ctx.stats.inFlight--);
+  ctx.idle?.begin();
+  res.on("close", () => ctx.idle?.end(--ctx.stats.inFlight));
   if (ctx.draining) res.shouldKeepAlive = false;
   const a = admit(req, ctx.options.upstreams, ctx.guard);
   if (a.kind === "refuse") {

@@ -21,6 +21,7 @@ import { Observer } from "../observe/index.js";
 import { Stats } from "../observe/index.js";
 import { adminAccess } from "./access.js";
 import { adminTokenFile, ensureAdminToken } from "../../node/admin-token.js";
+import { idleCollector, v8Collect } from "./idle-collect.js";
 import { endToEnd, newAgents, send, type Agents } from "./upstream.js";
 import { ruleText } from "../decision/index.js";
 
@@ -92,6 +93,7 @@ export async function startProxy(o: ProxyOptions = {}): Promise<RunningProxy> {
     agents, engine, options, stats, guard, observer, loopback, debug, access: adminAccess(token.token, loopback), draining: false,
     statusExtra: () => ({ listen: `http://${options.host}:${port}`, upstreams: Object.fromEntries(Object.entries(options.upstreams).map(([k, u]) => [k, u.href])), allowedHosts: options.allowedHosts, logFile: options.logFile ?? null, shadow: engine.config.shadow, strict: engine.config.strict, thresholdTokens: engine.config.thresholdTokens, thresholdShare: options.threshold.share ?? null, thresholdRule: options.threshold.rule, thresholdText: ruleText(options.threshold), modelThresholds: options.threshold.modelThresholds ?? [], idleCliffMs: options.idleCliffMs ?? null, idleCliffFloor: options.idleCliffMs === undefined ? null : options.idleCliffFloor, contextWindow: options.threshold.contextWindow ?? null, debugDir: options.debugDir ?? null, adminTokenFile: token.file,
       archive: archive === undefined ? null : { dir: archive.dir, ...archive.stats() } }),
+    idle: idleCollector(v8Collect()),
   };
   const server = http.createServer((req, res) => {
     handle(req, res, ctx).catch(() => {
@@ -113,6 +115,7 @@ export async function startProxy(o: ProxyOptions = {}): Promise<RunningProxy> {
     drain: (o) => drain(server, ctx, observer.events, o),
     close: () => new Promise<void>((resolve) => {
       observer.events.close();
+      ctx.idle?.stop();
       server.close(() => resolve());
       server.closeAllConnections();
       agents["http:"].destroy();
