@@ -11,7 +11,7 @@ import { pipeline } from "node:stream";
 import type { Engine } from "../../core/index.js";
 import { admin } from "./admin.js";
 import { COMPACT_PATH, compactEndpoint } from "./compact-endpoint.js";
-import { decide, mergedBeta, outgoingBytes, outgoingHeaders, thinkingPlan, type Decision } from "../decision/index.js";
+import { bodyText, decide, mergedBeta, outgoingBytes, outgoingHeaders, thinkingPlan, type Decision } from "../decision/index.js";
 import type { DebugDump } from "../observe/index.js";
 import { logLine, type RequestRecord } from "../observe/index.js";
 import type { Observer } from "../observe/index.js";
@@ -104,6 +104,9 @@ async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context
     return watched.end(finish(ctx, d, "refuse", 0, 0), d.prepared.rung);
   }
   const request: UpstreamRequest = { agents: ctx.agents, url, method: "POST", headers: outgoingHeaders(req.headers, d), body: d.body };
+  // The text is written out already; only an escalation needs it again, and it is decoded anew then:
+  // two hundred requests awaiting their answers need not hold a copy of their history each.
+  d.text = null;
   let escalations = 0;
   let status = 0;
   let refused: RequestRecord["refused"];
@@ -131,11 +134,11 @@ async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context
       }
       if (!context || !ctx.engine.reactive(d.prepared)) return relay(upstream, res, error.chunks);
       escalations++;
-      request.body = outgoingBytes(d.text!, d.prepared, d.thinking);
+      request.body = outgoingBytes(d.text ??= bodyText(raw), d.prepared, d.thinking);
       // An escalation changes a request the first rung may have left alone: it needs the same handling.
       if (d.thinking.kind === "none" && d.parsed !== null && route.api === "anthropic") {
         d.thinking = thinkingPlan(d.parsed, ctx.options.preservedThinking);
-        request.body = outgoingBytes(d.text!, d.prepared, d.thinking);
+        request.body = outgoingBytes(d.text ??= bodyText(raw), d.prepared, d.thinking);
         if (d.thinking.kind === "bind") request.headers = { ...req.headers, "anthropic-beta": mergedBeta(req.headers) };
       }
       d.record.messagesOut = d.prepared.substituted.length;
