@@ -24,7 +24,7 @@ import type { Route } from "../routes.js";
 import type { Action, Stats } from "../observe/index.js";
 import type { AdminAccess } from "./access.js";
 import type { IdleCollector } from "./idle-collect.js";
-import { endToEnd, readUpTo, send, type Agents, type UpstreamRequest } from "./upstream.js";
+import { endToEnd, joined, readUpTo, send, type Agents, type UpstreamRequest } from "./upstream.js";
 
 export interface Context {
   agents: Agents;
@@ -171,7 +171,8 @@ export async function handle(req: IncomingMessage, res: ServerResponse, ctx: Con
   const { route, url } = a;
   if (route.remoteSummary) ctx.stats.remoteSummaries++;
   if (route.api === null) return passThrough(req, res, ctx, url);
-  const body = await readUpTo(req, ctx.options.compactLimitBytes);
+  const stated = req.headers["content-length"];
+  const body = await readUpTo(req, ctx.options.compactLimitBytes, stated === undefined ? undefined : Number(stated));
   if (!body.complete) {
     const record: RequestRecord = { api: route.api, messagesIn: 0, messagesOut: 0, tokensIn: 0, tokensOut: 0, action: "oversize", escalations: 0, addedMs: 0, status: 0 };
     ctx.stats.count("oversize", 0, 0, 0);
@@ -179,5 +180,5 @@ export async function handle(req: IncomingMessage, res: ServerResponse, ctx: Con
     ctx.observer.begin(ctx.engine, req.headers, route.api, null, null).end(record, 0);
     return passThrough(req, res, ctx, url, body.chunks);
   }
-  return compacted(req, res, ctx, route, url, Buffer.concat(body.chunks, body.total));
+  return compacted(req, res, ctx, route, url, joined(body));
 }

@@ -71,13 +71,24 @@ function attempt(r: UpstreamRequest, pooled: boolean, onRequest?: (req: http.Cli
 
 /**
  * Reads a body (a request's or a response's) up to `limit` bytes. Past it, reading stops with the
- * rest left in the stream (paused), so the caller can pass the chunks read and the rest on.
+ * rest left in the stream (paused), so the caller can pass the chunks read and the rest on. A body
+ * of a stated length within the limit is read into one buffer of that length as it arrives: with
+ * many bodies in flight, each is held once, not as its chunks and then their concatenation.
  */
-export function readUpTo(stream: Readable, limit: number): Promise<{ chunks: Buffer[]; total: number; complete: boolean }> {
+export function readUpTo(stream: Readable, limit: number, stated?: number): Promise<{ chunks: Buffer[]; total: number; complete: boolean }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
+    let into = stated !== undefined && Number.isSafeInteger(stated) && stated > 0 && stated <= limit ? Buffer.allocUnsafeSlow(stated) : null;
     let total = 0;
     const onData = (c: Buffer): void => {
+      if (into !== null && total + c.length <= into.length) {
+        c.copy(into, total);
+        total += c.length;
+        return;
+      }
+      // More than was stated (never from Node's HTTP parser): what was copied goes first, as a chunk.
+      if (into !== null) chunks.push(into.subarray(0, total));
+      into = null;
       chunks.push(c);
       total += c.length;
       if (total > limit) {
@@ -87,9 +98,17 @@ export function readUpTo(stream: Readable, limit: number): Promise<{ chunks: Buf
         resolve({ chunks, total, complete: false });
       }
     };
-    const onEnd = (): void => resolve({ chunks, total, complete: true });
+    const onEnd = (): void => {
+      if (into !== null && total > 0) chunks.push(into.subarray(0, total));
+      resolve({ chunks, total, complete: true });
+    };
     stream.on("data", onData);
     stream.on("end", onEnd);
     stream.on("error", reject);
   });
+}
+
+/** The chunks read as one buffer (the one itself when there is one). */
+export function joined(body: { chunks: Buffer[]; total: number }): Buffer {
+  return body.chunks.length === 1 ? body.chunks[0] : Buffer.concat(body.chunks, body.total);
 }
