@@ -21,6 +21,8 @@ const RUNS = Number(process.env.CLIFF_BENCH_MEMORY_RUNS ?? 3);
 const BYTES = 200_000;
 const THRESHOLD = 30_000;
 const IDLE_S = 20;
+/** Node flags for `serve` (the unit's, say `--optimize-for-size`), to measure them as deployed. */
+const NODE_FLAGS = (process.env.CLIFF_BENCH_MEMORY_NODE_FLAGS ?? "").split(" ").filter((f) => f !== "");
 const MiB = 2 ** 20;
 const TARGET = { load: 400 * MiB, idle: 250 * MiB };
 const CLI = fileURLToPath(new URL("../dist/cli.mjs", import.meta.url));
@@ -54,7 +56,7 @@ async function probe(child: ChildProcess, file: string): Promise<Probe> {
 }
 
 async function startServe(upstreamUrl: string, file: string): Promise<{ child: ChildProcess; url: string }> {
-  const args = ["--expose-gc", "--import", PROBE, CLI, "serve", "--port", "0", "--threshold", String(THRESHOLD), "--keep-recent", "3", "--min-gain-tokens", String(THRESHOLD / 10), "--anthropic-upstream", upstreamUrl];
+  const args = ["--expose-gc", ...NODE_FLAGS, "--import", PROBE, CLI, "serve", "--port", "0", "--threshold", String(THRESHOLD), "--keep-recent", "3", "--min-gain-tokens", String(THRESHOLD / 10), "--anthropic-upstream", upstreamUrl];
   const child = spawn(process.execPath, args, { env: { ...process.env, CLIFF_MEMORY_PROBE: file }, stdio: ["ignore", "ignore", "pipe"] });
   let err = "";
   const url = await new Promise<string>((resolve, reject) => {
@@ -117,7 +119,7 @@ export async function benchMemory(): Promise<void> {
   for (let n = 0; n < RUNS; n++) runs.push(await once(n));
   const m = (f: (r: Run) => number): number => median(runs.map(f));
   const each = (f: (r: Run) => number): string => runs.map((r) => mb(f(r))).join(", ");
-  console.log(`memory: node dist/cli.mjs serve, ${SESSIONS} sessions at once, ${SESSIONS * REQUESTS} requests a run (histories to ${BYTES / 1000} KB, threshold ${THRESHOLD}), median of ${RUNS} runs (${runs.map((r) => r.seconds.toFixed(0) + " s").join(", ")})`);
+  console.log(`memory: node ${NODE_FLAGS.map((f) => f + " ").join("")}dist/cli.mjs serve, ${SESSIONS} sessions at once, ${SESSIONS * REQUESTS} requests a run (histories to ${BYTES / 1000} KB, threshold ${THRESHOLD}), median of ${RUNS} runs (${runs.map((r) => r.seconds.toFixed(0) + " s").join(", ")})`);
   console.log(`  under load: RSS ${mb(m((r) => r.loadRss))} (runs: ${each((r) => r.loadRss)}; the kernel's peak ${mb(m((r) => r.peakRss))})`);
   console.log(`  idle ${IDLE_S} s after: RSS ${mb(m((r) => r.idleRss))} (runs: ${each((r) => r.idleRss)}), heap after a collection ${mb(m((r) => r.idle.heapUsed))} of ${mb(m((r) => r.idle.heapTotal))} held (memo ${mb(m((r) => r.memo))}, store ${mb(m((r) => r.store))}), external ${mb(m((r) => r.idle.external))}`);
   console.log(`  targets: under load < ${mb(TARGET.load)} ${m((r) => r.loadRss) < TARGET.load ? "✔" : "✘"}; idle < ${mb(TARGET.idle)} ${m((r) => r.idleRss) < TARGET.idle ? "✔" : "✘"}`);
