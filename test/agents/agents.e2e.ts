@@ -14,13 +14,13 @@
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { mockModel, SUMMARISING, type MockModel, type MockOptions, type Seen } from "./mock-model.js";
 import { runChild } from "../helpers/child.js";
 import { chatgptSettings } from "../../node/clients/codex.js";
 import { modelFacts } from "../../core/models/index.js";
+import { freePort } from "../helpers/free-port.js";
 
 const AGENTS = join(tmpdir(), "cliffcompaction-agents");
 const VERSIONS = { claude: "@anthropic-ai/claude-code@2.1.332", codex: "@openai/codex@0.171.0" };
@@ -78,15 +78,6 @@ function install(): void {
   const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ["npm"];
   const r = spawnSync(npm[0], [...npm.slice(1), "install", "--no-audit", "--no-fund", VERSIONS.claude, VERSIONS.codex], { cwd: AGENTS, stdio: "inherit" });
   if (r.status !== 0) throw new Error("could not install the agents from the registry");
-}
-
-// Codex's remote compaction is a path of its own.
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", () => r()));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
 }
 
 /** What the proxy shows while the model holds its final answer: a watch frame, and its status beside the usage the model reported. */

@@ -18,11 +18,11 @@ import { describe, expect, it } from "vitest";
 import { spawn, spawnSync } from "node:child_process";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runChild } from "../helpers/child.js";
 import { scriptModel } from "./script-model.js";
+import { freePort } from "../helpers/free-port.js";
 
 const AGENTS = join(tmpdir(), "cliffcompaction-agents");
 const VERSION = "@anthropic-ai/claude-code@2.1.332";
@@ -38,14 +38,6 @@ function install(): void {
   const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ["npm"];
   const r = spawnSync(npm[0], [...npm.slice(1), "install", "--no-audit", "--no-fund", VERSION], { cwd: AGENTS, stdio: "inherit" });
   if (r.status !== 0 || !existsSync(CLAUDE)) throw new Error(`could not install ${VERSION} from the registry`);
-}
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", () => r()));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
 }
 
 /** Texts of Claude Code's own become a placeholder that keeps the tag they open with (the rule reads only that). */

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import http from "node:http";
-import { createServer, type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { resolveConfig } from "../../core/index.js";
 import { startProxy, type RunningProxy } from "../../proxy/index.js";
 import { cliffFrame, wrap } from "../../cli/watch/cliff.js";
@@ -17,6 +17,7 @@ import { sparkline } from "../../cli/watch/sparkline.js";
 import { runChild } from "../helpers/child.js";
 import { PTY_SCRIPT } from "../helpers/pty.js";
 import { mockUpstream, type MockUpstream } from "../helpers/mock-upstream.js";
+import { freePort } from "../helpers/free-port.js";
 
 const NOW = Date.parse("2026-12-01T10:00:00Z");
 
@@ -119,14 +120,6 @@ function scriptedProxy(): Promise<{ port: number; close: () => void }> {
 }
 
 const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runChild(process.execPath, ["dist/cli.mjs", ...args], process.cwd(), { ...process.env, COLUMNS: "120", ...env }, 30_000);
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", () => r()));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 describe("watch --once", () => {
   it("prints one plain frame of a scripted proxy and exits 0", async () => {

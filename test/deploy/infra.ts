@@ -6,7 +6,6 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -64,17 +63,7 @@ export function tools(): Tools {
   return { haproxy: which("haproxy")!, prometheus: which("prometheus")!, promtool: which("promtool")!, portkey: portkey() };
 }
 
-/** A port free on 127.0.0.1 now (for a process that must be told its port: HAProxy, Prometheus, a restarted replica). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from "../helpers/free-port.js";
 
 export interface Proc {
   name: string;
