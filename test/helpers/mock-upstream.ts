@@ -98,14 +98,20 @@ export async function mockUpstream(lifetimeMs = 120_000): Promise<MockUpstream> 
       res.end(body);
     });
   });
+  return Object.assign(mock, await listenLoopback(server, lifetimeMs));
+}
+
+/** Starts `server` on a free loopback port for at most `lifetimeMs`: its url, and a close that ends open connections too. */
+export async function listenLoopback(server: http.Server, lifetimeMs: number): Promise<{ url: string; close: () => Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const timer = setTimeout(() => server.close(), lifetimeMs);
   timer.unref();
-  mock.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  mock.close = () => new Promise<void>((resolve) => {
-    clearTimeout(timer);
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-  return mock;
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => {
+      clearTimeout(timer);
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
 }

@@ -15,7 +15,7 @@
  */
 import { createHash, createHmac } from "node:crypto";
 import http, { type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenLoopback } from "./mock-upstream.js";
 
 export const BETA = "thinking-binding-controls-2026-08-01";
 /** The models the docs' supported-model list names (the mock checks these only). */
@@ -226,16 +226,7 @@ export async function preservedThinkingMock(options: PreservedThinkingOptions = 
       res.end(d.body);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const timer = setTimeout(() => server.close(), options.lifetimeMs ?? 120_000);
-  timer.unref();
-  mock.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  mock.close = () => new Promise<void>((resolve) => {
-    clearTimeout(timer);
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-  return mock;
+  return Object.assign(mock, await listenLoopback(server, options.lifetimeMs ?? 120_000));
 }
 
 /** The assistant message an answer (JSON or SSE) carries, as a client would append it to its history. */
