@@ -5,7 +5,7 @@
  * `context_length_exceeded` or "maximum context length". The wording follows the reference proxy's
  * pattern. Any 413 says the body was too large, which a smaller body answers, whatever its text.
  */
-import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
+import { decoderOf } from "../encoding.js";
 
 const CONTEXT_ERROR = /context.?length|context.?window|prompt is too long|input.tokens|maximum.context|exceeds.limit|too.many.tokens|reduce.the.(length|input)|context_length_exceeded/i;
 
@@ -14,14 +14,13 @@ export const ERROR_BODY_LIMIT = 4 * 1024 * 1024;
 
 /** An error body's text, decoded as its encoding says ("" when it cannot be). */
 export function decodedText(body: Buffer, encoding: string | undefined): string {
+  const decode = decoderOf(encoding);
+  if (decode === null) return "";
   try {
-    if (encoding === "gzip" || encoding === "x-gzip") return gunzipSync(body).toString("utf8");
-    if (encoding === "deflate") return inflateSync(body).toString("utf8");
-    if (encoding === "br") return brotliDecompressSync(body).toString("utf8");
+    return decode(body, { maxOutputLength: 4 * ERROR_BODY_LIMIT }).toString("utf8");
   } catch {
     return "";
   }
-  return body.toString("utf8");
 }
 
 /** A 413, or a 400 whose body says the prompt was over the model's context. */

@@ -25,6 +25,7 @@ import type { Action, Stats } from "../observe/index.js";
 import type { AdminAccess } from "./access.js";
 import type { IdleCollector } from "./idle-collect.js";
 import { endToEnd, joined, readUpTo, send, type Agents, type UpstreamRequest } from "./upstream.js";
+import { withReadableOffer } from "../encoding.js";
 
 export interface Context {
   agents: Agents;
@@ -103,7 +104,9 @@ async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context
     overBudget(res, route, d);
     return watched.end(finish(ctx, d, "refuse", 0, 0), d.prepared.rung);
   }
-  const request: UpstreamRequest = { agents: ctx.agents, url, method: "POST", headers: outgoingHeaders(req.headers, d), body: d.body };
+  // The answer is read (usage, refusals), so the upstream is offered only encodings this runtime decodes.
+  const offered = withReadableOffer(req.headers);
+  const request: UpstreamRequest = { agents: ctx.agents, url, method: "POST", headers: outgoingHeaders(offered, d), body: d.body };
   // The text is written out already; only an escalation needs it again, and it is decoded anew then:
   // two hundred requests awaiting their answers need not hold a copy of their history each.
   d.text = null;
@@ -126,7 +129,7 @@ async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context
         const type = errorType(body, encoding);
         if (fallsBack(status, type)) {
           refused = { status, type };
-          const original = await send({ ...request, headers: req.headers, body: raw });
+          const original = await send({ ...request, headers: offered, body: raw });
           status = original.statusCode ?? 0;
           relay(original, res);
           return watched.read(original);
@@ -139,7 +142,7 @@ async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context
       if (d.thinking.kind === "none" && d.parsed !== null && route.api === "anthropic") {
         d.thinking = thinkingPlan(d.parsed, ctx.options.preservedThinking);
         request.body = outgoingBytes(d.text ??= bodyText(raw), d.prepared, d.thinking);
-        if (d.thinking.kind === "bind") request.headers = { ...req.headers, "anthropic-beta": mergedBeta(req.headers) };
+        if (d.thinking.kind === "bind") request.headers = { ...offered, "anthropic-beta": mergedBeta(offered) };
       }
       d.record.messagesOut = d.prepared.substituted.length;
       d.record.tokensOut = d.prepared.estTokensOut;

@@ -9,7 +9,7 @@
  * the cache (Anthropic's `input_tokens`; OpenAI's `prompt_tokens` or `input_tokens` minus their
  * `cached_tokens`), so that input + cacheRead + cacheWrite is the whole prompt for each.
  */
-import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
+import { decoderOf, IDENTITY, type Decode } from "../encoding.js";
 
 export interface Usage {
   input: number;
@@ -173,9 +173,6 @@ export class UsageParser {
   }
 }
 
-const DECODERS: Record<string, (b: Buffer, o: { maxOutputLength: number }) => Buffer> = {
-  gzip: gunzipSync, "x-gzip": gunzipSync, deflate: inflateSync, br: brotliDecompressSync,
-};
 /** The most an encoded answer may decode to for reading. */
 const MAX_DECODED = 4 * MAX_HELD;
 
@@ -186,7 +183,7 @@ const MAX_DECODED = 4 * MAX_HELD;
  */
 export class UsageTap {
   private readonly parser: UsageParser;
-  private readonly decode: ((b: Buffer, o: { maxOutputLength: number }) => Buffer) | null;
+  private readonly decode: Decode | null;
   private readonly encoded: Buffer[] = [];
   private encodedBytes = 0;
   private finished = false;
@@ -196,9 +193,9 @@ export class UsageTap {
   constructor(contentType: string | undefined, contentEncoding: string | undefined) {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     this.parser = new UsageParser(/event-stream/i.test(contentType ?? ""));
-    const encoding = (contentEncoding ?? "identity").trim().toLowerCase();
-    this.decode = encoding === "identity" || encoding === "" ? null : DECODERS[encoding] ?? null;
-    if (encoding !== "identity" && encoding !== "" && this.decode === null) this.finish(null); // an encoding it cannot read
+    const decode = decoderOf(contentEncoding);
+    this.decode = decode === IDENTITY ? null : decode;
+    if (decode === null) this.finish(null); // an encoding this runtime cannot read
   }
 
   /** Thinking blocks the provider dropped from the request, as its answer said (0 when it said nothing). */
