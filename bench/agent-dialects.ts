@@ -3,7 +3,8 @@
  * agents uses: Claude Code's (Read/Edit/Write/Bash/Grep/TodoWrite, `is_error`), an OpenAI Chat
  * agent's (read_file/edit_file/write_file/bash, SWE-agent-style return codes, OpenHands'
  * task_tracker), Codex's (shell, apply_patch, update_plan, exit codes in the output's metadata),
- * Pi's (read/edit/write/bash with `isError`, message metadata), and AgentParley's flat messages
+ * Gemini CLI's (read_file/replace/write_file/run_shell_command, signed steps), Pi's (read/edit/write/bash
+ * with `isError`, message metadata), and AgentParley's flat messages
  * (signature lines and a checklist in the text). Ids, signatures, timestamps and usage are filled
  * in as the hosts write them: the measure must ignore them.
  */
@@ -153,6 +154,41 @@ function piMessages(events: StoryEvent[]): Msg[] {
   return out;
 }
 
+function geminiCall(c: Call): [string, Msg] {
+  switch (c.tool) {
+    case "read": return ["read_file", { file_path: c.path }];
+    case "edit": return ["replace", { file_path: c.path, old_string: c.old, new_string: c.next, instruction: "Apply the fix" }];
+    case "write": return ["write_file", { file_path: c.path, content: c.content }];
+    case "grep": return ["grep_search", { pattern: c.pattern, dir_path: c.path }];
+    case "plan": return ["write_todos", { todos: (c.items ?? []).map((i) => ({ description: i.text, status: i.status })) }];
+    default: return ["run_shell_command", { command: c.command, description: "Run a command" }];
+  }
+}
+
+/** Gemini CLI's contents: a step's first call signed, its results in one user content after it. */
+function geminiContents(events: StoryEvent[]): Msg[] {
+  const out: Msg[] = [];
+  let answers: Msg[] | null = null;
+  for (const e of events) {
+    if (e.kind !== "result") answers = null;
+    if (e.kind === "user") out.push({ role: "user", parts: [{ text: e.text }] });
+    else if (e.kind === "assistant") {
+      const parts: Msg[] = [];
+      if (e.thinking) parts.push({ text: e.thinking, thought: true });
+      if (e.text) parts.push({ text: e.text });
+      e.calls.forEach((c, k) => parts.push({ functionCall: { id: `${geminiCall(c)[0]}_${base62(Number(c.id.slice(1)), 13)}`, name: geminiCall(c)[0], args: geminiCall(c)[1] }, ...(k === 0 ? { thoughtSignature: "Cs" + base62(out.length, 90) } : {}) }));
+      out.push({ role: "model", parts });
+    } else {
+      if (answers === null) out.push({ role: "user", parts: (answers = []) });
+      const code = e.exitCode ?? 0;
+      const name = geminiCall(e.call)[0];
+      const output = name === "run_shell_command" ? `Output: ${e.text}\nExit Code: ${code}` : e.text;
+      answers.push({ functionResponse: { id: `${name}_${base62(Number(e.call.id.slice(1)), 13)}`, name, response: code !== 0 && name !== "run_shell_command" ? { error: output } : { output } } });
+    }
+  }
+  return out;
+}
+
 function plainMessages(events: StoryEvent[]): Msg[] {
   const out: Msg[] = [{ role: "system", content: SYSTEM }];
   for (const e of events) {
@@ -176,6 +212,7 @@ const RENDER: Record<DialectName, (events: StoryEvent[]) => Msg[]> = {
   anthropic: anthropicMessages,
   "openai-chat": chatMessages,
   "openai-responses": responsesItems,
+  gemini: geminiContents,
   pi: piMessages,
   plain: plainMessages,
 };

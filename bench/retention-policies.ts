@@ -23,11 +23,13 @@ function resultSlots(m: unknown, dialect: DialectName): Msg[] {
   if (dialect === "openai-chat") return msg.role === "tool" ? [msg] : [];
   if (dialect === "openai-responses") return typeof msg.type === "string" && msg.type.endsWith("_output") ? [msg] : [];
   if (dialect === "pi") return msg.role === "toolResult" || msg.role === "bashExecution" ? [msg] : [];
+  if (dialect === "gemini") return Array.isArray(msg.parts) ? (msg.parts as Msg[]).filter((p) => p?.functionResponse !== undefined) : [];
   return plainClass(msg.role) === "tool" ? [msg] : [];
 }
 
 function masked(slot: Msg, dialect: DialectName): Msg {
   if (dialect === "anthropic") return { ...slot, content: MASK_PLACEHOLDER };
+  if (dialect === "gemini") return { functionResponse: { ...(slot.functionResponse as Msg), response: { output: MASK_PLACEHOLDER } } };
   if (dialect === "openai-responses") return { ...slot, output: MASK_PLACEHOLDER };
   if (dialect === "pi") return slot.role === "bashExecution" ? { ...slot, output: MASK_PLACEHOLDER } : { ...slot, content: [{ type: "text", text: MASK_PLACEHOLDER }] };
   return { ...slot, content: MASK_PLACEHOLDER };
@@ -45,7 +47,9 @@ export function masking(keep = MASK_KEEP): Policy {
       for (let k = slots.length - 1; k >= 0; k--) if (++seen > keep) replace.add(slots[k]);
       if (replace.size === 0) continue;
       const m = out[i] as Msg;
-      out[i] = dialect === "anthropic" ? { ...m, content: (m.content as Msg[]).map((b) => (replace.has(b) ? masked(b, dialect) : b)) } : masked(m, dialect);
+      if (dialect === "anthropic") out[i] = { ...m, content: (m.content as Msg[]).map((b) => (replace.has(b) ? masked(b, dialect) : b)) };
+      else if (dialect === "gemini") out[i] = { ...m, parts: (m.parts as Msg[]).map((p) => (replace.has(p) ? masked(p, dialect) : p)) };
+      else out[i] = masked(m, dialect);
     }
     return out;
   };

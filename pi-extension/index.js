@@ -621,7 +621,7 @@ function pythonJsonLength(value) {
 
 // core/parts/call-kinds.ts
 var words = (list) => new Set(list.split(" "));
-var EDIT_TOOLS = words("edit write multiedit notebookedit write_file edit_file create_file str_replace_editor str_replace_based_edit_tool apply_patch apply_patch_call");
+var EDIT_TOOLS = words("edit replace write multiedit notebookedit write_file edit_file create_file str_replace_editor str_replace_based_edit_tool apply_patch apply_patch_call");
 var SHELL_TOOLS = words("shell shell_command exec exec_command local_shell local_shell_call container.exec bash execute_bash run_command run_shell_command terminal");
 var NEW_TEXT_KEYS = ["new_string", "newText", "new_str", "new_text", "content", "file_text", "new_source", "input", "patch", "diff"];
 var PLAN_TOOLS = words("todowrite todo_write write_todos todo todos update_plan task_tracker manage_todo_list todo_list");
@@ -681,7 +681,7 @@ function isPlanCall(name, rawArgs) {
   return args.command !== "view" && args.action !== "list" && args.action !== "view";
 }
 var READ_TOOLS = words("read read_file view view_file notebookread open_file");
-var WRITE_TOOLS = words("write edit multiedit notebookedit write_file edit_file create_file str_replace_based_edit_tool");
+var WRITE_TOOLS = words("write edit replace multiedit notebookedit write_file edit_file create_file str_replace_based_edit_tool");
 var PATCH_TOOLS = words("apply_patch apply_patch_call");
 var EDITOR_TOOLS = words("str_replace_editor str_replace_based_edit_tool");
 var FILE_PATH_KEYS = ["path", "file_path", "filePath", "filename", "notebook_path"];
@@ -1347,7 +1347,7 @@ function noteDropped(book, clean) {
   if (l === void 0) m.set(book.at, [clean]);
   else if (l.indexOf(clean) < 0) l.push(clean);
 }
-function backRefs(book, end, made, isModel, cfg, note) {
+function backRefs(book, end, made, isModel2, cfg, note) {
   const dropped = DROPPED.get(book);
   if (dropped === void 0) return null;
   const words2 = /* @__PURE__ */ new Map();
@@ -1369,7 +1369,7 @@ function backRefs(book, end, made, isModel, cfg, note) {
     if (remaining <= 0) break;
     const terms = [];
     for (let j = i + 1, seen = 0; j < end && seen < REACH && terms.length < MAX_TERMS2; j++) {
-      if (!isModel(j)) continue;
+      if (!isModel2(j)) continue;
       seen++;
       for (const t of termsOf(j)) if (terms.length < MAX_TERMS2 && terms.indexOf(t) < 0) terms.push(t);
     }
@@ -2069,7 +2069,7 @@ function imageTokens(payload) {
 var str2 = (v) => typeof v === "string" ? v : void 0;
 function imagePayload(node) {
   const type = node.type;
-  if (typeof type !== "string") return void 0;
+  if (typeof type !== "string") return typeof node.mimeType === "string" && node.mimeType.startsWith("image/") ? str2(node.data) : void 0;
   switch (type) {
     case "image": {
       const source = node.source;
@@ -2570,6 +2570,99 @@ var openaiResponses = {
   summaryMessage: (text) => ({ type: "message", role: "user", content: [{ type: "input_text", text }] })
 };
 
+// core/dialects/gemini.ts
+var isModel = (m) => obj(m).role === "model";
+function firstText(parts) {
+  for (const p of arr(parts)) {
+    const part = obj(p);
+    if (typeof part.text === "string" && part.thought !== true) return part.text;
+  }
+  return void 0;
+}
+function functionResponseText(fr) {
+  const response = fr.response;
+  const r = obj(response);
+  if (typeof r.output === "string" && r.error === void 0) return { text: r.output, error: false };
+  if (typeof r.error === "string") return { text: r.error, error: true };
+  if (r.error !== void 0 && r.error !== null) return { text: canonicalJson(r.error), error: true };
+  if (typeof r.content === "string") return { text: r.content, error: false };
+  return { text: response === void 0 ? "" : canonicalJson(response), error: false };
+}
+function modelParts(parts, ctx) {
+  const part = new AssistantPart(ctx);
+  for (const p of arr(parts)) {
+    const x = obj(p);
+    if (typeof x.text === "string") {
+      if (x.thought === true) part.addThinking(x.text);
+      else part.addText(x.text);
+    } else if (x.functionCall !== void 0) {
+      const call = obj(x.functionCall);
+      part.addCall(call.name, call.args ?? {}, call.id);
+    } else if (x.executableCode !== void 0) {
+      const code2 = obj(x.executableCode);
+      part.addCall("code_execution", str(code2.code), void 0);
+    } else if (x.codeExecutionResult !== void 0) {
+      const result = obj(x.codeExecutionResult);
+      const outcome = str(result.outcome);
+      part.addResult(str(result.output), { error: outcome !== "" && outcome !== "OUTCOME_OK" });
+    }
+  }
+  return part.parts();
+}
+function userParts(parts, ctx) {
+  const out = [];
+  for (const p of arr(parts)) {
+    const x = obj(p);
+    let s = null;
+    if (typeof x.text === "string" && x.thought !== true) s = humanPart("user", x.text, ctx);
+    else if (x.functionResponse !== void 0) {
+      const fr = obj(x.functionResponse);
+      const { text, error } = functionResponseText(fr);
+      s = resultPart(text, ctx, { error, callId: fr.id, tool: fr.name });
+    }
+    if (s !== null) out.push(s);
+  }
+  return out;
+}
+function digestPart2(p, hash) {
+  const x = obj(p);
+  const sig = typeof x.thoughtSignature === "string" ? hash(x.thoughtSignature) : null;
+  if (typeof x.text === "string") return ["text", x.text, x.thought === true, sig];
+  if (x.functionCall !== void 0) {
+    const c = obj(x.functionCall);
+    return ["functionCall", prim(c.id), prim(c.name), canonicalJson(c.args ?? null), sig];
+  }
+  if (x.functionResponse !== void 0) {
+    const r = obj(x.functionResponse);
+    return ["functionResponse", prim(r.id), prim(r.name), canonicalJson(r.response ?? null), canonicalJson(r.parts ?? null)];
+  }
+  if (x.inlineData !== void 0) {
+    const d = obj(x.inlineData);
+    return ["inlineData", prim(d.mimeType), hash(str(d.data))];
+  }
+  return ["other", canonicalJson(withoutKeys(x, ["thoughtSignature"])), sig];
+}
+var gemini = {
+  name: "gemini",
+  messagesKey: "contents",
+  isAssistant: isModel,
+  isSummary(m) {
+    const msg = obj(m);
+    return msg.role === "user" && isSummaryText(firstText(msg.parts));
+  },
+  trimFromHead: () => false,
+  startsTurn: (m, prev) => isModel(m) && !isModel(prev),
+  summarize(m, ctx) {
+    const msg = obj(m);
+    if (msg.role === "model") return modelParts(msg.parts, ctx);
+    if (msg.role === "user" || msg.role === void 0) return userParts(msg.parts, ctx);
+    const p = humanPart(str(msg.role) || "unknown", arr(msg.parts).map((x) => str(obj(x).text)).join("\n"), ctx, false);
+    return one(p);
+  },
+  digestForm: (m, hash) => [prim(obj(m).role), arr(obj(m).parts).map((p) => digestPart2(p, hash))],
+  summaryMessage: (text) => ({ role: "user", parts: [{ text }] })
+};
+
 // core/pi/format.ts
 var PI_SUMMARY_PREFIX = "The conversation history before this point was compacted into the following summary:";
 var PI_BRANCH_PREFIX = "The following is a summary of a branch that this conversation came back from:";
@@ -2779,7 +2872,7 @@ var plain = {
 };
 
 // core/dialects/index.ts
-for (const d of [anthropic, openaiChat, openaiResponses, piDialect, plain]) registerDialect(d);
+for (const d of [anthropic, openaiChat, openaiResponses, gemini, piDialect, plain]) registerDialect(d);
 
 // core/pi/session.ts
 function messageOf(e) {

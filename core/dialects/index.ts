@@ -1,27 +1,36 @@
-/** The five dialects registered by name, and detection from a request body or a message list. */
+/** The six dialects registered by name, and detection from a request body or a message list. */
 import type { DialectName } from "./types.js";
 import { DIALECT_NAMES, getDialect, registerDialect } from "./registry.js";
 import { anthropic } from "./anthropic.js";
 import { openaiChat } from "./openai-chat.js";
 import { openaiResponses } from "./openai-responses.js";
+import { gemini } from "./gemini.js";
 import { piDialect } from "../pi/dialect.js";
 import { plain } from "./plain.js";
 import { arr, obj } from "../guards.js";
 
-for (const d of [anthropic, openaiChat, openaiResponses, piDialect, plain]) registerDialect(d);
+for (const d of [anthropic, openaiChat, openaiResponses, gemini, piDialect, plain]) registerDialect(d);
 
 export { DIALECT_NAMES, getDialect, registerDialect };
 
 const PI_ROLES = new Set(["toolResult", "bashExecution", "custom", "branchSummary", "compactionSummary"]);
 const ANTHROPIC_BLOCKS = new Set(["tool_use", "tool_result", "server_tool_use", "redacted_thinking", "mcp_tool_use"]);
 
+/** A Gemini content: a `parts` list and no `content`, its role (when it has one) user or model. */
+function isGeminiContent(m: unknown): boolean {
+  const msg = obj(m);
+  return Array.isArray(msg.parts) && msg.content === undefined && (msg.role === undefined || msg.role === "user" || msg.role === "model");
+}
+
 /**
- * The dialect a body (`{messages}` or `{input}`) or a bare message list is written in. Signals, in
- * order: a Responses `input` list or typed items; Pi roles or toolCall blocks; Anthropic blocks or
+ * The dialect a body (`{messages}`, `{input}` or `{contents}`) or a bare message list is written in.
+ * Signals, in order: a Gemini `contents` list or `{role, parts}` contents; a Responses `input` list or typed items; Pi roles or toolCall blocks; Anthropic blocks or
  * a top-level `system`; Chat tool calls or tool roles; plain `{role, content: string}` otherwise.
  */
 export function detectDialect(bodyOrMessages: unknown): DialectName {
   const body = obj(bodyOrMessages);
+  if (!Array.isArray(bodyOrMessages) && Array.isArray(body.contents) && !Array.isArray(body.messages)) return "gemini";
+  if (Array.isArray(bodyOrMessages) && bodyOrMessages.length > 0 && bodyOrMessages.every(isGeminiContent)) return "gemini";
   if (!Array.isArray(bodyOrMessages) && Array.isArray(body.input) && !Array.isArray(body.messages)) return "openai-responses";
   const messages = Array.isArray(bodyOrMessages) ? bodyOrMessages : arr(body.messages);
   let chat = false;

@@ -1,5 +1,5 @@
 /**
- * Dialects by name. The registry itself holds no dialect: `dialects/index.ts` registers the five,
+ * Dialects by name. The registry itself holds no dialect: `dialects/index.ts` registers the six,
  * so a bundle that passes dialect objects (the AgentParley plugin passes `plain`) carries only the
  * dialects it uses.
  */

@@ -1,12 +1,12 @@
 /** What every dialect (one API's message shapes) provides to the compactor. */
 import type { PartContext } from "../parts/index.js";
 
-export type DialectName = "anthropic" | "openai-chat" | "openai-responses" | "pi" | "plain";
+export type DialectName = "anthropic" | "openai-chat" | "openai-responses" | "gemini" | "pi" | "plain";
 
 export interface Dialect {
   readonly name: DialectName;
   /** Where a request body keeps its message list. */
-  readonly messagesKey: "messages" | "input";
+  readonly messagesKey: "messages" | "input" | "contents";
   /** A model turn: the head ends before the first one, and each one starts a turn (see startsTurn). */
   isAssistant(message: unknown): boolean;
   /** A previous compaction summary. */

@@ -146,7 +146,8 @@ const str = (v: unknown): string | undefined => (typeof v === "string" ? v : und
  */
 export function imagePayload(node: Record<string, unknown>): string | undefined {
   const type = node.type;
-  if (typeof type !== "string") return undefined;
+  // A Gemini part's `inlineData` ({mimeType, data}, no type): an image is billed as one.
+  if (typeof type !== "string") return typeof node.mimeType === "string" && node.mimeType.startsWith("image/") ? str(node.data) : undefined;
   switch (type) {
     case "image": {
       const source = node.source;

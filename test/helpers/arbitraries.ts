@@ -119,6 +119,40 @@ export const piSession: fc.Arbitrary<unknown[]> = fc
     return msgs;
   });
 
+/**
+ * Gemini API contents as Gemini CLI sends them: model turns of thought text, text and function
+ * calls (the first call of a step signed, ids on some), each answered by one user content of as
+ * many function responses, by name and order; images inline; a human turn now and then.
+ */
+export const geminiSession: fc.Arbitrary<unknown[]> = fc
+  .tuple(text(), fc.array(fc.record({
+    thought: fc.option(text(), { nil: undefined }),
+    say: fc.option(text(), { nil: undefined }),
+    calls: fc.array(fc.tuple(fc.constantFrom("read_file", "run_shell_command", "replace", "write_file", "write_todos", "glob"), args, fc.boolean()), { maxLength: 2 }),
+    results: fc.array(fc.tuple(resultText, fc.boolean()), { maxLength: 2 }),
+    image: fc.boolean(),
+    human: fc.option(text(), { nil: undefined }),
+  }), { maxLength: 8 }))
+  .map(([task, turns]) => {
+    const contents: unknown[] = [{ role: "user", parts: [{ text: task }] }];
+    turns.forEach((t, i) => {
+      const parts: unknown[] = [];
+      if (t.thought !== undefined) parts.push({ text: t.thought, thought: true });
+      if (t.say !== undefined) parts.push({ text: t.say });
+      t.calls.forEach(([name, a, withId], k) => parts.push({ functionCall: { ...(withId ? { id: `g${i}_${k}` } : {}), name, args: typeof a === "object" && a !== null ? a : { value: a } }, ...(k === 0 ? { thoughtSignature: `SIG${i}` } : {}) }));
+      if (parts.length === 0) parts.push({ text: "" });
+      contents.push({ role: "model", parts });
+      const answers: unknown[] = t.calls.map(([name, , withId], k) => {
+        const [r, error] = t.results[k] ?? ["", false];
+        return { functionResponse: { ...(withId ? { id: `g${i}_${k}` } : {}), name, response: error ? { error: r } : { output: r } } };
+      });
+      if (t.image) answers.push({ inlineData: { mimeType: "image/png", data: PNG } });
+      if (t.human !== undefined) answers.push({ text: t.human });
+      if (answers.length > 0) contents.push({ role: "user", parts: answers });
+    });
+    return contents;
+  });
+
 /** A tool call written as an Anthropic block list in a flat message's content. */
 const blockCall: fc.Arbitrary<string> = fc
   .tuple(fc.constantFrom("Edit", "TodoWrite", "bash", "Write"), args)
@@ -134,6 +168,7 @@ export const DIALECT_SESSIONS: [string, fc.Arbitrary<unknown[]>][] = [
   ["anthropic", anthropicSession],
   ["openai-chat", chatSession],
   ["openai-responses", responsesSession],
+  ["gemini", geminiSession],
   ["pi", piSession],
   ["plain", plainSession],
 ];
