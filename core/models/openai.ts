@@ -1,8 +1,8 @@
 /**
  * OpenAI's models. Windows are the input share of the total (GPT-5 to 5.3: 272K of 400K; GPT-5.4
  * on and GPT-6: 922K of 1.05M). Models from GPT-5.4 on bill a request past 272K input tokens wholly
- * at 2× input and cache, 1.5× output. GPT-6 charges cache writes (1.25× input); older models charge
- * none, so a write costs what input costs.
+ * at 2× input and cache, 1.5× output. GPT-6 and GPT-5.6 Sol and Luna charge cache writes (1.25× input);
+ * older models charge none, so a write costs what input costs.
  */
 import { openAiLong, price, type ModelFacts, type Price } from "./types.js";
 
@@ -30,6 +30,8 @@ const ASTRA62 = price(8, 0.4, 10, 40);
 export const OPENAI: readonly ModelFacts[] = [
   // GPT-6 (Codex's bundled default since 0.153.4 is gpt-6-astra).
   long("gpt-6.2-astra", ASTRA62, { source: `${PRICING}; ${model("gpt-6.2-astra")}`, via: VIA_GPT6 }),
+  // Codex 0.171.0's bundled default. Cache writes are for 30 minutes of retention (the page's rate).
+  long("gpt-6.2-sol", price(2, 0.1, 2.5, 10), { source: `${model("gpt-6.2-sol")}; ${PRICING}`, read: "2026-12-02" }),
   long("gpt-6.2", undefined, { source: model("gpt-6.2-sol"), via: VIA_GPT6 }),
   long("gpt-6.1-sol", SOL61, { source: `${PRICING}; ${model("gpt-6.1-sol")}`, via: "CodexManager 0.4.7 and APIYI's GPT-6.1 Sol page quoting OpenAI's price card" }),
   long("gpt-6-astra", ASTRA, { source: `${PRICING}; ${model("gpt-6-astra")}`, via: VIA_GPT6 }),
@@ -37,9 +39,11 @@ export const OPENAI: readonly ModelFacts[] = [
   long("gpt-6-luna", LUNA6, { source: `${PRICING}; ${model("gpt-6-luna")}`, via: VIA_GPT6 }),
   long("gpt-6", undefined, { via: VIA_GPT6 }),
   // GPT-5.x
-  long("gpt-5.6-sol", price(5, 0.5, 5, 30), { via: "LaoZhang's GPT-5.6 price page (2026-07-30 rates)" }),
+  // Sol's and Luna's pages bill cache writes at 1.25× the uncached input rate. Sol's page gives
+  // its promotional rate ($4 / $20 from 2026-08-21, "at least through 2026-11-21"), still the page's figure as read.
+  long("gpt-5.6-sol", price(4, 0.4, 5, 20), { source: `${model("gpt-5.6-sol")}; ${PRICING}`, read: "2026-12-02" }),
   long("gpt-5.6-terra", price(2, 0.2, 2, 12), { via: "LaoZhang's GPT-5.6 price page (2026-07-30 rates)" }),
-  long("gpt-5.6-luna", price(0.2, 0.02, 0.2, 1.2), { via: "LaoZhang's GPT-5.6 price page (2026-07-30 rates)" }),
+  long("gpt-5.6-luna", price(0.2, 0.02, 0.25, 1.2), { source: `${model("gpt-5.6-luna")}; ${PRICING}`, read: "2026-12-02" }),
   long("gpt-5.6", undefined),
   long("gpt-5.5", undefined),
   long("gpt-5.4-mini", price(0.75, 0.075, 0.75, 4.5), { via: "adk-model 0.6.0's OpenAI price table" }),

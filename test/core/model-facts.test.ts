@@ -49,7 +49,8 @@ describe("model facts: the table itself", () => {
   it("never lends a family's price to a newer model the table knows without one", () => {
     expect(modelFacts("gpt-5.5")?.id).toBe("gpt-5.5");
     expect(viewOf("gpt-5.5").price).toBeNull();
-    expect(viewOf("gpt-6.2-sol").price).toBeNull();
+    expect(viewOf("gpt-6.2-astra-preview").price?.input).toBe(8);
+    expect(viewOf("gpt-6.2-nova").price).toBeNull();
     expect(viewOf("gpt-5.1-codex").price?.input).toBe(1.25);
   });
 });
@@ -100,6 +101,41 @@ describe("model facts: what the defaults rest on", () => {
     expect(hasOneMillionTag("claude-opus-4-7[1m]")).toBe(true);
     expect(hasOneMillionTag("claude-opus-4-7")).toBe(false);
     expect(CACHE_TTL_SECONDS.anthropic).toBe(300);
+  });
+});
+
+describe("model facts: the models this December's releases default to", () => {
+  // Claude Code 2.1.332: claude-opus-5-5 (adaptive thinking, always on); Codex 0.171.0: gpt-6.2-sol;
+  // Pi 0.85 and OMP 16.1: gpt-5.6-sol, gpt-5.6-luna for small tasks.
+  const DEFAULTS: Record<string, { window: number; price: [number, number, number, number]; tier: number }> = {
+    "claude-opus-5-5": { window: ONE_MILLION, price: [4, 0.2, 5, 20], tier: 0 },
+    "gpt-6.2-sol": { window: 922_000, price: [2, 0.1, 2.5, 10], tier: 272_000 },
+    "gpt-5.6-sol": { window: 922_000, price: [4, 0.4, 5, 20], tier: 272_000 },
+    "gpt-5.6-luna": { window: 922_000, price: [0.2, 0.02, 0.25, 1.2], tier: 272_000 },
+  };
+  it("has a row of its own for each, with the provider's window, list price and tier, and the model's own page as its source", () => {
+    for (const [model, want] of Object.entries(DEFAULTS)) {
+      const v = viewOf(`${model}-20261201`);
+      expect(v.facts?.id, model).toBe(model);
+      expect(v.window, model).toBe(want.window);
+      const p = v.price!;
+      expect([p.input, p.cacheRead, p.cacheWrite, p.output], model).toEqual(want.price);
+      expect(v.tier?.above ?? 0, model).toBe(want.tier);
+      expect(v.facts!.source, model).toContain(model.replace(/^claude-/, ""));
+      expect(v.facts!.via, model).toBeUndefined();
+    }
+    expect(viewOf("gpt-6.2-sol").tier?.price).toEqual({ input: 4, cacheRead: 0.2, cacheWrite: 5, output: 15 });
+    // Opus 5.5 thinks adaptively and always: the prefix check runs on its thinking blocks.
+    expect(runsPrefixCheck("claude-opus-5-5")).toBe(true);
+  });
+
+  it("bills each in the proxy's price table at those rates", async () => {
+    const { Prices } = await import("../../proxy/observe/prices.js");
+    const prices = new Prices();
+    for (const [model, want] of Object.entries(DEFAULTS)) {
+      const p = prices.of(model)!;
+      expect([p.input, p.cacheRead, p.cacheWrite, p.output], model).toEqual(want.price);
+    }
   });
 });
 
