@@ -8,6 +8,7 @@
  */
 import { resolveConfig, type Config } from "../config/index.js";
 import { getDialect, type DialectName } from "../dialects/index.js";
+import { compactionRequestOf } from "../dialects/compaction-request.js";
 import { fixedChars, messageChars } from "../estimate/estimate.js";
 import { canonicalJson } from "../estimate/json.js";
 import { climb, maxRung, rungConfig, type Rung } from "../ladder.js";
@@ -106,6 +107,9 @@ export class Engine {
     const policy = ratio === 1 ? canonicalJson([cfg, fixed]) : canonicalJson([cfg, fixed, ratio]);
     const ctx = newRequest(b, d, messages, entries, fixed, policy, cfg, this.hash, ratio);
     ctx.archive = this.archive;
+    // One that asks for a compaction goes as it came: its answer replaces the history it carries.
+    ctx.compactionRequest = options.compactionRequest ?? compactionRequestOf(b, d.name);
+    if (ctx.compactionRequest !== null) return ctx;
     // A request that fits is sent as it is, even when a stored cliff would match it (unless the host keeps cliffs: see idle).
     const below = ctx.estTokensIn <= ctx.threshold;
     if (messages.length === 0 || (below && options.idleFloorTokens === undefined && options.keepCliffs !== true)) return ctx;
@@ -147,6 +151,7 @@ export class Engine {
    * first, then each rung in turn. False once nothing is left (at most 4 successful steps).
    */
   reactive(context: PrepareContext): boolean {
+    if (context.compactionRequest !== null) return false;
     const ctx = withoutStubbedReads(context as RequestState);
     let done = false;
     if (!ctx.compacted && ctx.rung === 0 && !ctx.reactiveBaseTried) {

@@ -1,6 +1,7 @@
 /** What a host may set for an engine and for each request, and what an engine reports of its caches. */
 import { ConfigError, type Config } from "../config/index.js";
 import type { ArchiveFn } from "../archive.js";
+import type { CompactionRequest } from "../dialects/compaction-request.js";
 import type { CacheStats } from "./memo.js";
 import type { PrefixStore } from "./store.js";
 
@@ -78,6 +79,11 @@ export interface PrepareOptions {
   idleFloorTokens?: number;
   /** Apply a stored cliff even when the request fits under the threshold (a session that cliffed after an idle gap goes on from that cliff). */
   keepCliffs?: boolean;
+  /**
+   * The host recognised a compaction request the body alone does not show (Codex's turn metadata,
+   * the `/responses/compact` path): it is never cliffed, as one its body shows is not.
+   */
+  compactionRequest?: CompactionRequest;
 }
 
 function tokensOption(name: string, v: number): number {

@@ -4,6 +4,7 @@
  */
 import type { Config } from "../config/index.js";
 import type { Dialect } from "../dialects/index.js";
+import type { CompactionRequest } from "../dialects/compaction-request.js";
 import { billableChars, bodyChars, tokensOfChars } from "../estimate/estimate.js";
 import type { MemoEntry } from "./memo.js";
 import type { ArchiveFn } from "../archive.js";
@@ -39,6 +40,8 @@ export interface PrepareContext {
   calibration: number;
   /** The cliff was made after an idle gap, below the threshold (`PrepareOptions.idleFloorTokens`). */
   idle?: boolean;
+  /** The request asks for a compaction (dialects/compaction-request.ts): it goes out as it came, never cliffed. */
+  compactionRequest: CompactionRequest | null;
   /** What stays right after the outgoing list's cliff (null when there is none), in estimated tokens. */
   floor(): CliffFloor | null;
   /** The body to send: the original object when nothing changed (or in shadow mode), else a shallow copy. */
@@ -92,6 +95,7 @@ export function newRequest(
   const est = tokensOfChars(bodyChars(fixed, costs));
   return {
     body, dialect: d, messages, substituted: messages, modified: false, compacted: false, matched: false,
+    compactionRequest: null,
     baseCut: 0, baseHead: 0, estTokensIn: est, estTokensOut: est, rung: 0, overBudget: false, chainSteps: 0, summaryFp: "",
     fixed, costs, entries, chain: null, index: null, policy, policyKey: null, reactiveBaseTried: false, reach: 0, baseSpan: 0,
     // estimate × ratio > threshold ⟺ estimate > ⌊threshold / ratio⌋, for a whole estimate.

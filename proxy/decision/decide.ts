@@ -7,6 +7,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { isObj, type DialectName, type Engine, type PrepareContext, type PrepareOptions } from "../../core/index.js";
 import { bodyText } from "./body.js";
+import { compactionRequest } from "./compaction-request.js";
 import type { RequestRecord } from "../observe/index.js";
 import { replacedValue, splicedBody } from "./numbers.js";
 import { mergedBeta, thinkingPlan, withoutKeptThinking, type ThinkingPlan } from "./preserved-thinking.js";
@@ -84,7 +85,8 @@ export function decide(
   let out: Record<string, string> | undefined;
   try {
     threshold = thresholdFor(policy, parsed.model, headers);
-    options = { ...more(parsed, threshold.threshold), ...requestBudget(policy, threshold) };
+    const asked = compactionRequest(api, parsed, headers);
+    options = { ...more(parsed, threshold.threshold), ...requestBudget(policy, threshold), ...(asked === null ? {} : { compactionRequest: asked }) };
     prepared = engine.prepare(parsed, api, options);
     if (prepared.modified && !shadow) {
       if (api === "anthropic") plan = thinkingPlan(parsed, preserveThinking);
@@ -113,6 +115,6 @@ export function decide(
     },
     body, text, parsed, prepared, threshold, thresholdTokens: threshold.threshold, thinking: plan, headers: out,
     minGainTokens: options.minGainTokens ?? engine.config.minGainTokens,
-    record: { ...record, messagesIn: prepared.messages.length, messagesOut: prepared.substituted.length, tokensIn: prepared.estTokensIn, tokensOut: prepared.estTokensOut, addedMs: performance.now() - started, ...(shadow ? { shadow: true } : {}), ...(prepared.idle === true && prepared.compacted ? { reason: "idle" as const } : {}) },
+    record: { ...record, messagesIn: prepared.messages.length, messagesOut: prepared.substituted.length, tokensIn: prepared.estTokensIn, tokensOut: prepared.estTokensOut, addedMs: performance.now() - started, ...(shadow ? { shadow: true } : {}), ...(prepared.idle === true && prepared.compacted ? { reason: "idle" as const } : {}), ...(prepared.compactionRequest === null ? {} : { compaction: prepared.compactionRequest.by }) },
   };
 }

@@ -1,6 +1,7 @@
 /** The compaction decision for one request: the window and threshold, the numbers read from the body, the reactive retry, the archive. */
 export { archiveOffNote, proxyArchive } from "./archive.js";
 export { bodyText } from "./body.js";
+export { compactionRequest, codexRequestKind } from "./compaction-request.js";
 export { decide, type Decision, outgoingBytes, outgoingHeaders } from "./decide.js";
 export { mergedBeta, thinkingPlan, THINKING_BINDING_BETA, type ThinkingPlan } from "./preserved-thinking.js";
 export { ERROR_BODY_LIMIT, isContextError } from "./reactive.js";

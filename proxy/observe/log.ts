@@ -1,4 +1,5 @@
 /** One log line per compacted-route request: what happened and what it cost, never content or headers. */
+import type { CompactionRequestBy } from "../../core/index.js";
 import type { Action } from "./stats.js";
 import { ruleText, type ThresholdPolicy } from "../decision/index.js";
 
@@ -21,6 +22,8 @@ export interface RequestRecord {
   refused?: { status: number; type: string | null };
   /** Why a cliff was made below the threshold: the session had been idle longer than the cache lives. */
   reason?: "idle";
+  /** The request asks for a compaction (decision/compaction-request.ts), and whose: it is never cliffed. */
+  compaction?: CompactionRequestBy;
 }
 
 const n = (v: number): string => v.toLocaleString("en-US");
@@ -30,7 +33,7 @@ export function logLine(r: RequestRecord, json: boolean, now = new Date()): stri
   const esc = r.escalations > 0 ? ` after ${r.escalations} escalation(s)` : "";
   const shadow = r.shadow === true ? " (shadow: sent the original)" : "";
   const refused = r.refused === undefined ? "" : ` (compacted body refused ${r.refused.status} ${r.refused.type ?? "without a type"}: sent the original)`;
-  return `${now.toISOString()} ${r.api} ${n(r.messagesIn)}→${n(r.messagesOut)} msgs ${n(r.tokensIn)}→${n(r.tokensOut)} tok ${r.action}${r.reason === "idle" ? " (idle)" : ""}${esc}${shadow}${refused} +${r.addedMs.toFixed(1)}ms ${r.status || (r.action === "refuse" ? "not sent" : "no upstream")}`;
+  return `${now.toISOString()} ${r.api} ${n(r.messagesIn)}→${n(r.messagesOut)} msgs ${n(r.tokensIn)}→${n(r.tokensOut)} tok ${r.action}${r.reason === "idle" ? " (idle)" : ""}${r.compaction === undefined ? "" : ` (a compaction request: ${r.compaction})`}${esc}${shadow}${refused} +${r.addedMs.toFixed(1)}ms ${r.status || (r.action === "refuse" ? "not sent" : "no upstream")}`;
 }
 
 /** The minimum gain a proxy starts with, in one line (the threshold is on the line before). */
