@@ -269,14 +269,7 @@ export class Engine {
   /** Proactive cliffs are stored under the policy they were made with; the reactive path's stay request-local. */
   private storeResult(ctx: RequestState, policy = ctx.policy): void {
     const entry: StoreEntry = {
-      headLen: ctx.baseHead,
-      summary: clone(ctx.substituted[ctx.baseHead]),
-      cut: ctx.baseCut,
-      reach: ctx.reach,
-      spanFrom: ctx.baseSpan,
-      policy,
-      dialect: ctx.dialect.name,
-      summaryFp: ctx.summaryFp,
+      headLen: ctx.baseHead, summary: clone(ctx.substituted[ctx.baseHead]), cut: ctx.baseCut, reach: ctx.reach, spanFrom: ctx.baseSpan, policy, dialect: ctx.dialect.name, summaryFp: ctx.summaryFp,
     };
     // The key hashes the whole prefix; the store computes it only when it is next used. By then
     // the host may have edited those messages in place: the cliff no longer describes them.

@@ -29,7 +29,7 @@ async function send(path: string, body: Record<string, unknown>, headers: Record
   const sent = JSON.stringify(body);
   const from = mock.received.length;
   const lines = logs.length;
-  const auth = path.endsWith("/messages") ? { "x-api-key": "k" } : { authorization: "Bearer k" };
+  const auth: Record<string, string> = path.endsWith("/messages") ? { "x-api-key": "k" } : { authorization: "Bearer k" };
   const r = await fetch(proxy.url + path, { method: "POST", headers: { "content-type": "application/json", ...auth, ...headers }, body: sent });
   await r.text();
   await new Promise((done) => setTimeout(done, 20));
