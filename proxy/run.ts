@@ -3,7 +3,8 @@
  * base URLs pointing there, signals passed on, the agent's exit code returned, the proxy stopped.
  * The agent owns the terminal: the proxy's log goes to a file, named once before the agent starts.
  * Codex reads no base URL variable: it gets `-c` settings instead (codex.ts), chosen by how it is
- * signed in. Every upstream is checked before anything listens, and named by where it came from.
+ * signed in. OpenCode and Copilot CLI get their own settings (node/clients/opencode.ts, copilot.ts),
+ * in variables only. Every upstream is checked before anything listens, and named by where it came from.
  */
 import { spawn } from "node:child_process";
 import { appendFileSync, closeSync, constants as fsConstants, mkdirSync, openSync } from "node:fs";
@@ -15,6 +16,7 @@ import { ruleText } from "./decision/index.js";
 import { upstreamUrl, type ProxyOptions } from "./options.js";
 import { codexArgs, codexCommand, planCodex, type CodexCommand, type CodexPlan } from "../node/clients/index.js";
 import { codexHome, codexSignIn, readCodexConfig } from "../node/clients/index.js";
+import { clientPlan, type ClientPlan } from "../node/clients/index.js";
 import { startProxy, type RunningProxy } from "./http/index.js";
 
 const UPSTREAM_LABEL: Record<string, string> = { anthropic: "Anthropic", openai: "OpenAI", chatgpt: "ChatGPT" };
@@ -37,10 +39,11 @@ type Upstreams = Record<string, { url: string; source: string }>;
  * The upstreams, each with where it came from: a flag (or the config file, or CLIFF_*), then what
  * the agent itself was told (Codex's settings, then the base URL variables), then the defaults.
  */
-function userUpstreams(o: RunOptions, env: NodeJS.ProcessEnv, codex: CodexPlan | null): Upstreams {
+function userUpstreams(o: RunOptions, env: NodeJS.ProcessEnv, codex: CodexPlan | null, client: ClientPlan | null): Upstreams {
   const up: Upstreams = {};
   for (const [name, url] of Object.entries(o.upstreams ?? {})) if (url !== undefined) up[name] = { url, source: o.upstreamSources?.[name] ?? `the ${name} upstream` };
   if (codex?.upstream !== undefined) up[codex.upstream.name] ??= { url: codex.upstream.url, source: codex.upstream.source };
+  for (const u of client?.upstreams ?? []) up[u.name] ??= { url: u.url, source: u.source };
   if (env.ANTHROPIC_BASE_URL) up.anthropic ??= { url: env.ANTHROPIC_BASE_URL, source: "ANTHROPIC_BASE_URL" };
   if (env.OPENAI_BASE_URL) up.openai ??= { url: env.OPENAI_BASE_URL, source: "OPENAI_BASE_URL" };
   return up;
@@ -91,7 +94,12 @@ export async function runAgent(o: RunOptions): Promise<number> {
   const env = o.env ?? process.env;
   const say = o.say ?? ((line: string) => process.stderr.write(line + "\n"));
   const codex = codexPlan(o, env);
-  const named = userUpstreams(o, env, codex?.plan ?? null);
+  const client = clientPlan(o.command, o.args, env);
+  if (typeof client === "string") {
+    say(`cliffcompaction: ${client}`);
+    return 2;
+  }
+  const named = userUpstreams(o, env, codex?.plan ?? null, client);
   const bad = badUpstream(named);
   if (bad !== null) {
     say(`cliffcompaction: ${bad}`);
@@ -108,11 +116,12 @@ export async function runAgent(o: RunOptions): Promise<number> {
     return 2;
   }
   const args = codex === null ? o.args : [...codex.codex.lead, ...codexArgs(codex.plan, proxy.url)];
-  const childEnv = { ...env, ANTHROPIC_BASE_URL: proxy.url, OPENAI_BASE_URL: `${proxy.url}/v1`, OPENAI_API_BASE: `${proxy.url}/v1` };
+  const childEnv = { ...env, ANTHROPIC_BASE_URL: proxy.url, OPENAI_BASE_URL: `${proxy.url}/v1`, OPENAI_API_BASE: `${proxy.url}/v1`, ...client?.env(proxy.url) };
   const up = proxy.options.upstreams as Record<string, URL>;
   const routes = Object.entries(up).map(([name, u]) => `${UPSTREAM_LABEL[name] ?? name} → ${u.href}`).join(", ");
   say(`cliffcompaction: proxy on ${proxy.url} for ${basename(o.command)} (${routes}; ${ruleText(proxy.options.threshold)}); watch it: npx cliffcompaction watch --port ${proxy.port}; log: ${logPath}${proxy.archive ? `; archive: ${proxy.archive.dir}` : ""}`);
   if (codex?.plan.note !== undefined) say(`cliffcompaction: ${codex.plan.note}`);
+  if (client?.note !== undefined) say(`cliffcompaction: ${client.note}`);
   return new Promise<number>((resolve) => {
     const child = spawn(o.command, args, { stdio: "inherit", env: childEnv });
     // Ctrl-C in a terminal reaches the agent directly (same process group): pass it on only when it did not.

@@ -10,6 +10,7 @@ import { looksLikeCodex, readCodex } from "./codex.js";
 import { fail, FORMATS, parseJsonLines, unknownFormat, type Format, type Session } from "./common.js";
 import { readJson } from "./json.js";
 import { looksLikeOpenHands, readOpenHands } from "./openhands.js";
+import { looksLikeOpenCode, readOpenCode } from "./opencode.js";
 import { readPi } from "./pi.js";
 
 export { FORMATS, InputError, type Format, type Session } from "./common.js";
@@ -56,6 +57,7 @@ export function readSession(text: string, file: string, forced?: string): Sessio
         fail(file, line ? `line ${line}` : "", `not valid JSON (${(e as Error).message.split("\n")[0]})`);
       }
     }
+    if (f === "opencode" || (f === undefined && looksLikeOpenCode(value))) return readOpenCode(value, file);
     if (value !== undefined) return readJson(value, file, f);
   }
   return readLines(text, file, f);

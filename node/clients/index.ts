@@ -3,3 +3,5 @@ export { codexConfigRoute, codexHome, codexSignIn, readCodexConfig } from "./cod
 export { CODEX_PROVIDER_ID, codexArgs, codexCommand, type CodexCommand, type CodexPlan, planCodex, tomlQuote } from "./codex.js";
 export { addBlock, findBlock, removeBlock } from "./marked-block.js";
 export { blockId, profileLines, shellProfile, type ShellProfile } from "./shell-profile.js";
+export { isOpenCode, planOpenCode, type ClientPlan, type ClientUpstream } from "./opencode.js";
+export { clientPlan } from "./agents.js";
