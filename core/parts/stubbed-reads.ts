@@ -141,19 +141,56 @@ function wholeRead(r: Result, call: Call | undefined): boolean {
   return r.lead !== "" && !isStub(r.lead) && !r.lead.startsWith(PARTIAL_VIEW);
 }
 
-function newestSource(t: Trigger, results: readonly Result[], calls: ReadonlyMap<string, Call>): Source | null {
-  let best: Source | null = null;
+/** Each path's whole texts, oldest first: built once per request, so each trigger costs a search, not a scan of every result. */
+interface SourceIndex {
+  reads: Map<string, Source[]>;
+  writes: Map<string, Source[]>;
+}
+
+function push(into: Map<string, Source[]>, path: string, s: Source): void {
+  const list = into.get(path);
+  if (list === undefined) into.set(path, [s]);
+  else list.push(s);
+}
+
+function indexSources(results: readonly Result[], calls: ReadonlyMap<string, Call>): SourceIndex {
+  const reads = new Map<string, Source[]>();
   for (const r of results) {
-    if (r.at >= t.before || (best !== null && r.at <= best.at)) continue;
     const call = calls.get(r.id);
-    if (pathOf(call) === t.path && wholeRead(r, call)) best = { at: r.at, call: call!, result: r };
+    const path = pathOf(call);
+    if (path !== null && wholeRead(r, call)) push(reads, path, { at: r.at, call: call!, result: r });
   }
-  if (!t.writes) return best;
+  const writes = new Map<string, Source[]>();
   for (const call of calls.values()) {
-    if (call.at >= t.before || call.name !== "Write" || typeof call.input.content !== "string") continue;
-    if (pathOf(call) === t.path && (best === null || call.at > best.at)) best = { at: call.at, call };
+    const path = pathOf(call);
+    if (path !== null && call.name === "Write" && typeof call.input.content === "string") push(writes, path, { at: call.at, call });
   }
-  return best;
+  // A call id given twice keeps its first place in the map: order by index, the first of equals first.
+  for (const list of writes.values()) list.sort((a, b) => a.at - b.at);
+  return { reads, writes };
+}
+
+/** The first of the newest sources before `before` (lists ordered by index). */
+function newestBefore(list: readonly Source[] | undefined, before: number): Source | null {
+  if (list === undefined) return null;
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid].at < before) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo === 0) return null;
+  let i = lo - 1;
+  while (i > 0 && list[i - 1].at === list[i].at) i--;
+  return list[i];
+}
+
+function newestSource(t: Trigger, index: SourceIndex): Source | null {
+  const read = newestBefore(index.reads.get(t.path), t.before);
+  if (!t.writes) return read;
+  const write = newestBefore(index.writes.get(t.path), t.before);
+  return write !== null && (read === null || write.at > read.at) ? write : read;
 }
 
 /** The summary made of [spanFrom, cut) already shows this source whole (a short result, a pin, an edit line within its cap). */
@@ -192,12 +229,15 @@ export function stubbedReadParts(messages: readonly unknown[], span: SummarySpan
   const calls = callsBefore(messages, messages.length);
   const found = triggers(late, calls, cfg);
   if (found.length === 0) return [];
-  const all = resultsFrom(messages, 0);
+  const index = indexSources(resultsFrom(messages, 0), calls);
   const kept = new Map<number, Source>();
+  // Sources already weighed: many stubs of one file weigh its text once.
+  const seen = new Set<Source>();
   for (const t of found) {
-    const s = newestSource(t, all, calls);
+    const s = newestSource(t, index);
     // In the head or the tail, the text is still in the request.
-    if (s === null || s.at < span.headLen || s.at >= span.cut || kept.has(s.at)) continue;
+    if (s === null || seen.has(s) || s.at < span.headLen || s.at >= span.cut || kept.has(s.at)) continue;
+    seen.add(s);
     const id = s.result?.id ?? "";
     if (s.at >= span.spanFrom && summaryShows(s, id, cfg)) continue;
     kept.set(s.at, s);
