@@ -23,7 +23,8 @@ export interface Draining {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-export async function drain(server: Server, state: Draining, events: { close(): void }, o: DrainOptions = {}): Promise<void> {
+/** `closeUpgrades` ends the sockets a WebSocket upgrade took from the server (closeAllConnections does not reach them). */
+export async function drain(server: Server, state: Draining, events: { close(): void }, o: DrainOptions = {}, closeUpgrades: () => void = () => undefined): Promise<void> {
   state.draining = true;
   await sleep(o.delayMs ?? DRAIN_DELAY_MS);
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -31,7 +32,10 @@ export async function drain(server: Server, state: Draining, events: { close(): 
   events.close();
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), o.timeoutMs ?? DRAIN_TIMEOUT_MS)));
-  if ((await Promise.race([closed, late])) === "late") server.closeAllConnections();
+  if ((await Promise.race([closed, late])) === "late") {
+    server.closeAllConnections();
+    closeUpgrades();
+  }
   clearTimeout(timer);
   await closed;
 }

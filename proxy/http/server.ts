@@ -49,11 +49,14 @@ async function refuseUpgrade(req: IncomingMessage, socket: Socket, options: Reso
   // Once a request asks to upgrade, its socket is ours alone: the HTTP server no longer handles
   // its errors, and a client that resets it (an agent giving up on its WebSocket) must not end the process.
   socket.on("error", () => socket.destroy());
+  // Nor does it time it out: a client that keeps its half open after our answer would hold the
+  // socket (and a drain waiting on it) for ever, so the answer written is the socket's end.
+  const end = (text: string): void => void socket.end(text, () => socket.destroy());
   const a = admit(req, options.upstreams, guard);
   if (a.kind !== "forward") {
     const r = a.kind === "refuse" ? a.refusal : { status: 404, upstream: "openai" as const, type: "not_found", message: "no WebSocket here" };
     const body = errorBody(r.upstream, r.type, r.message);
-    return void socket.end(`HTTP/1.1 ${r.status} ${http.STATUS_CODES[r.status] ?? ""}\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    return end(`HTTP/1.1 ${r.status} ${http.STATUS_CODES[r.status] ?? ""}\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
   }
   try {
     const upstream = await send({ agents, url: a.url, method: req.method ?? "GET", headers: req.headers, body: Buffer.alloc(0) });
@@ -61,9 +64,9 @@ async function refuseUpgrade(req: IncomingMessage, socket: Socket, options: Reso
     const headers = endToEnd(upstream.headers);
     const lines = [`HTTP/1.1 ${upstream.statusCode} ${upstream.statusMessage ?? ""}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${String(v)}`), "connection: close", "", ""];
     socket.write(lines.join("\r\n"));
-    pipeline(upstream, socket, () => undefined);
+    pipeline(upstream, socket, () => socket.destroy());
   } catch {
-    if (!socket.destroyed) socket.end("HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
+    if (!socket.destroyed) end("HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
   }
 }
 
@@ -103,7 +106,14 @@ export async function startProxy(o: ProxyOptions = {}): Promise<RunningProxy> {
   });
   server.headersTimeout = options.headersTimeoutMs;
   server.requestTimeout = options.requestTimeoutMs;
-  server.on("upgrade", (req, socket) => void refuseUpgrade(req, socket as Socket, options, agents, guard));
+  // Upgraded sockets are the server's no longer: tracked here so that a drain's end and close() reach them.
+  const upgrades = new Set<Socket>();
+  server.on("upgrade", (req, socket: Socket) => {
+    upgrades.add(socket);
+    socket.once("close", () => upgrades.delete(socket));
+    void refuseUpgrade(req, socket, options, agents, guard);
+  });
+  const closeUpgrades = (): void => upgrades.forEach((s) => s.destroy());
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => resolve());
@@ -112,12 +122,13 @@ export async function startProxy(o: ProxyOptions = {}): Promise<RunningProxy> {
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
   return {
     url: `http://${host}:${port}`, port, engine, stats, observer, options, archive,
-    drain: (o) => drain(server, ctx, observer.events, o),
+    drain: (o) => drain(server, ctx, observer.events, o, closeUpgrades),
     close: () => new Promise<void>((resolve) => {
       observer.events.close();
       ctx.idle?.stop();
       server.close(() => resolve());
       server.closeAllConnections();
+      closeUpgrades();
       agents["http:"].destroy();
       agents["https:"].destroy();
     }),
