@@ -35,16 +35,26 @@ export interface UpstreamRequest {
 const STALE = new Set(["ECONNRESET", "EPIPE"]);
 
 /**
+ * How soon after the body went out a reset still means "closed while idle" (ms). An upstream that
+ * had closed the pooled connection answers our first bytes with a reset within a round trip; one
+ * that breaks the connection later has read the body and may be working on it (a long generation,
+ * a gateway's idle reset), so sending it again could bill and wait for it twice.
+ */
+export const STALE_WINDOW_MS = 1_000;
+
+/**
  * Sends the request; resolves with the upstream's response as soon as its head arrives. A whole
- * body whose reused connection is reset before any answer goes once more on a new connection: the
- * upstream closed that connection while it was idle in the pool (its keep-alive timeout ran out
- * while the proxy read and decided a large body, say), which is no answer of the upstream's.
+ * body whose reused connection is reset before any answer, and before it or within
+ * STALE_WINDOW_MS of it reaching the socket, goes once more on a new connection: the upstream
+ * closed that connection while it was idle in the pool (its keep-alive timeout ran out while the
+ * proxy read and decided a large body, say), which is no answer of the upstream's.
  */
 export async function send(r: UpstreamRequest, onRequest?: (req: http.ClientRequest) => void): Promise<IncomingMessage> {
   try {
     return await attempt(r, true, onRequest);
   } catch (e) {
-    const stale = (e as { reused?: boolean }).reused === true && STALE.has((e as NodeJS.ErrnoException).code ?? "");
+    const f = e as { reused?: boolean; sentMsAgo?: number };
+    const stale = f.reused === true && STALE.has((e as NodeJS.ErrnoException).code ?? "") && (f.sentMsAgo === undefined || f.sentMsAgo < STALE_WINDOW_MS);
     if (!stale || !Buffer.isBuffer(r.body)) throw e;
     return attempt(r, false, onRequest);
   }
@@ -59,7 +69,9 @@ function attempt(r: UpstreamRequest, pooled: boolean, onRequest?: (req: http.Cli
   const mod = r.url.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
     const req = mod.request(r.url, { method: r.method, headers, agent: pooled ? r.agents[r.url.protocol as "http:" | "https:"] : false }, resolve);
-    req.on("error", (e) => reject(Object.assign(e, { reused: req.reusedSocket })));
+    let sentAt: number | undefined;
+    req.on("finish", () => (sentAt = performance.now()));
+    req.on("error", (e) => reject(Object.assign(e, { reused: req.reusedSocket, sentMsAgo: sentAt === undefined ? undefined : performance.now() - sentAt })));
     onRequest?.(req);
     if (Buffer.isBuffer(r.body)) req.end(r.body);
     else {
