@@ -25,8 +25,25 @@ export function adminTokenFile(env: NodeJS.ProcessEnv = process.env, flag?: stri
 
 export const defaultStateDir = (env: NodeJS.ProcessEnv, home: string): string => join(env.XDG_STATE_HOME || join(home, ".local", "state"), "cliffcompaction");
 
-/** The token in `file`, or an error that says what is wrong with it. */
-export function readAdminToken(file: string): string {
+/**
+ * A named file (a team's, shared on purpose: it may be a mounted secret, a link, group-readable)
+ * still has to be one nobody else could have written: owned by you or by root, not writable by
+ * others. Otherwise another account could plant a token it knows and read the proxy's session text.
+ */
+function trustNamed(file: string, uid: number | undefined): void {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(file);
+  } catch {
+    return; // missing: the read says so
+  }
+  if (uid !== undefined && st.uid !== uid && st.uid !== 0) throw new AdminTokenError(`${file} belongs to uid ${st.uid}, neither you nor root: it cannot hold your admin token`);
+  if ((st.mode & 0o002) !== 0) throw new AdminTokenError(`${file} is writable by every account: it cannot hold your admin token (chmod o-w it, or make a new one)`);
+}
+
+/** The token in `file`, or an error that says what is wrong with it; `named`: a file the user named (held to trustNamed). */
+export function readAdminToken(file: string, o: { named?: boolean; uid?: number } = {}): string {
+  if (o.named === true) trustNamed(file, "uid" in o ? o.uid : process.getuid?.());
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");
@@ -77,7 +94,8 @@ export function ensureAdminToken(file: string, own: boolean, uid: number | undef
     ownFolder(dirname(file), uid);
     ownFile(file, uid);
   } else fs.mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  if (fs.existsSync(file)) return { token: readAdminToken(file), created: false };
+  const named = { named: !own, uid };
+  if (fs.existsSync(file)) return { token: readAdminToken(file, named), created: false };
   const token = randomBytes(32).toString("base64url");
   const temp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
   try {
@@ -89,7 +107,7 @@ export function ensureAdminToken(file: string, own: boolean, uid: number | undef
     }
     fs.linkSync(temp, file);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "EEXIST") return { token: readAdminToken(file), created: false };
+    if ((e as NodeJS.ErrnoException).code === "EEXIST") return { token: readAdminToken(file, named), created: false };
     throw new AdminTokenError(`cannot make the admin token ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   } finally {
     fs.rmSync(temp, { force: true });

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { numberFlag, UsageError, type Parsed } from "../args.js";
 import { instanceName, readState, type ServiceDeps } from "./enable.js";
 import { findBlock } from "../../node/clients/index.js";
-import { adminHeaders } from "../admin-auth.js";
+import { adminToken, listenerHolds } from "../admin-auth.js";
 import { installedVersion, staleWarning } from "./installed-version.js";
 import { probe, type Probe } from "./probe.js";
 import { serviceManager, type ServiceManager, type ServiceState } from "./service.js";
@@ -74,6 +74,19 @@ function shellLine(d: ServiceDeps, name: string, file: string | undefined, url: 
   return `${profile} exports ANTHROPIC_BASE_URL, OPENAI_BASE_URL and OPENAI_API_BASE for ${url} (${here})`;
 }
 
+/**
+ * The counts need no token on loopback, so none is sent. A proxy of ours bound beyond loopback asks
+ * for it even here: then it goes only once the listener proved it holds the same token.
+ */
+async function ask(p: Parsed, d: ServiceDeps, port: number, url: string): Promise<{ answer: Probe; note: string | null }> {
+  const answer = await probe(port, 1000);
+  if (answer.kind !== "ours" || answer.status.version !== undefined) return { answer, note: null };
+  const token = adminToken(p, url, d.platform.env);
+  if (token === undefined) return { answer, note: null };
+  if ((await listenerHolds(url, token, 1000)) !== true) return { answer, note: `WARNING: the listener on port ${port} did not prove that it holds your admin token; the token was not sent` };
+  return { answer: await probe(port, 1000, { authorization: `Bearer ${token}` }), note: null };
+}
+
 export async function statusCommand(p: Parsed, d: ServiceDeps): Promise<number> {
   if (p.positionals.length > 0 || p.rest.length > 0) throw new UsageError("status takes no FILE or command");
   const name = instanceName(p);
@@ -82,8 +95,9 @@ export async function statusCommand(p: Parsed, d: ServiceDeps): Promise<number> 
   const url = `http://127.0.0.1:${port}`;
   const manager = d.manager !== undefined ? d.manager : serviceManager(d.platform);
   const service = serviceLine(manager, name);
-  const answer = await probe(port, 1000, adminHeaders(p, url, d.platform.env));
+  const { answer, note } = await ask(p, d, port, url);
   const proxyLines = portLines(url, port, answer, service.state);
+  if (note !== null) proxyLines.push(note);
   const stale = answer.kind === "ours" && state !== null ? staleWarning(answer.status.version, installedVersion(state.argv[1] ?? ""), name) : null;
   if (stale !== null) proxyLines.push(stale);
   const rows: [string, string][] = [["service", service.line], ...proxyLines.map((l): [string, string] => ["proxy", l])];

@@ -9,7 +9,7 @@ import { cliffFrame, type CliffView } from "./cliff.js";
 import { followEvents, getJson, ProxyUnreachable, type EventStream } from "./client.js";
 import { frame, type FrameState, type WatchEvent } from "./frame.js";
 import { printWebUrl, tokenOf } from "./web.js";
-import { adminHeaders } from "../admin-auth.js";
+import { adminHeaders, listenerHolds, NotProven } from "../admin-auth.js";
 
 const MIN_REDRAW_MS = 250;
 const POLL_MS = 1000;
@@ -68,15 +68,15 @@ async function once(t: Target): Promise<number> {
 export async function watchCommand(p: Parsed): Promise<number> {
   if (p.positionals.length > 0 || p.rest.length > 0) throw new UsageError("watch takes no FILE or command");
   const base = baseUrl(p);
-  const t: Target = { base, headers: adminHeaders(p, base) };
   try {
+    const t: Target = { base, headers: await adminHeaders(p, base) };
     if (p.values.web === true) return await printWebUrl(base, tokenOf(t.headers), t.headers);
     if (p.values.once === true) return await once(t);
     if (process.stdout.isTTY !== true || process.stdin.isTTY !== true) throw new UsageError("watch needs a terminal; for one plain frame, use watch --once");
     const status = await getJson(base, STATUS_PATH, t.headers);
     return await new Live(t, status).run();
   } catch (e) {
-    if (!(e instanceof ProxyUnreachable)) throw e;
+    if (!(e instanceof ProxyUnreachable) && !(e instanceof NotProven)) throw e;
     process.stderr.write(`cliffcompaction: ${e.message}\n`);
     return 1;
   }
@@ -117,6 +117,8 @@ class Live {
   private readonly onResize = (): void => this.redraw();
   private readonly onSignal = (): void => this.quit(130);
   private readonly onExit = (): void => this.restore();
+  /** The listener proved it holds the token since the last failed request (a squatter may take the port while the proxy is away). */
+  private proven = true;
 
   constructor(private readonly t: Target, status: unknown) {
     this.state = { url: t.base, status, events: [], paused: false, selected: 0, problem: null, now: Date.now() };
@@ -148,6 +150,7 @@ class Live {
       onEnd: (why) => {
         this.stream = null;
         this.refused = refusedStream(why);
+        this.proven = false;
       },
     });
   }
@@ -163,13 +166,25 @@ class Live {
   private async refresh(): Promise<void> {
     if (this.state.paused) return;
     try {
+      await this.prove();
       this.state.status = await getJson(this.t.base, STATUS_PATH, this.t.headers);
       this.state.problem = this.refused;
       if (this.stream === null && this.refused === null) this.follow();
     } catch (e) {
+      this.proven = false;
       this.state.problem = `${(e as Error).message}; retrying`;
     }
     this.redraw();
+  }
+
+  /** After a failure, the token goes out again only once the listener has proved it holds it. */
+  private async prove(): Promise<void> {
+    const token = tokenOf(this.t.headers);
+    if (this.proven || token === undefined) return;
+    const held = await listenerHolds(this.t.base, token);
+    if (held === null) throw new ProxyUnreachable(`no proxy answers at ${this.t.base}`);
+    if (!held) throw new NotProven(`${this.t.base} did not prove that it holds your admin token; not sending it`);
+    this.proven = true;
   }
 
   /** Draws now, or at the earliest moment four-a-second allows. */
@@ -212,6 +227,7 @@ class Live {
 
   private async open(id: string): Promise<void> {
     try {
+      await this.prove();
       this.cliff = (await getJson(this.t.base, `/_cliff/sessions/${id}/last-cliff`, this.t.headers)) as CliffView;
       this.scroll = 0;
     } catch (e) {

@@ -4,7 +4,8 @@
  * (JSON) and `metrics` (Prometheus text): counts, open on loopback; `events` (server-sent events)
  * and `sessions/ID/last-cliff` (a session's newest summary beside what it dropped): content, the
  * admin token on loopback too; and the web view: the page at `/_cliff/` and `sessions/ID/sawtooth.svg`
- * (content), its icon (open).
+ * (content), its icon (open); `prove` (open): HMAC(token, port, nonce), so `watch` and `status`
+ * send the token only to a listener that holds it.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Engine } from "../../core/index.js";
@@ -14,6 +15,7 @@ import type { Observer } from "../observe/index.js";
 import type { Stats } from "../observe/index.js";
 import { ICON_PATH, sendIcon, sendPage, sendSawtooth, WEB_PATH } from "../web/index.js";
 import type { AdminAccess } from "./access.js";
+import { NONCE, PROVE_PATH, proofOf } from "../../node/admin-proof.js";
 
 export { isLoopback };
 
@@ -24,6 +26,8 @@ export interface AdminContext {
   /** The proxy listens on a loopback address only. */
   loopback: boolean;
   access: AdminAccess;
+  /** The token itself, for the proof a client asks before it sends the token. */
+  adminToken: string;
   /** Told to stop (health then fails, for load balancers); absent: serving. */
   draining?: boolean;
   statusExtra: () => Record<string, unknown>;
@@ -71,6 +75,13 @@ function lastCliffOf(res: ServerResponse, ctx: AdminContext, id: string): void {
   else json(res, 200, { id: s.id, model: s.model, ...s.lastCliff });
 }
 
+/** Open: the proof that this proxy holds the token, for the port the client reached (node/admin-proof.ts). */
+function prove(req: IncomingMessage, res: ServerResponse, ctx: AdminContext, nonce: string | null): void {
+  const port = req.socket.localPort;
+  if (nonce === null || !NONCE.test(nonce) || port === undefined) return json(res, 400, { error: "prove takes ?nonce= (32 to 128 hex digits)" });
+  json(res, 200, { port, proof: proofOf(ctx.adminToken, port, nonce) });
+}
+
 /** Answers a GET under /_cliff/ (true), or leaves it to the caller (false). */
 export function admin(req: IncomingMessage, res: ServerResponse, ctx: AdminContext): boolean {
   if (req.method !== "GET") return false;
@@ -81,6 +92,7 @@ export function admin(req: IncomingMessage, res: ServerResponse, ctx: AdminConte
   const chart = SAWTOOTH.exec(path);
   if (path === "/_cliff/health") json(res, ctx.draining === true ? 503 : 200, ctx.draining === true ? { ok: false, draining: true } : { ok: true });
   else if (path === "/_cliff/login") ctx.access.login(req, res);
+  else if (path === PROVE_PATH) prove(req, res, ctx, url.searchParams.get("nonce"));
   else if (path === WEB_PATH) {
     if (allow("content")) sendPage(res);
   } else if (path === ICON_PATH) sendIcon(res);

@@ -39,6 +39,7 @@ export interface Context {
   debug: DebugDump | null;
   /** Who may read what under /_cliff/ (access.ts). */
   access: AdminAccess;
+  adminToken: string;
   /** Told to stop: health fails, and each answer closes its connection (see drain.ts). */
   draining: boolean;
   statusExtra: () => Record<string, unknown>;

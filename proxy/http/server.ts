@@ -93,7 +93,7 @@ export async function startProxy(o: ProxyOptions = {}): Promise<RunningProxy> {
   const guard = new HostGuard(options.host, options.allowedHosts);
   const debug = options.debugDir === undefined ? null : new DebugDump(options.debugDir);
   const ctx: Context = {
-    agents, engine, options, stats, guard, observer, loopback, debug, access: adminAccess(token.token, loopback), draining: false,
+    agents, engine, options, stats, guard, observer, loopback, debug, access: adminAccess(token.token, loopback), adminToken: token.token, draining: false,
     statusExtra: () => ({ listen: `http://${options.host}:${port}`, upstreams: Object.fromEntries(Object.entries(options.upstreams).map(([k, u]) => [k, u.href])), allowedHosts: options.allowedHosts, logFile: options.logFile ?? null, shadow: engine.config.shadow, strict: engine.config.strict, thresholdTokens: engine.config.thresholdTokens, thresholdShare: options.threshold.share ?? null, thresholdRule: options.threshold.rule, thresholdText: ruleText(options.threshold), modelThresholds: options.threshold.modelThresholds ?? [], idleCliffMs: options.idleCliffMs ?? null, idleCliffFloor: options.idleCliffMs === undefined ? null : options.idleCliffFloor, contextWindow: options.threshold.contextWindow ?? null, debugDir: options.debugDir ?? null, adminTokenFile: token.file,
       archive: archive === undefined ? null : { dir: archive.dir, ...archive.stats() } }),
     idle: idleCollector(v8Collect()),

@@ -224,7 +224,7 @@ describe("the last cliff beyond loopback", () => {
     const out = { status: 0, body: "" };
     const req = { method: "GET", url: `/_cliff/sessions/${id}/last-cliff`, headers, socket: { remoteAddress: remote } } as unknown as IncomingMessage;
     const res = { writeHead: (s: number) => (out.status = s), end: (b: string) => (out.body = b) } as unknown as ServerResponse;
-    admin(req, res, { engine: proxy.engine, stats: proxy.stats, observer: proxy.observer, statusExtra: () => ({}), loopback, access: adminAccess(TOKEN, loopback) });
+    admin(req, res, { engine: proxy.engine, stats: proxy.stats, observer: proxy.observer, statusExtra: () => ({}), loopback, access: adminAccess(TOKEN, loopback), adminToken: TOKEN });
     return out;
   }
 
