@@ -62,8 +62,17 @@ function chain(dir: string, home: string): string[] {
   }
 }
 
+/** What a folder is for, in the refusal's words: its name, what a stranger could do there, what to do instead. */
+export interface Purpose {
+  folder: string;
+  harm: string;
+  todo: string;
+}
+
+const ARCHIVE: Purpose = { folder: "the archive folder", harm: "another user could replace what a summary points at", todo: WHAT_TO_DO };
+
 /** The folder to write to (resolved), or a one-line problem naming the folder and what to do. */
-export function archiveTrust(dir: string, me: Me): Trust {
+export function archiveTrust(dir: string, me: Me, purpose: Purpose = ARCHIVE): Trust {
   const real = resolveExisting(dir);
   for (const path of chain(real, me.home)) {
     let st: Stats;
@@ -75,7 +84,7 @@ export function archiveTrust(dir: string, me: Me): Trust {
     const problem = folderProblem(path, st, me);
     if (problem !== null) {
       const via = real === resolve(dir) ? "" : ` (${dir} leads there)`;
-      return { problem: `the archive folder cannot be trusted: ${problem}${via}, so another user could replace what a summary points at; ${WHAT_TO_DO}` };
+      return { problem: `${purpose.folder} cannot be trusted: ${problem}${via}, so ${purpose.harm}; ${purpose.todo}` };
     }
   }
   return { dir: real };
