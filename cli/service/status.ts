@@ -12,6 +12,7 @@ import { installedVersion, staleWarning } from "./installed-version.js";
 import { probe, type Probe } from "./probe.js";
 import { serviceManager, type ServiceManager, type ServiceState } from "./service.js";
 import { blockId, shellProfile } from "../../node/clients/index.js";
+import { inertCell } from "../terminal-text.js";
 
 const n = (v: unknown): string => (typeof v === "number" ? v.toLocaleString("en-US") : String(v));
 const count = (v: unknown, what: string): string => `${n(v)} ${what}${v === 1 ? "" : "s"}`;
@@ -100,7 +101,8 @@ export async function statusCommand(p: Parsed, d: ServiceDeps): Promise<number> 
   if (note !== null) proxyLines.push(note);
   const stale = answer.kind === "ours" && state !== null ? staleWarning(answer.status.version, installedVersion(state.argv[1] ?? ""), name) : null;
   if (stale !== null) proxyLines.push(stale);
-  const rows: [string, string][] = [["service", service.line], ...proxyLines.map((l): [string, string] => ["proxy", l])];
+  // The listener's answer is anyone's text (whoever holds the port): shown, never acted on.
+  const rows: [string, string][] = [["service", service.line], ...proxyLines.map((l): [string, string] => ["proxy", inertCell(l)])];
   rows.push(["shell", shellLine(d, name, state?.profile?.file, url)]);
   if (state?.codex !== undefined) rows.push(["codex", `${state.codex.file}: through the proxy (${state.codex.signIn === "chatgpt" ? "ChatGPT sign-in" : "API key"})`]);
   if (state !== null) rows.push(["log", state.log]);
