@@ -18,6 +18,9 @@ function messageList(v: unknown, file: string, key: string): unknown[] {
   return v;
 }
 
+/** A request body's own model, as the proxy would read it for the threshold and the bill. */
+const modelOf = (body: Record<string, unknown>): { model?: string } => (typeof body.model === "string" && body.model !== "" ? { model: body.model } : {});
+
 export function readJson(value: unknown, file: string, forced?: Format): Session {
   if (forced === "openhands" || (forced === undefined && (looksLikeOpenHands(value) || looksLikeOpenHands(obj(value).history)))) {
     const events = Array.isArray(value) ? value : obj(value).history;
@@ -37,7 +40,7 @@ export function readJson(value: unknown, file: string, forced?: Format): Session
     return { format: "traj", dialect: "openai-chat", messages };
   }
   if (forced === "openai-responses" || (forced === undefined && Array.isArray(value.input) && !Array.isArray(value.messages))) {
-    return { format: "openai-responses", dialect: "openai-responses", messages: messageList(value.input, file, "input"), body: value };
+    return { format: "openai-responses", dialect: "openai-responses", messages: messageList(value.input, file, "input"), body: value, ...modelOf(value) };
   }
   if (!("messages" in value)) fail(file, "", 'no "messages" (or Responses "input") list found');
   const messages = messageList(value.messages, file, "messages");
@@ -48,5 +51,5 @@ export function readJson(value: unknown, file: string, forced?: Format): Session
   }
   const dialect = forced !== undefined ? (forced as DialectName) : detectDialect(value);
   const format: Format = dialect === "anthropic" ? "anthropic" : dialect === "openai-responses" ? "openai-responses" : "openai-chat";
-  return { format, dialect, messages, body: value };
+  return { format, dialect, messages, body: value, ...modelOf(value) };
 }

@@ -159,6 +159,6 @@ describe("cliffcompaction simulate", () => {
   it("without --threshold takes the proxy's default for the session's model and says which", () => {
     const r = run("simulate", f["anthropic.json"]);
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toMatch(/threshold 64,000 tokens \(the proxy's default for the session \(no model recorded\): half its 128,000-token window/);
+    expect(r.out).toMatch(/threshold 100,000 tokens \(the proxy's default for claude-x: half its 200,000-token window; window from the model table/);
   });
 });
