@@ -43,6 +43,7 @@ export const ANTHROPIC: readonly ModelFacts[] = [
   a("claude-opus-4-7", K200, price(5, 0.5, 6.25, 25, 10), { oneMillionBeta: {} }),
   a("claude-opus-4-6", K200, price(5, 0.5, 6.25, 25, 10), { oneMillionBeta: {} }),
   a("claude-opus-4-5", K200, price(5, 0.5, 6.25, 25, 10), { source: `${PRICING}; ${overview("opus-4-5")}` }),
+  a("claude-opus-4-1", K200, price(15, 1.5, 18.75, 75, 30)),
   a("claude-opus-4", K200, price(15, 1.5, 18.75, 75, 30)),
   a("claude-sonnet-4-6", K200, price(3, 0.3, 3.75, 15, 6), { oneMillionBeta: {} }),
   a("claude-sonnet-4-5", K200, price(3, 0.3, 3.75, 15, 6), { oneMillionBeta: { tier: SONNET_4_LONG }, source: `${PRICING}; ${overview("sonnet-4-5")}` }),

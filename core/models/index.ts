@@ -2,17 +2,19 @@
  * The one table of model facts: context windows, list prices, long-context price tiers and the
  * models that run Anthropic's thinking prefix check, for the proxy and the CLI alike. A model id is
  * matched by its longest known prefix (`claude-sonnet-4-5-20250929` finds `claude-sonnet-4-5`), and
- * every fact comes from that one row, so a model never borrows a less specific row's price. Each
- * row names the provider page it was read from and the date.
+ * every fact comes from that one row, so a model never borrows a less specific row's price. A
+ * variant the table does not list (`gpt-4.1-nano` under `gpt-4.1`) takes the row's window but no
+ * price: only the row's own model, or a dated snapshot of it, is priced. Each row names the
+ * provider page it was read from and the date.
  */
 import { ANTHROPIC } from "./anthropic.js";
 import { OPENAI } from "./openai.js";
 import { GOOGLE, OTHERS } from "./others.js";
-import { idMatches, modelKey } from "./key.js";
+import { idMatches, isListed, modelKey } from "./key.js";
 import type { ModelFacts, Price, Provider, Tier } from "./types.js";
 
 export type { ModelFacts, Price, Provider, Tier } from "./types.js";
-export { modelKey, hasOneMillionTag, idMatches } from "./key.js";
+export { modelKey, hasOneMillionTag, idMatches, isListed } from "./key.js";
 export {
   DEFAULT_SHARE, DEFAULT_CAP, ESTIMATE_SLACK, tierCeiling, passesTier, defaultThreshold, parseModelThresholds, matchModelThreshold, formatModelThresholds,
   type ThresholdReason, type Gain, type DefaultThreshold, type ModelThreshold,
@@ -67,7 +69,7 @@ export function viewOf(model: string, oneMillion = false): ModelView {
     key, facts,
     window: beta ? ONE_MILLION : facts.window,
     windowSource: beta ? "anthropic-beta" : "table",
-    price: facts.price ?? null,
+    price: isListed(key, facts.id) ? facts.price ?? null : null,
     tier: (beta ? facts.oneMillionBeta?.tier : facts.tier) ?? null,
     prefixCheck: facts.prefixCheck === true,
   };

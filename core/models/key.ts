@@ -27,3 +27,15 @@ export function idMatches(key: string, id: string): boolean {
   if (key.length === id.length || !/\d$/.test(id)) return true;
   return !/\d/.test(key[id.length]);
 }
+
+/** What may follow a row's id in a name that is still that row's model: a dated snapshot, `latest`, a preview, a Bedrock version. */
+const SNAPSHOT = /^(?:[-@](?:\d{8}|\d{4}-\d{2}-\d{2}|\d{4}|latest))?(?:-preview(?:-\d{2}-\d{2}(?:-\d{4})?)?)?(?:-v\d+(?::\d+)?)?$/;
+
+/**
+ * Whether a model key is the row's own model (its id, or the id with a snapshot date), not a variant
+ * the table does not list: `gpt-4.1-nano` is not `gpt-4.1`, `o3-pro` is not `o3`. A prefix may lend
+ * a variant its window; only the row's own model takes its price.
+ */
+export function isListed(key: string, id: string): boolean {
+  return key.startsWith(id) && SNAPSHOT.test(key.slice(id.length));
+}

@@ -52,6 +52,10 @@ export const OPENAI: readonly ModelFacts[] = [
   o("gpt-5.2", INPUT_272K, price(1.75, 0.175, 1.75, 14)),
   o("gpt-5-mini", INPUT_272K, price(0.25, 0.025, 0.25, 2)),
   o("gpt-5-nano", INPUT_272K, price(0.05, 0.005, 0.05, 0.4)),
+  // GPT-5.1 and the Codex tunings of 5 and 5.1 at GPT-5's rates; their -mini and -max variants are not listed.
+  o("gpt-5.1-codex", INPUT_272K, price(1.25, 0.125, 1.25, 10)),
+  o("gpt-5.1", INPUT_272K, price(1.25, 0.125, 1.25, 10)),
+  o("gpt-5-codex", INPUT_272K, price(1.25, 0.125, 1.25, 10)),
   o("gpt-5", INPUT_272K, price(1.25, 0.125, 1.25, 10)),
   // Earlier models (the table's figures before this file).
   o("gpt-4.1-mini", 1_047_576, price(0.4, 0.1, 0.4, 1.6)),

@@ -3,9 +3,10 @@
  * (core/models: the providers' list prices for standard requests, Anthropic's 5-minute cache write,
  * a provider's input price for a write where it charges none). A config's `prices` adds or
  * replaces entries by name prefix; a model the table knows without a price, and that no entry at
- * least as specific names, has no dollar figure (a newer model never borrows its family's price).
+ * least as specific names, has no dollar figure (a newer model never borrows its family's price),
+ * nor has a variant the table does not list (`o3-pro` under `o3`: a prefix lends a window, never a price).
  */
-import { idMatches, MODEL_FACTS, modelFacts } from "../../core/models/index.js";
+import { isListed, MODEL_FACTS, modelFacts, modelKey } from "../../core/models/index.js";
 import type { Usage } from "./usage.js";
 
 export interface Price {
@@ -62,11 +63,11 @@ export class Prices {
     return price;
   }
 
-  /** The built-in price: the facts' row for the model (never a less specific row's). */
+  /** The built-in price: the facts' row for the model when the row lists it (a variant under a row's prefix has none). */
   private builtIn(model: string): Price | null {
     const row = modelFacts(model);
-    if (row !== null) return DEFAULT_PRICES[row.id] ?? null;
-    const name = this.names.find((n) => idMatches(model, n));
+    if (row !== null) return isListed(modelKey(model), row.id) ? DEFAULT_PRICES[row.id] ?? null : null;
+    const name = this.names.find((n) => isListed(model, n));
     return name === undefined ? null : DEFAULT_PRICES[name];
   }
 

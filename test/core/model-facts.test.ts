@@ -43,7 +43,7 @@ describe("model facts: the table itself", () => {
     expect(modelFacts("claude-fable-5-20260609")?.id).toBe("claude-fable-5");
     expect(modelFacts("claude-fable-5-2")?.id).toBe("claude-fable-5-2");
     expect(modelFacts("claude-fable-5-2-20261110")?.id).toBe("claude-fable-5-2");
-    expect(modelFacts("gpt-5.1-codex")?.id).toBe("gpt-5");
+    expect(modelFacts("gpt-5.1-codex-max")?.id).toBe("gpt-5.1-codex");
   });
 
   it("never lends a family's price to a newer model the table knows without one", () => {
