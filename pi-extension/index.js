@@ -1618,19 +1618,45 @@ function wholeRead(r, call) {
   if (call.input.offset !== void 0 || call.input.limit !== void 0 || call.input.pages !== void 0) return false;
   return r.lead !== "" && !isStub(r.lead) && !r.lead.startsWith(PARTIAL_VIEW);
 }
-function newestSource(t, results, calls) {
-  let best = null;
+function push(into, path, s) {
+  const list = into.get(path);
+  if (list === void 0) into.set(path, [s]);
+  else list.push(s);
+}
+function indexSources(results, calls) {
+  const reads = /* @__PURE__ */ new Map();
   for (const r of results) {
-    if (r.at >= t.before || best !== null && r.at <= best.at) continue;
     const call = calls.get(r.id);
-    if (pathOf(call) === t.path && wholeRead(r, call)) best = { at: r.at, call, result: r };
+    const path = pathOf(call);
+    if (path !== null && wholeRead(r, call)) push(reads, path, { at: r.at, call, result: r });
   }
-  if (!t.writes) return best;
+  const writes = /* @__PURE__ */ new Map();
   for (const call of calls.values()) {
-    if (call.at >= t.before || call.name !== "Write" || typeof call.input.content !== "string") continue;
-    if (pathOf(call) === t.path && (best === null || call.at > best.at)) best = { at: call.at, call };
+    const path = pathOf(call);
+    if (path !== null && call.name === "Write" && typeof call.input.content === "string") push(writes, path, { at: call.at, call });
   }
-  return best;
+  for (const list of writes.values()) list.sort((a, b) => a.at - b.at);
+  return { reads, writes };
+}
+function newestBefore(list, before) {
+  if (list === void 0) return null;
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = lo + hi >> 1;
+    if (list[mid].at < before) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo === 0) return null;
+  let i = lo - 1;
+  while (i > 0 && list[i - 1].at === list[i].at) i--;
+  return list[i];
+}
+function newestSource(t, index) {
+  const read = newestBefore(index.reads.get(t.path), t.before);
+  if (!t.writes) return read;
+  const write = newestBefore(index.writes.get(t.path), t.before);
+  return write !== null && (read === null || write.at > read.at) ? write : read;
 }
 function summaryShows(s, id, cfg) {
   if (s.result === void 0) return cfg.editMaxChars > 0 && str(s.call.input.content).length <= cfg.editMaxChars;
@@ -1659,11 +1685,13 @@ function stubbedReadParts(messages, span, cfg, archive) {
   const calls = callsBefore(messages, messages.length);
   const found = triggers(late, calls, cfg);
   if (found.length === 0) return [];
-  const all = resultsFrom(messages, 0);
+  const index = indexSources(resultsFrom(messages, 0), calls);
   const kept = /* @__PURE__ */ new Map();
+  const seen = /* @__PURE__ */ new Set();
   for (const t of found) {
-    const s = newestSource(t, all, calls);
-    if (s === null || s.at < span.headLen || s.at >= span.cut || kept.has(s.at)) continue;
+    const s = newestSource(t, index);
+    if (s === null || seen.has(s) || s.at < span.headLen || s.at >= span.cut || kept.has(s.at)) continue;
+    seen.add(s);
     const id = s.result?.id ?? "";
     if (s.at >= span.spanFrom && summaryShows(s, id, cfg)) continue;
     kept.set(s.at, s);
@@ -3080,7 +3108,8 @@ function chain(dir, home) {
     if (inside && at === realHome || dirname(at) === at) return out;
   }
 }
-function archiveTrust(dir, me) {
+var ARCHIVE = { folder: "the archive folder", harm: "another user could replace what a summary points at", todo: WHAT_TO_DO };
+function archiveTrust(dir, me, purpose = ARCHIVE) {
   const real = resolveExisting(dir);
   for (const path of chain(real, me.home)) {
     let st;
@@ -3092,7 +3121,7 @@ function archiveTrust(dir, me) {
     const problem = folderProblem(path, st, me);
     if (problem !== null) {
       const via = real === resolve(dir) ? "" : ` (${dir} leads there)`;
-      return { problem: `the archive folder cannot be trusted: ${problem}${via}, so another user could replace what a summary points at; ${WHAT_TO_DO}` };
+      return { problem: `${purpose.folder} cannot be trusted: ${problem}${via}, so ${purpose.harm}; ${purpose.todo}` };
     }
   }
   return { dir: real };
