@@ -7,7 +7,8 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { loadConfig, type LoadedConfig } from "./config.js";
 import { compactSession, type CompactReason } from "./hook.js";
-import { SessionArchives } from "./archive.js";
+import { agentDir, SessionArchives } from "./archive.js";
+import { overrideOf, rivalHandlers, rivalLines, type Override } from "./rivals.js";
 import { summarizeBranch } from "./branch.js";
 import { statusLines, type LastBranch, type LastCliff } from "./status.js";
 import { liveFromEntries } from "../core/pi/session.js";
@@ -49,6 +50,33 @@ interface State {
   archives: SessionArchives;
   /** The UI of the event being handled: where an archive failure is told. */
   ui: UiLike;
+  /** The summary of the compaction we answered, until Pi says what it wrote. */
+  answered: string | undefined;
+  /** The last compaction we answered that another handler's answer replaced. */
+  overridden: Override | undefined;
+}
+
+/** The other extensions Pi would load that answer session_before_compact (never fails: a status line is no reason to throw). */
+function rivals(ctx: unknown): string[] {
+  try {
+    const cwd = (ctx as { cwd?: unknown } | undefined)?.cwd;
+    return rivalHandlers({ agentDir: agentDir(), cwd: typeof cwd === "string" ? cwd : undefined, argv: process.argv });
+  } catch {
+    return [];
+  }
+}
+
+function status(state: State, ctx: unknown): string {
+  return statusLines(state.loaded, state.last, state.lastBranch, state.archives.last, rivalLines(rivals(ctx), state.overridden));
+}
+
+/** Pi wrote a compaction (or gave up on one) after we answered: was it ours? */
+function settled(state: State, outcome: Override["outcome"] | null, ctx: unknown): void {
+  state.answered = undefined;
+  if (outcome === null) return;
+  state.overridden = { at: new Date().toISOString(), outcome };
+  const named = rivals(ctx);
+  ui(ctx).notify?.(rivalLines(named, state.overridden).join("\n"), "warning");
 }
 
 function reportProblems(state: State, ctx: unknown): void {
@@ -78,6 +106,7 @@ function beforeCompact(state: State, event: any, ctx: unknown): unknown {
     }
     if (result === null) return undefined;
     state.last = { reason, at: new Date().toISOString(), details: result.details };
+    state.answered = result.summary;
     u.setStatus?.(STATUS_KEY, `cliff · ${reason} · kept ${result.details.keptMessages}`);
     const tokensBefore = typeof event?.preparation?.tokensBefore === "number" ? event.preparation.tokensBefore : 0;
     return { compaction: { summary: result.summary, firstKeptEntryId: result.firstKeptEntryId, tokensBefore, details: result.details } };
@@ -120,17 +149,17 @@ function cliffCommand(state: State, args: string, ctx: unknown): void {
     state.reportedProblems = false;
     const problems = state.loaded.problems.length;
     u.notify?.(`cliffcompaction: reloaded ${state.loaded.path}${problems ? ` (${problems} problem(s))` : ""}`, problems ? "warning" : "info");
-    u.notify?.(statusLines(state.loaded, state.last, state.lastBranch, state.archives.last), "info");
+    u.notify?.(status(state, ctx), "info");
   } else if (action === "config") {
     u.notify?.(JSON.stringify(state.loaded.config, null, 2), "info");
   } else {
-    u.notify?.(statusLines(state.loaded, state.last, state.lastBranch, state.archives.last), "info");
+    u.notify?.(status(state, ctx), "info");
   }
 }
 
 export default function cliffcompaction(api: ExtensionAPI): void {
   const state: State = {
-    loaded: loadConfig(), last: undefined, pendingReason: "manual", reportedProblems: false, lastBranch: undefined, ui: {},
+    loaded: loadConfig(), last: undefined, pendingReason: "manual", reportedProblems: false, lastBranch: undefined, ui: {}, answered: undefined, overridden: undefined,
     archives: new SessionArchives((line) => state.ui.notify?.(line, "warning")),
   };
   const on = api.on.bind(api) as unknown as (event: string, handler: (event: any, ctx: any) => unknown) => unknown;
@@ -144,7 +173,13 @@ export default function cliffcompaction(api: ExtensionAPI): void {
   on("session_before_compact", (event, ctx) => beforeCompact(state, event, ctx));
   on("session_before_tree", (event, ctx) => beforeTree(state, event, ctx));
   on("session_compact", (event, ctx) => {
-    if (event?.fromExtension === true) ui(ctx).setStatus?.(STATUS_KEY, `cliff · compacted (${toReason(event?.reason) ?? state.last?.reason ?? "manual"})`);
+    const outcome = state.answered === undefined ? null : overrideOf(state.answered, event);
+    if (state.answered !== undefined) settled(state, outcome, ctx);
+    if (event?.fromExtension === true && outcome === null) ui(ctx).setStatus?.(STATUS_KEY, `cliff · compacted (${toReason(event?.reason) ?? state.last?.reason ?? "manual"})`);
+  });
+  on("session_compact_failed", (event, ctx) => {
+    // Our answer was a compaction, so a cancel came from a handler after ours.
+    if (state.answered !== undefined) settled(state, event?.aborted === true ? "cancelled" : null, ctx);
   });
   api.registerCommand("cliff", {
     description: "cliffcompaction: status | config | reload",

@@ -1,4 +1,4 @@
-/** What `/cliff status` says: the settings, the config file, the last cliff, the archive and the last branch summary. */
+/** What `/cliff status` says: the settings, the config file, the last cliff, the archive, warnings (rival handlers) and the last branch summary. */
 import type { Config } from "../core/index.js";
 import type { BranchSummary } from "./branch.js";
 import type { LoadedConfig } from "./config.js";
@@ -34,7 +34,7 @@ function branchLines(last: LastBranch): string[] {
   return [`last branch summary: @ ${last.at} from ${d.messages} message(s), ${d.parts} part(s), ${last.result.summary.length} chars, no model call`, ...shown];
 }
 
-export function statusLines(loaded: LoadedConfig, last: LastCliff | undefined, branch: LastBranch | undefined, writer: ArchiveWriter | undefined): string {
+export function statusLines(loaded: LoadedConfig, last: LastCliff | undefined, branch: LastBranch | undefined, writer: ArchiveWriter | undefined, warnings: readonly string[] = []): string {
   const c: Config = loaded.config;
   const lines = [
     `cliffcompaction: ${c.enabled ? "on" : "off (Pi's default compaction runs)"}${c.shadow ? ", shadow (reports, never compacts)" : ""}`,
@@ -49,6 +49,7 @@ export function statusLines(loaded: LoadedConfig, last: LastCliff | undefined, b
     lines.push(`last: ${last.reason} @ ${last.at} live=${d.liveMessages} kept=${d.keptMessages} rung=${d.rung} est=${d.estTokensOut}${d.overBudget ? " (over thresholdTokens)" : ""}`);
   }
   for (const p of loaded.problems) lines.push(`problem: ${p}`);
+  lines.push(...warnings);
   if (branch !== undefined) lines.push(...branchLines(branch));
   return lines.join("\n");
 }
