@@ -128,6 +128,8 @@ export const FLAGS: Flag[] = [
   { name: "anthropic-upstream", value: "URL", commands: ["serve", "run"], help: "where Anthropic requests go (also CLIFF_ANTHROPIC_UPSTREAM; run: ANTHROPIC_BASE_URL)", default: "https://api.anthropic.com" },
   { name: "openai-upstream", value: "URL", commands: ["serve", "run"], help: "where OpenAI requests go (also CLIFF_OPENAI_UPSTREAM; run: OPENAI_BASE_URL)", default: "https://api.openai.com/v1" },
   { name: "chatgpt-upstream", value: "URL", commands: ["serve", "run"], help: "where /backend-api/… requests (Codex signed in with ChatGPT) go (also CLIFF_CHATGPT_UPSTREAM)", default: "https://chatgpt.com" },
+  { name: "gemini-upstream", value: "URL", commands: ["serve", "run"], help: "where Gemini API requests (…/models/M:generateContent) go (also CLIFF_GEMINI_UPSTREAM; run: GOOGLE_GEMINI_BASE_URL)", default: "https://generativelanguage.googleapis.com" },
+  { name: "vertex-upstream", value: "URL", commands: ["serve", "run"], help: "where Vertex AI requests (…/projects/P/locations/L/…) go (also CLIFF_VERTEX_UPSTREAM; run: GOOGLE_VERTEX_BASE_URL)", default: "https://aiplatform.googleapis.com" },
   { name: "allowed-hosts", value: "A,B", commands: ["serve", "run"], help: "Host names the proxy answers to besides its own addresses (also --allow-host NAME, CLIFF_ALLOWED_HOSTS)", default: "none" },
   { name: "allow-host", value: "NAME", commands: ["serve", "run"], help: "one more Host name the proxy answers to (a proxy behind a load balancer)" },
   { name: "no-preserved-thinking", commands: ["serve", "run"], help: "leave thinking alone on changed requests to models that run Anthropic's prefix check (no drop_block, no beta; also CLIFF_PRESERVED_THINKING=false)" },

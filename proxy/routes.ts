@@ -1,14 +1,16 @@
 /**
  * Which requests the proxy compacts, and which upstream each request goes to. Routes are told by
  * the end of the path, so any prefix a client's base URL adds (none, `/v1`, `/openai/v1`,
- * `/backend-api/codex`) reaches the same route. The upstream is fixed by configuration: a request
+ * `/backend-api/codex`, `/v1beta`) reaches the same route. Gemini names the model and the method in
+ * the path (`…/models/{model}:generateContent`); Vertex AI's paths (`…/projects/P/locations/L/…`)
+ * go to the Vertex upstream. The upstream is fixed by configuration: a request
  * only chooses between the configured ones, by its path and its headers, never by a host of its own.
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { DialectName } from "../core/index.js";
 
-export type UpstreamName = "anthropic" | "openai" | "chatgpt";
-export const UPSTREAM_NAMES: readonly UpstreamName[] = ["anthropic", "openai", "chatgpt"];
+export type UpstreamName = "anthropic" | "openai" | "chatgpt" | "gemini" | "vertex";
+export const UPSTREAM_NAMES: readonly UpstreamName[] = ["anthropic", "openai", "chatgpt", "gemini", "vertex"];
 
 export interface Route {
   /** The dialect of a request the proxy compacts; null when it is forwarded untouched. */
@@ -16,6 +18,37 @@ export interface Route {
   upstream: UpstreamName;
   /** A request that asks the provider to summarise the history itself (Responses' `/responses/compact`). */
   remoteSummary: boolean;
+  /** The model a Gemini path names (its body names none). */
+  model?: string;
+}
+
+/** Gemini's generate methods; the model is the segment before the colon. */
+const GEMINI_GENERATE = /\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
+/** Any other Gemini or Vertex method or resource (countTokens, embeddings, files, caches, models). */
+const GEMINI_PATH = /^\/(upload\/)?v1(alpha|beta)\d*(\/|$)|\/models\/[^/:]+:[A-Za-z]+$|\/(cachedContents|fileSearchStores)(\/|$)/;
+const VERTEX_PATH = /\/projects\/[^/]+\/locations\/[^/]+(\/|$)/;
+
+function googleRoute(method: string, p: string, headers: IncomingHttpHeaders): Route | null {
+  const vertex = VERTEX_PATH.test(p);
+  const m = GEMINI_GENERATE.exec(p);
+  if (m !== null) {
+    const model = safeModel(m[1]);
+    return { api: method === "POST" ? "gemini" : null, upstream: vertex ? "vertex" : "gemini", remoteSummary: false, ...(model === undefined ? {} : { model }) };
+  }
+  if (vertex) return { api: null, upstream: "vertex", remoteSummary: false };
+  if (GEMINI_PATH.test(p) || headers["x-goog-api-key"] !== undefined) return { api: null, upstream: "gemini", remoteSummary: false };
+  return null;
+}
+
+/** A path's model segment, decoded, when it is a plain model id. */
+function safeModel(segment: string): string | undefined {
+  let name: string;
+  try {
+    name = decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+  return /^[A-Za-z0-9._@-]{1,128}$/.test(name) ? name : undefined;
 }
 
 const COMPACTED: [RegExp, DialectName][] = [
@@ -44,6 +77,8 @@ function byHeaders(headers: IncomingHttpHeaders): UpstreamName {
 /** The route of a request, from its method, its checked path (no query) and its headers. */
 export function routeOf(method: string, path: string, headers: IncomingHttpHeaders): Route {
   const p = path.length > 1 ? path.replace(/\/+$/, "") : path;
+  const google = googleRoute(method, p, headers);
+  if (google !== null) return google;
   const chatgpt = CHATGPT_PATH.test(p);
   for (const [pattern, api] of COMPACTED) {
     if (!pattern.test(p)) continue;

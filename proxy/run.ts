@@ -19,7 +19,10 @@ import { codexHome, codexSignIn, readCodexConfig } from "../node/clients/index.j
 import { clientPlan, type ClientPlan } from "../node/clients/index.js";
 import { startProxy, type RunningProxy } from "./http/index.js";
 
-const UPSTREAM_LABEL: Record<string, string> = { anthropic: "Anthropic", openai: "OpenAI", chatgpt: "ChatGPT" };
+const UPSTREAM_LABEL: Record<string, string> = { anthropic: "Anthropic", openai: "OpenAI", chatgpt: "ChatGPT", gemini: "Gemini", vertex: "Vertex AI" };
+/** Upstreams only Gemini CLI uses: named in the start line for it alone. */
+const GOOGLE_UPSTREAMS = new Set(["gemini", "vertex"]);
+const isGemini = (command: string): boolean => /^gemini(\.js|\.cmd)?$/.test(basename(command));
 
 export interface RunOptions extends ProxyOptions {
   command: string;
@@ -46,6 +49,8 @@ function userUpstreams(o: RunOptions, env: NodeJS.ProcessEnv, codex: CodexPlan |
   for (const u of client?.upstreams ?? []) up[u.name] ??= { url: u.url, source: u.source };
   if (env.ANTHROPIC_BASE_URL) up.anthropic ??= { url: env.ANTHROPIC_BASE_URL, source: "ANTHROPIC_BASE_URL" };
   if (env.OPENAI_BASE_URL) up.openai ??= { url: env.OPENAI_BASE_URL, source: "OPENAI_BASE_URL" };
+  if (env.GOOGLE_GEMINI_BASE_URL) up.gemini ??= { url: env.GOOGLE_GEMINI_BASE_URL, source: "GOOGLE_GEMINI_BASE_URL" };
+  if (env.GOOGLE_VERTEX_BASE_URL) up.vertex ??= { url: env.GOOGLE_VERTEX_BASE_URL, source: "GOOGLE_VERTEX_BASE_URL" };
   return up;
 }
 
@@ -116,12 +121,15 @@ export async function runAgent(o: RunOptions): Promise<number> {
     return 2;
   }
   const args = codex === null ? o.args : [...codex.codex.lead, ...codexArgs(codex.plan, proxy.url)];
-  const childEnv = { ...env, ANTHROPIC_BASE_URL: proxy.url, OPENAI_BASE_URL: `${proxy.url}/v1`, OPENAI_API_BASE: `${proxy.url}/v1`, ...client?.env(proxy.url) };
+  // Gemini CLI reads both base URLs for an API key and for Vertex AI; its own compression decides from the prompt tokens the API reports, the compacted count.
+  const childEnv = { ...env, ANTHROPIC_BASE_URL: proxy.url, OPENAI_BASE_URL: `${proxy.url}/v1`, OPENAI_API_BASE: `${proxy.url}/v1`, GOOGLE_GEMINI_BASE_URL: proxy.url, GOOGLE_VERTEX_BASE_URL: proxy.url, ...client?.env(proxy.url) };
   const up = proxy.options.upstreams as Record<string, URL>;
-  const routes = Object.entries(up).map(([name, u]) => `${UPSTREAM_LABEL[name] ?? name} → ${u.href}`).join(", ");
+  const gemini = isGemini(o.command);
+  const routes = Object.entries(up).filter(([name]) => gemini === GOOGLE_UPSTREAMS.has(name)).map(([name, u]) => `${UPSTREAM_LABEL[name] ?? name} → ${u.href}`).join(", ");
   say(`cliffcompaction: proxy on ${proxy.url} for ${basename(o.command)} (${routes}; ${ruleText(proxy.options.threshold)}); watch it: npx cliffcompaction watch --port ${proxy.port}; log: ${logPath}${proxy.archive ? `; archive: ${proxy.archive.dir}` : ""}`);
   if (codex?.plan.note !== undefined) say(`cliffcompaction: ${codex.plan.note}`);
   if (client?.note !== undefined) say(`cliffcompaction: ${client.note}`);
+  if (gemini && env.GOOGLE_GENAI_USE_GCA === "true") say("cliffcompaction: Gemini CLI signed in with Google talks to Code Assist, which run leaves alone (not compacted); an API key (GEMINI_API_KEY) or Vertex AI goes through the proxy");
   return new Promise<number>((resolve) => {
     const child = spawn(o.command, args, { stdio: "inherit", env: childEnv });
     // Ctrl-C in a terminal reaches the agent directly (same process group): pass it on only when it did not.

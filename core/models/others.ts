@@ -10,14 +10,21 @@ const GEMINI_PRICING = "https://ai.google.dev/gemini-api/docs/pricing";
 const GEMINI_MODELS = "https://ai.google.dev/gemini-api/docs/models";
 const GEMINI_WINDOW = 1_048_576;
 
-const g = (id: string, p?: Price, long?: Price, window = GEMINI_WINDOW): ModelFacts => ({
+const g = (id: string, p?: Price, long?: Price, window = GEMINI_WINDOW, via?: string): ModelFacts => ({
   id, provider: "google", window, ...(p === undefined ? {} : { price: p }), ...(long === undefined ? {} : { tier: { above: 200_000, price: long } }),
-  source: p === undefined ? GEMINI_MODELS : `${GEMINI_PRICING}; ${GEMINI_MODELS}`, read: READ,
+  source: p === undefined ? GEMINI_MODELS : `${GEMINI_PRICING}; ${GEMINI_MODELS}`, read: READ, ...(via === undefined ? {} : { via }),
 });
+
+// The models Gemini CLI 0.61 defaults to (its config/models.ts): gemini-3.5-flash (flash),
+// gemini-3.1-pro-preview and gemini-3-pro-preview (pro, auto-gemini-3), gemini-2.5-pro (auto-gemini-2.5).
+const VIA_35_FLASH = "Gemini 3.5 Flash's launch prices as quoted by wowhow.cloud's developer guide and mech.app (simonwillison.net): $1.50 / $9.00, cached $0.15";
+const VIA_31_PRO = "the same pages quoting Gemini 3.1 Pro at $2.00 / $12.00, Gemini 3 Pro's card";
 
 const w = (id: string, provider: Provider, window: number, source: string): ModelFacts => ({ id, provider, window, source, read: READ });
 
 export const GOOGLE: readonly ModelFacts[] = [
+  g("gemini-3.5-flash", price(1.5, 0.15, 1.5, 9), undefined, GEMINI_WINDOW, VIA_35_FLASH),
+  g("gemini-3.1-pro", price(2, 0.2, 2, 12), price(4, 0.4, 4, 18), GEMINI_WINDOW, VIA_31_PRO),
   g("gemini-3-pro", price(2, 0.2, 2, 12), price(4, 0.4, 4, 18)),
   g("gemini-3-flash", price(0.5, 0.05, 0.5, 3)),
   g("gemini-3"),

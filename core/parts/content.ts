@@ -18,7 +18,10 @@ export function contentText(content: unknown, types: readonly string[] = ["text"
 
 /** The text a summary message carries, in any dialect (a string, or its text / input_text blocks). */
 export function summaryMessageText(message: unknown): string {
-  return contentText(obj(message).content, ["text", "input_text"]);
+  const m = obj(message);
+  // A Gemini content holds untyped `{text}` parts.
+  if (m.content === undefined && Array.isArray(m.parts)) return m.parts.map((p) => obj(p).text).filter((t) => typeof t === "string").join("\n");
+  return contentText(m.content, ["text", "input_text"]);
 }
 
 /** True when a text is a previous summary (it opens with the header). */

@@ -18,7 +18,7 @@ export interface Decision {
   body: Buffer;
   /** The request's text, as parsed (null when it did not parse). */
   text: string | null;
-  /** The parsed request (null when it did not parse as an object). */
+  /** The parsed request (null when it did not parse as an object); with the path's model when the body names none (Gemini). */
   parsed: Record<string, unknown> | null;
   prepared: PrepareContext | null;
   /** `cliff`, `reuse` or `pass` from the request alone (core/engine/verdict.ts), computed when first read. */
@@ -60,9 +60,13 @@ function requestBudget(policy: ThresholdPolicy, threshold: ThresholdChoice): Pre
   return perRequest && policy.gainShare !== undefined ? { thresholdTokens, minGainTokens: Math.floor(thresholdTokens * policy.gainShare) } : { thresholdTokens };
 }
 
-/** `more` adds the host's other per-request options (the session's calibration, an idle gap), given the request's threshold; `preserveThinking` false turns that handling off. */
+/**
+ * `more` adds the host's other per-request options (the session's calibration, an idle gap), given the request's threshold; `preserveThinking` false turns that handling off;
+ * `pathModel` is the model a Gemini path names, for the window, the session and the bill (the body sent keeps its own fields).
+ */
 export function decide(
   engine: Engine, policy: ThresholdPolicy, api: DialectName, raw: Buffer, headers: IncomingHttpHeaders, more: (parsed: Record<string, unknown>, thresholdTokens: number) => PrepareOptions = () => ({}), preserveThinking = true,
+  pathModel?: string,
 ): Decision {
   const started = performance.now();
   const record = { api, messagesIn: 0, messagesOut: 0, tokensIn: 0, tokensOut: 0, addedMs: 0 };
@@ -76,6 +80,9 @@ export function decide(
     return failOpen(null);
   }
   if (!isObj(parsed)) return failOpen(text);
+  const body0 = parsed;
+  if (pathModel !== undefined && parsed.model === undefined) parsed = { ...parsed, model: pathModel };
+  const view = parsed as Record<string, unknown>;
   const shadow = engine.config.shadow;
   let prepared: PrepareContext;
   let threshold: ThresholdChoice;
@@ -84,12 +91,12 @@ export function decide(
   let plan = NO_PLAN;
   let out: Record<string, string> | undefined;
   try {
-    threshold = thresholdFor(policy, parsed.model, headers);
-    const asked = compactionRequest(api, parsed, headers);
-    options = { ...more(parsed, threshold.threshold), ...requestBudget(policy, threshold), ...(asked === null ? {} : { compactionRequest: asked }) };
-    prepared = engine.prepare(parsed, api, options);
+    threshold = thresholdFor(policy, view.model, headers);
+    const asked = compactionRequest(api, body0, headers);
+    options = { ...more(view, threshold.threshold), ...requestBudget(policy, threshold), ...(asked === null ? {} : { compactionRequest: asked }) };
+    prepared = engine.prepare(body0, api, options);
     if (prepared.modified && !shadow) {
-      if (api === "anthropic") plan = thinkingPlan(parsed, preserveThinking);
+      if (api === "anthropic") plan = thinkingPlan(body0, preserveThinking);
       body = outgoingBytes(text, prepared, plan);
       if (plan.kind === "bind") out = { "anthropic-beta": mergedBeta(headers) };
     }
@@ -113,7 +120,7 @@ export function decide(
       }
       return verdict;
     },
-    body, text, parsed, prepared, threshold, thresholdTokens: threshold.threshold, thinking: plan, headers: out,
+    body, text, parsed: view, prepared, threshold, thresholdTokens: threshold.threshold, thinking: plan, headers: out,
     minGainTokens: options.minGainTokens ?? engine.config.minGainTokens,
     record: { ...record, messagesIn: prepared.messages.length, messagesOut: prepared.substituted.length, tokensIn: prepared.estTokensIn, tokensOut: prepared.estTokensOut, addedMs: performance.now() - started, ...(shadow ? { shadow: true } : {}), ...(prepared.idle === true && prepared.compacted ? { reason: "idle" as const } : {}), ...(prepared.compactionRequest === null ? {} : { compaction: prepared.compactionRequest.by }) },
   };

@@ -12,12 +12,12 @@ import { decodedText } from "./reactive.js";
 /** Statuses about the client, its quota, a conflict or the provider's load: relayed as they are. */
 const NOT_OURS = new Set([401, 403, 408, 409, 413, 429]);
 
-/** The provider's error type in an error body (Anthropic `error.type`, OpenAI `error.type` or `error.code`), or null. */
+/** The provider's error type in an error body (Anthropic `error.type`, OpenAI `error.type` or `error.code`, Gemini `error.status`), or null. */
 export function errorType(body: Buffer, encoding: string | undefined): string | null {
   try {
-    const v = JSON.parse(decodedText(body, encoding)) as { error?: { type?: unknown; code?: unknown }; type?: unknown };
+    const v = JSON.parse(decodedText(body, encoding)) as { error?: { type?: unknown; code?: unknown; status?: unknown }; type?: unknown };
     const e = v.error;
-    const t = e !== undefined && e !== null && typeof e === "object" ? e.type ?? e.code : undefined;
+    const t = e !== undefined && e !== null && typeof e === "object" ? e.type ?? (typeof e.code === "string" ? e.code : e.status) : undefined;
     // A type is shown in logs: only a short identifier, never text from the body beyond it.
     return typeof t === "string" && /^[A-Za-z0-9_.-]{1,64}$/.test(t) ? t : null;
   } catch {

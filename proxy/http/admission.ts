@@ -25,7 +25,7 @@ export type Admission =
 export const OWN_PREFIX = "/_cliff/";
 
 export function admit(req: IncomingMessage, upstreams: Record<UpstreamName, URL>, guard: HostGuard): Admission {
-  const shape: UpstreamName = anthropicByHeaders(req.headers) ? "anthropic" : "openai";
+  const shape: UpstreamName = anthropicByHeaders(req.headers) ? "anthropic" : req.headers["x-goog-api-key"] !== undefined ? "gemini" : "openai";
   const no = (status: number, type: string, message: string, upstream: UpstreamName = shape): Admission => ({ kind: "refuse", refusal: { status, upstream, type, message } });
   const target = plainTarget(req.url ?? "");
   if (target === null) return no(400, "invalid_request_target", "the request target must be a plain path (no host, backslash, dot or encoded-slash segments)");

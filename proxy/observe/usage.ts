@@ -5,9 +5,11 @@
  * inside a UTF-8 character); a JSON answer is read once it has all arrived; a gzip, deflate or br
  * answer is decoded at its end, for the reader only.
  *
- * Counts are kept in one shape for the three APIs, `input` being the input tokens not read from
+ * Counts are kept in one shape for the four APIs, `input` being the input tokens not read from
  * the cache (Anthropic's `input_tokens`; OpenAI's `prompt_tokens` or `input_tokens` minus their
- * `cached_tokens`), so that input + cacheRead + cacheWrite is the whole prompt for each.
+ * `cached_tokens`; Gemini's `promptTokenCount` minus its `cachedContentTokenCount`), so that
+ * input + cacheRead + cacheWrite is the whole prompt for each. Gemini bills thinking as output:
+ * `thoughtsTokenCount` is added to `candidatesTokenCount`.
  */
 import { decoderOf, IDENTITY, type Decode } from "../encoding.js";
 
@@ -39,16 +41,25 @@ interface Fields {
   cached_tokens?: number;
   output_tokens?: number;
   completion_tokens?: number;
+  promptTokenCount?: number;
+  cachedContentTokenCount?: number;
+  candidatesTokenCount?: number;
+  thoughtsTokenCount?: number;
+  toolUsePromptTokenCount?: number;
 }
 
-const COUNT_KEYS = ["input_tokens", "prompt_tokens", "cache_read_input_tokens", "cache_creation_input_tokens", "output_tokens", "completion_tokens"] as const;
+const COUNT_KEYS = [
+  "input_tokens", "prompt_tokens", "cache_read_input_tokens", "cache_creation_input_tokens", "output_tokens", "completion_tokens",
+  "promptTokenCount", "cachedContentTokenCount", "candidatesTokenCount", "thoughtsTokenCount", "toolUsePromptTokenCount",
+] as const;
 const count = (v: unknown): number | undefined => (typeof v === "number" && Number.isSafeInteger(v) && v >= 0 ? v : undefined);
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
-/** Where a usage object sits in each API's answers and events. */
+/** Where a usage object sits in each API's answers and events (Gemini's `usageMetadata`, Code Assist's under `response`). */
 function usageIn(v: unknown): Record<string, unknown> | undefined {
   if (!isRecord(v)) return undefined;
-  for (const u of [v.usage, isRecord(v.message) ? v.message.usage : undefined, isRecord(v.response) ? v.response.usage : undefined]) {
+  const response = isRecord(v.response) ? v.response : undefined;
+  for (const u of [v.usage, isRecord(v.message) ? v.message.usage : undefined, response?.usage, v.usageMetadata, response?.usageMetadata]) {
     if (isRecord(u)) return u;
   }
   return undefined;
@@ -66,6 +77,11 @@ function merge(into: Fields, u: Record<string, unknown>): void {
 }
 
 function normalised(f: Fields): Usage | null {
+  if (f.promptTokenCount !== undefined || f.candidatesTokenCount !== undefined) {
+    const prompt = (f.promptTokenCount ?? 0) + (f.toolUsePromptTokenCount ?? 0);
+    const cached = Math.min(f.cachedContentTokenCount ?? 0, prompt);
+    return { input: prompt - cached, cacheRead: cached, cacheWrite: 0, output: (f.candidatesTokenCount ?? 0) + (f.thoughtsTokenCount ?? 0) };
+  }
   const prompt = f.prompt_tokens ?? f.input_tokens;
   const output = f.completion_tokens ?? f.output_tokens;
   if (prompt === undefined && output === undefined) return null;
@@ -79,7 +95,8 @@ function normalised(f: Fields): Usage | null {
 /** Beyond this many bytes of one event line or one JSON answer the reader stops reading (the answer goes on). */
 const MAX_HELD = 16 * 1024 * 1024;
 const NEWLINE = 0x0a;
-const USAGE_KEY = '"usage"';
+// Names `"usage"` and Gemini's `"usageMetadata"` alike.
+const USAGE_KEY = '"usage';
 
 /** Where Anthropic's `input_transformations` sit: the message, message_start's message, a message_delta (which replaces it). */
 function transformationsIn(v: unknown): unknown[] | undefined {
@@ -166,10 +183,13 @@ export class UsageParser {
     }
     const t = transformationsIn(v);
     if (t !== undefined) this.thinkingDropped = t.filter((x) => isRecord(x) && x.type === "thinking_dropped").length;
-    const u = usageIn(v);
-    if (u === undefined) return;
-    merge(this.fields, u);
-    this.found = true;
+    // Gemini's stream without alt=sse is one JSON array of the chunks: each carries the counts so far.
+    for (const item of Array.isArray(v) ? v : [v]) {
+      const u = usageIn(item);
+      if (u === undefined) continue;
+      merge(this.fields, u);
+      this.found = true;
+    }
   }
 }
 

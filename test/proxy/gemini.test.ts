@@ -1,0 +1,169 @@
+/**
+ * The Gemini API through the proxy, against a scripted Gemini model that refuses what the API
+ * refuses (pairing, the current turn's signatures): a Gemini CLI-shaped loop of 24 tool calls over
+ * several cliffs, every request accepted; usage read from `usageMetadata` in the SSE stream, the
+ * JSON-array stream and a plain answer; the bill at the model's price; the key (header or `?key=`)
+ * in no log line, status or event; `countTokens` passed byte for byte; Vertex paths to the Vertex
+ * upstream; the proxy's own refusals in the Gemini error shape; a context-length refusal answered
+ * by one more rung.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resolveConfig, SUMMARY_HEADER } from "../../core/index.js";
+import { startProxy, type RunningProxy } from "../../proxy/index.js";
+import { callId, geminiModel, geminiViolation, type GeminiModel, type GeminiStep } from "../helpers/gemini-model.js";
+
+const KEY = "AIzaSy-TEST-KEY-7f3a9c0d1e2b";
+const TOKEN = "gemini-test-admin-token-0123456789";
+const STEPS: GeminiStep[] = Array.from({ length: 24 }, (_, i) => (i % 3 === 0 ? { name: "read_file", args: { file_path: `src/mod${i}.ts` } } : i % 3 === 1 ? { name: "run_shell_command", args: { command: `npm test -- ${i}` } } : { name: "replace", args: { file_path: `src/mod${i - 2}.ts`, old_string: "a", new_string: `b${i}` } }));
+
+let mock: GeminiModel;
+let vertex: GeminiModel;
+let proxy: RunningProxy;
+const logs: string[] = [];
+
+beforeAll(async () => {
+  mock = await geminiModel(STEPS, "Fixed.", 120_000);
+  vertex = await geminiModel(STEPS, "Fixed.", 120_000);
+  proxy = await startProxy({ config: resolveConfig({ thresholdTokens: 6000, keepRecent: 2, minGainTokens: 0 }), port: 0, upstreams: { gemini: mock.url, vertex: vertex.url }, log: (l) => logs.push(l), adminToken: TOKEN });
+});
+afterAll(async () => {
+  await proxy.close();
+  await mock.close();
+  await vertex.close();
+});
+
+type Content = { role: string; parts: Record<string, any>[] };
+
+/** What a tool answers: a long listing for reads and tests, so the context grows past the threshold. */
+const output = (name: string, i: number): string => (name === "replace" ? `Successfully modified file (${i}).` : `line ${i}: ${"x".repeat(60)}\n`.repeat(40));
+
+async function post(path: string, body: unknown, headers: Record<string, string> = { "x-goog-api-key": KEY }): Promise<Response> {
+  return fetch(proxy.url + path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+}
+
+/** The model content of an answer: an SSE stream, a JSON array of chunks, or one JSON answer (parts of every chunk joined). */
+async function modelOf(res: Response): Promise<Content> {
+  const text = await res.text();
+  const trimmed = text.trim();
+  const chunks: any[] = trimmed.startsWith("data:") ? trimmed.split(/\r?\n\r?\n/).map((e) => JSON.parse(e.replace(/^data: ?/, ""))) : ([] as any[]).concat(JSON.parse(trimmed));
+  const parts = chunks.flatMap((c) => c.candidates?.[0]?.content?.parts ?? []).filter((p: any) => !(typeof p.text === "string" && p.text === ""));
+  return { role: "model", parts };
+}
+
+const body = (contents: Content[]) => ({ contents, systemInstruction: { parts: [{ text: "You are Gemini CLI, an interactive CLI agent." }] }, tools: [{ functionDeclarations: STEPS.map((s) => ({ name: s.name })) }], generationConfig: { temperature: 0 } });
+
+async function status(): Promise<any> {
+  return (await fetch(proxy.url + "/_cliff/status", { headers: { authorization: `Bearer ${TOKEN}` } })).json();
+}
+
+describe("proxy: the Gemini API", () => {
+  it("a 24-call Gemini CLI loop through several cliffs: every request accepted, the session and its bill in the status", async () => {
+    const contents: Content[] = [{ role: "user", parts: [{ text: "Fix the failing tests in the widgets repo." }] }];
+    const paths = ["/v1beta/models/gemini-3.5-flash:streamGenerateContent?alt=sse", "/v1beta/models/gemini-3.5-flash:streamGenerateContent", "/v1beta/models/gemini-3.5-flash:generateContent"];
+    for (let turn = 0; turn <= STEPS.length; turn++) {
+      const res = await post(paths[turn % 3], body(contents));
+      expect(res.status, `turn ${turn}: ${mock.seen.at(-1)?.refused}`).toBe(200);
+      const model = await modelOf(res);
+      contents.push(model);
+      const call = model.parts.find((p) => p.functionCall !== undefined)?.functionCall;
+      if (call === undefined) break;
+      contents.push({ role: "user", parts: [{ functionResponse: { id: call.id, name: call.name, response: { output: output(call.name, turn) } } }] });
+    }
+    expect(contents.at(-1)!.parts[0].text).toBe("Fixed.");
+    expect(mock.seen.every((s) => s.refused === null)).toBe(true);
+    // The client's own history would break no rule either; what went out was smaller.
+    expect(geminiViolation(contents)).toBeNull();
+    const sent = mock.seen.map((s) => JSON.parse(s.body));
+    const compacted = sent.filter((b) => b.contents.some((c: Content) => String(c.parts[0]?.text).startsWith(SUMMARY_HEADER)));
+    expect(compacted.length, JSON.stringify(sent.map((b) => [b.contents.length, JSON.stringify(b).length]))).toBeGreaterThanOrEqual(2);
+    for (const b of sent) {
+      expect(b.systemInstruction.parts[0].text).toBe("You are Gemini CLI, an interactive CLI agent.");
+      expect(b.tools).toEqual(body([]).tools);
+    }
+    const s = await status();
+    const session = s.sessions.find((x: any) => x.model === "gemini-3.5-flash");
+    expect(session).toBeDefined();
+    expect(session.api).toBe("gemini");
+    expect(session.requests).toBe(STEPS.length + 1);
+    expect(session.cliffs, JSON.stringify({ ...session, context: undefined, ledger: undefined })).toBeGreaterThanOrEqual(2);
+    // Usage as the model reported it, from all three answer shapes.
+    const reported = mock.seen.reduce((u, x) => ({ prompt: u.prompt + x.usage!.promptTokenCount, cached: u.cached + x.usage!.cachedContentTokenCount, out: u.out + x.usage!.candidatesTokenCount + x.usage!.thoughtsTokenCount }), { prompt: 0, cached: 0, out: 0 });
+    expect(session.usage).toEqual({ input: reported.prompt - reported.cached, cacheRead: reported.cached, cacheWrite: 0, output: reported.out });
+    expect(session.dollars).toBeCloseTo(((reported.prompt - reported.cached) * 1.5 + reported.cached * 0.15 + reported.out * 9) / 1e6, 9);
+    expect(session.ledger.bills.length).toBe(session.cliffs);
+    // The key went upstream and nowhere else.
+    expect(mock.seen.every((x) => x.headers["x-goog-api-key"] === KEY)).toBe(true);
+    expect(JSON.stringify(s)).not.toContain(KEY);
+    expect(logs.join("\n")).not.toContain(KEY);
+  });
+
+  it("a key in ?key= goes upstream in the query and into no log line or status", async () => {
+    const before = logs.length;
+    const res = await post(`/v1beta/models/gemini-2.5-pro:generateContent?key=${KEY}`, body([{ role: "user", parts: [{ text: "hello" }] }]), {});
+    expect(res.status).toBe(200);
+    expect(mock.seen.at(-1)!.path).toBe(`/v1beta/models/gemini-2.5-pro:generateContent?key=${KEY}`);
+    expect(logs.slice(before).join("\n")).not.toContain(KEY);
+    expect(JSON.stringify(await status())).not.toContain(KEY);
+  });
+
+  it("countTokens goes through byte for byte", async () => {
+    const raw = '{"contents":[{"role":"user","parts":[{"text":"count   me"}]}]}';
+    const res = await fetch(proxy.url + "/v1beta/models/gemini-2.5-pro:countTokens", { method: "POST", headers: { "x-goog-api-key": KEY, "content-type": "application/json" }, body: raw });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as any).totalTokens).toBeGreaterThan(0);
+    expect(mock.seen.at(-1)!.body).toBe(raw);
+  });
+
+  it("a Vertex AI path goes to the Vertex upstream and is compacted there too", async () => {
+    const contents: Content[] = [{ role: "user", parts: [{ text: "Vertex task" }] }];
+    for (let i = 0; i < 8; i++) {
+      contents.push({ role: "model", parts: [{ functionCall: { id: callId(i), name: "read_file", args: { file_path: `f${i}` } }, thoughtSignature: (await import("../helpers/gemini-model.js")).signatureOf(i, "read_file", { file_path: `f${i}` }) }] });
+      contents.push({ role: "user", parts: [{ functionResponse: { id: callId(i), name: "read_file", response: { output: output("read_file", i) } } }] });
+    }
+    const n = vertex.seen.length;
+    const res = await post("/v1beta1/projects/p1/locations/global/publishers/google/models/gemini-3.1-pro-preview:generateContent", body(contents), { authorization: "Bearer ya29.test" });
+    expect(res.status, vertex.seen.at(-1)?.refused ?? "").toBe(200);
+    expect(vertex.seen.length).toBe(n + 1);
+    const sent = JSON.parse(vertex.seen.at(-1)!.body);
+    expect(sent.contents.length).toBeLessThan(contents.length);
+    expect(geminiViolation(sent.contents)).toBeNull();
+  });
+
+  it("the proxy's own refusals come in the Gemini error shape", async () => {
+    const strict = await startProxy({ config: resolveConfig({ thresholdTokens: 50, keepRecent: 1, strict: true }), port: 0, upstreams: { gemini: mock.url }, adminToken: TOKEN });
+    try {
+      const contents: Content[] = [{ role: "user", parts: [{ text: "x".repeat(4000) }] }, { role: "model", parts: [{ text: "ok" }] }, { role: "user", parts: [{ text: "y".repeat(4000) }] }];
+      const res = await fetch(strict.url + "/v1beta/models/gemini-2.5-pro:generateContent", { method: "POST", headers: { "x-goog-api-key": KEY, "content-type": "application/json" }, body: JSON.stringify({ contents }) });
+      expect(res.status).toBe(400);
+      const e = ((await res.json()) as any).error;
+      expect(e.code).toBe(400);
+      expect(e.status).toBe("INVALID_ARGUMENT");
+      expect(e.message).toMatch(/^cliffcompaction: /);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it("a context-length refusal is answered by one more rung and a retry", async () => {
+    let refusedOnce = false;
+    mock.override = (s) => {
+      if (refusedOnce || !s.path.includes("gemini-2.5-flash")) return undefined;
+      refusedOnce = true;
+      return { status: 400, body: JSON.stringify({ error: { code: 400, message: "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).", status: "INVALID_ARGUMENT" } }) };
+    };
+    try {
+      const contents: Content[] = [{ role: "user", parts: [{ text: "big" }] }];
+      for (let i = 0; i < 4; i++) {
+        contents.push({ role: "model", parts: [{ text: `step ${i}` }] });
+        contents.push({ role: "user", parts: [{ text: output("read_file", i) }] });
+      }
+      const n = mock.seen.length;
+      const res = await post("/v1beta/models/gemini-2.5-flash:generateContent", body(contents));
+      expect(res.status).toBe(200);
+      expect(mock.seen.length).toBe(n + 2);
+      expect(JSON.parse(mock.seen.at(-1)!.body).contents.length).toBeLessThan(contents.length);
+    } finally {
+      mock.override = undefined;
+    }
+  });
+});
