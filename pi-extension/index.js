@@ -1051,7 +1051,9 @@ function contentText(content, types = ["text"]) {
   return out.join("\n");
 }
 function summaryMessageText(message) {
-  return contentText(obj(message).content, ["text", "input_text"]);
+  const m = obj(message);
+  if (m.content === void 0 && Array.isArray(m.parts)) return m.parts.map((p) => obj(p).text).filter((t) => typeof t === "string").join("\n");
+  return contentText(m.content, ["text", "input_text"]);
 }
 function isSummaryText(text) {
   return typeof text === "string" && text.startsWith(SUMMARY_HEADER);

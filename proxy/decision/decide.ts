@@ -60,6 +60,11 @@ function requestBudget(policy: ThresholdPolicy, threshold: ThresholdChoice): Pre
   return perRequest && policy.gainShare !== undefined ? { thresholdTokens, minGainTokens: Math.floor(thresholdTokens * policy.gainShare) } : { thresholdTokens };
 }
 
+/** The request as the proxy reads its model: with the one its path names when the body names none (the body sent is untouched). */
+function withPathModel(body: Record<string, unknown>, pathModel: string | undefined): Record<string, unknown> {
+  return pathModel !== undefined && body.model === undefined ? { ...body, model: pathModel } : body;
+}
+
 /**
  * `more` adds the host's other per-request options (the session's calibration, an idle gap), given the request's threshold; `preserveThinking` false turns that handling off;
  * `pathModel` is the model a Gemini path names, for the window, the session and the bill (the body sent keeps its own fields).
@@ -81,8 +86,7 @@ export function decide(
   }
   if (!isObj(parsed)) return failOpen(text);
   const body0 = parsed;
-  if (pathModel !== undefined && parsed.model === undefined) parsed = { ...parsed, model: pathModel };
-  const view = parsed as Record<string, unknown>;
+  const view = (parsed = withPathModel(body0, pathModel));
   const shadow = engine.config.shadow;
   let prepared: PrepareContext;
   let threshold: ThresholdChoice;
