@@ -1,5 +1,5 @@
 import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 import SummaryReporter from "./test/summary-reporter.ts";
@@ -11,6 +11,10 @@ export default defineConfig({
   test: {
     env: { XDG_STATE_HOME: state },
     include: ["test/**/*.test.ts"],
+    // Vitest's default is one worker fewer than the cores: one on a two-core machine, where many of
+    // the files mostly wait on child processes, sockets and timers. Every file makes its own ports
+    // and folders, so they can share the machine.
+    maxWorkers: Math.max(2, availableParallelism()),
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ["default", new SummaryReporter()],

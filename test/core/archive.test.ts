@@ -12,8 +12,9 @@ import {
 import { aBody, aSession } from "../helpers/sessions.js";
 import { anthropicSession, chatSession, DIALECT_SESSIONS } from "../helpers/arbitraries.js";
 import { quotable } from "../helpers/quotable.js";
+import { runs } from "../helpers/scale.js";
 
-const RUNS = 1000;
+const RUNS = runs(1000);
 const ROOT = "/home/me/.cache/cliffcompaction/archive";
 const LONG = "line of a long log\n".repeat(60);
 

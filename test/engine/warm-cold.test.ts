@@ -9,8 +9,10 @@
 import { describe, expect, it } from "vitest";
 import { Engine, type Config } from "../../core/index.js";
 import { claudeBody, claudeSession, rng } from "../helpers/claude-sessions.js";
+import { runs } from "../helpers/scale.js";
 
-const SESSIONS = 1000;
+// Every combination of profile, gain and compaction block comes round every eight sessions.
+const SESSIONS = runs(1000);
 const bytes = (e: Engine, body: Record<string, unknown>): string => JSON.stringify(e.prepare(body, "anthropic").outgoingBody());
 
 interface Case {

@@ -1,12 +1,13 @@
-/** Properties of the engine and the Pi hook over generated sessions (1,000 runs each). */
+/** Properties of the engine and the Pi hook over generated sessions (1,000 runs each under `npm run test:deep`, 250 in `npm test`). */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { Engine, resolveConfig, SUMMARY_HEADER } from "../../core/index.js";
 import { compactSession } from "../../pi-extension/hook.js";
 import { liveFromEntries } from "../../core/pi/session.js";
 import { anthropicSession, chatSession, piSession } from "../helpers/arbitraries.js";
+import { runs } from "../helpers/scale.js";
 
-const RUNS = 1000;
+const RUNS = runs(1000);
 
 const RECALL_RULES = { profile: "recall" as const };
 

@@ -1,5 +1,5 @@
 /**
- * Property-based tests over generated sessions in every dialect (fast-check, 1,000 runs each).
+ * Property-based tests over generated sessions in every dialect (fast-check, 1,000 runs each under `npm run test:deep`, 250 in `npm test`).
  * They state what must hold for any input: no crash, determinism, identity of head and tail,
  * one new summary, no paraphrase, no nesting, well-formed output, and the plugin's budget.
  */
@@ -11,8 +11,9 @@ import { summarize } from "../../plugin/summarize.js";
 import { vmSandbox } from "../helpers/sandboxes.js";
 import { DIALECT_SESSIONS, plainSession, text } from "../helpers/arbitraries.js";
 import { quotable } from "../helpers/quotable.js";
+import { runs } from "../helpers/scale.js";
 
-const RUNS = 1000;
+const RUNS = runs(1000);
 const REFERENCE_CONFIGS = fc.record({
   keepRecent: fc.integer({ min: 0, max: 4 }),
   thoughtMaxChars: fc.constantFrom(0, 5, 300),
