@@ -20,6 +20,8 @@ const OLD = read("test/fixtures/readme-b272c83.md");
  * be a stale entry) and be a line of the old README.
  */
 const REWRITTEN = new Map<string, string>([
+  ["* `npm install && npm test`: type-check, build, and every test (about a minute). Pi 1.6 needs Node", "issue 44: how npm test is made quick, test:deep, npm install's warnings; docs/development.md"],
+  ["  ≥ 22.19 and the system Node is 20, so `npm test` runs the test runner through", "issue 44: how npm test is made quick, test:deep, npm install's warnings; docs/development.md"],
   ["On your own session, `simulate --json` says what each cliff cost. Here the third cliff of the", "issue 30: simulate --json and report name the rule that kept each needed token (heldBy); docs/retention.md"],
   ["example session dropped the previous summary, which alone still named a file the next turns read:", "issue 30: simulate --json and report name the rule that kept each needed token (heldBy); docs/retention.md"],
   ["`message` is the item's index in the session (null for a previous summary, which the session", "issue 30: simulate --json and report name the rule that kept each needed token (heldBy); docs/retention.md"],
