@@ -35,8 +35,8 @@ export interface PairedModel {
 export interface PairedOptions {
   /** Shell calls before the final text. */
   calls: number;
-  /** The command each call runs. */
-  command?: string;
+  /** The command each call runs (given the step: calls that differ make summaries that differ). */
+  command?: string | ((step: number) => string);
   /** A call of another tool at some steps (its name must be offered), instead of the shell. */
   script?: (step: number) => { name: string; input: Record<string, unknown> } | undefined;
   /** The final text. */
@@ -44,6 +44,10 @@ export interface PairedOptions {
   /** Called before the final text is sent; it waits for this to finish. */
   beforeFinal?: () => Promise<void>;
   lifetimeMs?: number;
+  /** Other answers by path (stand-ins for a sign-in server's endpoints). */
+  extra?: Record<string, unknown>;
+  /** What `GET …/models` lists (the Copilot API's model catalog, for Copilot CLI signed in with GitHub). */
+  models?: unknown[];
 }
 
 const SHELLS = ["bash", "Bash", "shell", "powershell", "run_shell_command"];
@@ -152,7 +156,7 @@ const SUMMARY = "Summary: the numbers were printed with seq several times. Next:
 export async function pairedModel(o: PairedOptions): Promise<PairedModel> {
   const seen: PairedSeen[] = [];
   const usage = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
-  const command = o.command ?? "seq 1 6000";
+  const command = (step: number): string => (typeof o.command === "function" ? o.command(step) : o.command ?? "seq 1 6000");
   const final = o.final ?? "ALL DONE";
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -165,9 +169,13 @@ export async function pairedModel(o: PairedOptions): Promise<PairedModel> {
       const record: PairedSeen = { path: req.url ?? "", api, headers: req.headers, body: raw, tokens, broken: null, step: -1 };
       seen.push(record);
       if (api === null) {
+        if (o.extra !== undefined && path in o.extra) {
+          res.writeHead(200, { "content-type": "application/json" });
+          return void res.end(JSON.stringify(o.extra[path]));
+        }
         if (path.endsWith("/models")) {
           res.writeHead(200, { "content-type": "application/json" });
-          return void res.end(JSON.stringify({ object: "list", data: [] }));
+          return void res.end(JSON.stringify({ object: "list", data: o.models ?? [] }));
         }
         res.writeHead(404, { "content-type": "application/json" });
         return void res.end('{"error":{"message":"not here"}}');
@@ -189,7 +197,7 @@ export async function pairedModel(o: PairedOptions): Promise<PairedModel> {
       record.step = step;
       const calling = shell !== undefined && step < o.calls;
       const text = shell === undefined ? (/summar/i.test(raw.slice(-4000)) ? SUMMARY : "Printing numbers") : final;
-      const call = calling ? o.script?.(step) ?? { name: shell!, input: { command, description: "print numbers" } } : undefined;
+      const call = calling ? o.script?.(step) ?? { name: shell!, input: { command: command(step), description: "print numbers" } } : undefined;
       const a = answerOf(api, body, { text, input: tokens, ...(call !== undefined ? { call: { id: idOf(step), ...call } } : {}) });
       const hold = shell !== undefined && !calling && o.beforeFinal !== undefined ? o.beforeFinal() : Promise.resolve();
       void hold.then(() => {
