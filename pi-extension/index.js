@@ -2222,11 +2222,11 @@ function planCliff(messages, dialect, config, budgetTokens, options = {}) {
 }
 
 // core/dialects/provider-compaction.ts
-function compactionEnd(messages, holds, startsTurn2) {
+function compactionEnd(messages, holds, startsTurn2, isSummary) {
   for (let i = messages.length - 1; i >= 0; i--) {
     if (!holds(messages[i])) continue;
     let j = i + 1;
-    while (j < messages.length && !startsTurn2(messages[j], messages[j - 1])) j++;
+    while (j < messages.length && !startsTurn2(messages[j], messages[j - 1]) && !isSummary(messages[j])) j++;
     return j;
   }
   return 0;
@@ -2349,7 +2349,7 @@ var anthropic = {
     if (msg.role !== "user") return false;
     return typeof msg.content === "string" ? isSummaryText(msg.content) : isSummaryText(firstTextBlock(msg.content));
   },
-  providerCompactionEnd: (msgs) => compactionEnd(msgs, (m) => arr(obj(m).content).some((b) => obj(b).type === "compaction"), (m) => obj(m).role === "assistant"),
+  providerCompactionEnd: (msgs) => compactionEnd(msgs, (m) => arr(obj(m).content).some((b) => obj(b).type === "compaction"), (m) => obj(m).role === "assistant", (m) => anthropic.isSummary(m)),
   trimFromHead: (m) => obj(m).role === "system",
   startsTurn: (m) => obj(m).role === "assistant",
   summarize(m, ctx) {
@@ -2592,7 +2592,7 @@ var openaiResponses = {
     const item = obj(m);
     return itemType(item) === "message" && item.role === "user" && isSummaryText(messageText(item));
   },
-  providerCompactionEnd: (msgs) => compactionEnd(msgs, (m) => obj(m).type === "compaction", startsTurn),
+  providerCompactionEnd: (msgs) => compactionEnd(msgs, (m) => obj(m).type === "compaction", startsTurn, (m) => openaiResponses.isSummary(m)),
   trimFromHead: () => false,
   startsTurn,
   summarize: (m, ctx) => summarizeItem(obj(m), ctx),

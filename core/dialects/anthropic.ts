@@ -112,7 +112,7 @@ export const anthropic: Dialect = {
     if (msg.role !== "user") return false;
     return typeof msg.content === "string" ? isSummaryText(msg.content) : isSummaryText(firstTextBlock(msg.content));
   },
-  providerCompactionEnd: (msgs) => compactionEnd(msgs, (m) => arr(obj(m).content).some((b) => obj(b).type === "compaction"), (m) => obj(m).role === "assistant"),
+  providerCompactionEnd: (msgs) => compactionEnd(msgs, (m) => arr(obj(m).content).some((b) => obj(b).type === "compaction"), (m) => obj(m).role === "assistant", (m) => anthropic.isSummary(m)),
   trimFromHead: (m) => obj(m).role === "system",
   startsTurn: (m) => obj(m).role === "assistant",
   summarize(m, ctx) {

@@ -154,7 +154,7 @@ export const openaiResponses: Dialect = {
     const item = obj(m);
     return itemType(item) === "message" && item.role === "user" && isSummaryText(messageText(item));
   },
-  providerCompactionEnd: (msgs) => compactionEnd(msgs, (m) => obj(m).type === "compaction", startsTurn),
+  providerCompactionEnd: (msgs) => compactionEnd(msgs, (m) => obj(m).type === "compaction", startsTurn, (m) => openaiResponses.isSummary(m)),
   trimFromHead: () => false,
   startsTurn,
   summarize: (m, ctx) => summarizeItem(obj(m), ctx),

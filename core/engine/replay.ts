@@ -87,13 +87,14 @@ class Replay {
   /** Feeds every remaining message, cliffing wherever the estimate crosses the threshold. */
   run(): void {
     const ctx = this.ctx;
-    while (this.next < ctx.messages.length && !this.stopped) {
+    // Once stopped, the rest still goes on verbatim: the outgoing list always ends as the client's does.
+    while (this.next < ctx.messages.length) {
       this.chars += ctx.costs[this.next] + (this.working.length > 0 ? 2 : 0);
       this.working.push(ctx.messages[this.next]);
       this.origin.push(this.next);
       this.costs.push(ctx.costs[this.next]);
       this.next++;
-      if (tokensOfChars(this.chars) > ctx.threshold && this.next > this.fixedUpTo && this.due()) this.attempt();
+      if (!this.stopped && tokensOfChars(this.chars) > ctx.threshold && this.next > this.fixedUpTo && this.due()) this.attempt();
     }
   }
 

@@ -65,6 +65,24 @@ describe("Anthropic compaction blocks", () => {
     }
   });
 
+  it("sent back first (beta compact-2026-09-04), request after request: the head ends at our summary and the list ends as the client's does", () => {
+    const first = { role: "assistant", content: [{ type: "compaction", content: SECRET, signature: "sig" }] };
+    const go = { role: "user", content: [{ type: "text", text: "Go on." }] };
+    const all = [first, go, ...anthropicTurns(0, 30)];
+    const engine = new Engine({ keepRecent: 2, thresholdTokens: 600, minGainTokens: 60 });
+    let cliffs = 0;
+    for (let n = 4; n <= all.length; n += 2) {
+      const out = engine.prepare({ model: "m", messages: all.slice(0, n) }, "anthropic").substituted;
+      expect(out.slice(0, 2)).toEqual([first, go]);
+      expect(out.slice(-4)).toEqual(all.slice(n - 4, n));
+      if (out.length < n) {
+        cliffs++;
+        expect(JSON.stringify(out[2])).toContain(SUMMARY_HEADER);
+      }
+    }
+    expect(cliffs).toBeGreaterThan(5);
+  });
+
   it("a property: inserted anywhere in a random session, the compaction and everything before it stay, never in a summary", () => {
     fc.assert(
       fc.property(anthropicSession, fc.nat(), fc.integer({ min: 20, max: 400 }), (msgs, where, threshold) => {
