@@ -34,7 +34,7 @@ const USAGE: Record<Command, { line: string; what: string; examples: string[] }>
   run: {
     line: "run [options] -- COMMAND [ARGS…]",
     what: "start the proxy on a free loopback port and run an agent through it",
-    examples: ["cliffcompaction run -- claude", "cliffcompaction run -- codex"],
+    examples: ["cliffcompaction run -- claude", "cliffcompaction run -- codex", "cliffcompaction run -- opencode", "cliffcompaction run -- copilot"],
   },
   enable: {
     line: "enable [--port 8257] [--name NAME] [--no-env] [--shell-profile FILE] [--codex] [serve's options]",
