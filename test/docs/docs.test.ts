@@ -20,6 +20,13 @@ const OLD = read("test/fixtures/readme-b272c83.md");
  * be a stale entry) and be a line of the old README.
  */
 const REWRITTEN = new Map<string, string>([
+  ["| **AgentParley** | upload `cliffcompaction-agentparley-0.2.0.zip` (built by `npm run build`, see [the plugin](#the-agentparley-plugin)), then Settings → Engines → Context compaction → CliffCompaction |", "issue 44: the package ships the AgentParley zip; where to upload it; README and docs/agentparley.md"],
+  ["**Install.** `npm run build` writes `dist/cliffcompaction-agentparley-0.2.0.zip` (the script, its", "issue 44: the package ships the AgentParley zip; where to upload it; README and docs/agentparley.md"],
+  ["manifest, a short plugin README and the licence); `npm run build:recall` (`node build.mjs --profile", "issue 44: the package ships the AgentParley zip; where to upload it; README and docs/agentparley.md"],
+  ["recall`, or a `\"profile\"` in the `--config` file) writes the recall profile's plugin as", "issue 44: the package ships the AgentParley zip; where to upload it; README and docs/agentparley.md"],
+  ["`dist/cliffcompaction-agentparley-recall-0.2.0.zip`, whose manifest (`cliffcompaction-recall`,", "issue 44: the package ships the AgentParley zip; where to upload it; README and docs/agentparley.md"],
+  ["\"CliffCompaction (recall profile)\") and README say so. Upload it, then choose it under **Settings →", "issue 44: the package ships the AgentParley zip; where to upload it; README and docs/agentparley.md"],
+  ["Engines → Context compaction**. It asks for no permissions: no model, no network, no timers.", "issue 44: the package ships the AgentParley zip; where to upload it; README and docs/agentparley.md"],
   ["* `npm install && npm test`: type-check, build, and every test (about a minute). Pi 1.6 needs Node", "issue 44: how npm test is made quick, test:deep, npm install's warnings; docs/development.md"],
   ["  ≥ 22.19 and the system Node is 20, so `npm test` runs the test runner through", "issue 44: how npm test is made quick, test:deep, npm install's warnings; docs/development.md"],
   ["On your own session, `simulate --json` says what each cliff cost. Here the third cliff of the", "issue 30: simulate --json and report name the rule that kept each needed token (heldBy); docs/retention.md"],

@@ -17,6 +17,8 @@ const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
 
 let consumer: string;
 let tarball: string;
+let packedFiles: string[];
+const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
 /** Every file under a folder, with its size; symlinks are listed, not followed. */
 function walk(dir: string, out: { path: string; size: number; link: boolean }[] = []): typeof out {
@@ -33,8 +35,9 @@ function walk(dir: string, out: { path: string; size: number; link: boolean }[] 
 beforeAll(() => {
   const dir = mkdtempSync(join(tmpdir(), "cliff-pack-"));
   // npm test has just built dist/; packing must not build again.
-  const packed = JSON.parse(npm(["pack", "--ignore-scripts", "--json", "--pack-destination", dir], ROOT)) as { filename: string }[];
+  const packed = JSON.parse(npm(["pack", "--ignore-scripts", "--json", "--pack-destination", dir], ROOT)) as { filename: string; files: { path: string }[] }[];
   tarball = join(dir, packed[0].filename);
+  packedFiles = packed[0].files.map((f) => f.path);
   consumer = join(dir, "consumer");
   mkdirSync(consumer);
   writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
@@ -42,14 +45,17 @@ beforeAll(() => {
 }, 180_000);
 
 describe("the published package", () => {
-  it("ships no Node binary and no .bin/node link, and is small", () => {
+  it("ships no Node binary and no .bin/node link, ships the AgentParley zip, and is small", () => {
     const files = walk(join(consumer, "node_modules"));
     expect(files.filter((f) => /(^|\/)node$/.test(f.path))).toEqual([]);
     const bytes = files.reduce((n, f) => n + f.size, 0);
     console.log(`consumer node_modules: ${(bytes / 1e6).toFixed(2)} MB in ${files.length} files, packages: ${readdirSync(join(consumer, "node_modules")).filter((n) => !n.startsWith(".")).join(", ")}`);
     expect(bytes).toBeLessThan(12e6);
     const shipped = files.map((f) => f.path.slice(join(consumer, "node_modules", "cliffcompaction").length + 1)).filter((p) => !p.startsWith(".."));
-    expect(shipped.some((p) => p.endsWith(".zip") || p.startsWith("cli/") || p.startsWith("core/") || p.startsWith("test/"))).toBe(false);
+    expect(shipped.some((p) => p.startsWith("cli/") || p.startsWith("core/") || p.startsWith("test/"))).toBe(false);
+    // The AgentParley upload zip, the default build's only (a recall build left in dist/ stays out).
+    expect(shipped.filter((p) => p.endsWith(".zip"))).toEqual([`dist/cliffcompaction-agentparley-${VERSION}.zip`]);
+    expect(packedFiles.filter((p) => p.endsWith(".zip"))).toEqual([`dist/cliffcompaction-agentparley-${VERSION}.zip`]);
     expect(shipped).toContain("pi-extension/index.js");
     expect(shipped).toContain("dist/types/core/index.d.ts");
   });
@@ -110,7 +116,8 @@ const report: SummarizeReport | null = null;
 console.log(r === null ? 0 : r.messages.length, estimateTokens(msgs) > 0, typeof new Engine().prepare, typeof summarize, nodeSha256("").slice(0, 8), report);
 `);
     writeFileSync(join(cjs, "tsconfig.json"), JSON.stringify({
-      compilerOptions: { target: "es2022", module: "node16", moduleResolution: "node16", strict: true, skipLibCheck: false, skipDefaultLibCheck: true, outDir: "out", types: ["node"], typeRoots: [join(ROOT, "node_modules", "@types")] },
+      // Node's types installed (typeRoots stands for the consumer's own @types/node) but none listed: the proxy's declarations name them.
+      compilerOptions: { target: "es2022", module: "node16", moduleResolution: "node16", strict: true, skipLibCheck: false, skipDefaultLibCheck: true, outDir: "out", types: [], typeRoots: [join(ROOT, "node_modules", "@types")] },
       files: ["use.ts"],
     }));
     const tsc = spawnSync(process.execPath, [TSC, "-p", join(cjs, "tsconfig.json")], { cwd: cjs, encoding: "utf8" });
@@ -121,6 +128,22 @@ console.log(r === null ? 0 : r.messages.length, estimateTokens(msgs) > 0, typeof
     const run = spawnSync(process.execPath, [join(cjs, "out", "use.js")], { cwd: cjs, encoding: "utf8" });
     expect(run.stderr).toBe("");
     expect(run.stdout.trim()).toBe("4 true function function e3b0c442 null");
+  });
+
+  it("cliffcompaction/proxy without @types/node: tsc names the missing package at the top of the entry's declarations, and docs/library.md says to install it", () => {
+    const dir = join(consumer, "no-node-types");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "use.ts"), `import { startProxy, nodeSha256, type ProxyOptions } from "cliffcompaction/proxy";\nexport const use: [typeof startProxy, typeof nodeSha256, ProxyOptions | null] = [startProxy, nodeSha256, null];\n`);
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({
+      compilerOptions: { target: "es2022", module: "esnext", moduleResolution: "bundler", strict: true, skipLibCheck: false, skipDefaultLibCheck: true, noEmit: true, types: [] },
+      files: ["use.ts"],
+    }));
+    expect(lstatSync(join(consumer, "node_modules", "@types"), { throwIfNoEntry: false })).toBeUndefined();
+    const r = spawnSync(process.execPath, [TSC, "-p", join(dir, "tsconfig.json")], { cwd: dir, encoding: "utf8" });
+    expect(r.status).not.toBe(0);
+    const errors = r.stdout.split("\n").filter((l) => l.includes("error TS"));
+    expect(errors.filter((l) => l.includes("TS2688"))).toEqual(["../node_modules/cliffcompaction/dist/types/proxy/index.d.ts(1,23): error TS2688: Cannot find type definition file for 'node'."]);
+    expect(readFileSync(join(ROOT, "docs", "library.md"), "utf8")).toContain("`cliffcompaction/proxy` in TypeScript needs Node's types (`npm install -D @types/node`)");
   });
 
   it("npx cliffcompaction --help runs from the consumer; --sandbox quickjs says how to get QuickJS", () => {
