@@ -1,8 +1,8 @@
 /**
  * Opt-in (`npm run test:agents`): the real OpenCode and GitHub Copilot CLI from the registry, each
  * through `cliffcompaction run` against a scripted model on 127.0.0.1 (paired-model.ts) that holds
- * every request to its API's pairing rules: OpenCode on Anthropic Messages with an API key,
- * Copilot CLI on Chat Completions with a provider of the user's own (BYOK, offline mode). Each
+ * every request to its API's pairing rules: OpenCode on Anthropic Messages with an API key and on
+ * Responses signed in with ChatGPT (to a stand-in for ChatGPT's Codex backend), Copilot CLI on Chat Completions with a provider of the user's own (BYOK, offline mode). Each
  * task is 24 shell calls, then a final text; the proxy's threshold is low enough for several
  * cliffs. Each client must finish with exit 0 and the model must have accepted every request;
  * while the model holds its final answer, `/_cliff/status` must show the client's session with its
@@ -71,13 +71,24 @@ async function look(port: number, model: PairedModel): Promise<Looked> {
   return { status, usage, frame: w.out };
 }
 
-async function session(name: string, model: Omit<PairedOptions, "beforeFinal">, run: (url: string) => string[], agent: string[], env: (url: string) => Record<string, string>): Promise<ClientRun> {
+const b64 = (o: unknown): string => Buffer.from(JSON.stringify(o)).toString("base64url");
+
+/** OpenCode signed in with ChatGPT as `opencode auth login` leaves it: JWT-shaped tokens (unsigned) with the account claim, valid for a month. */
+function chatgptSignIn(home: string): void {
+  const exp = Math.floor(Date.now() / 1000) + 30 * 86400;
+  const jwt = `${b64({ alg: "none", typ: "JWT" })}.${b64({ exp, "https://api.openai.com/auth": { chatgpt_account_id: "acct-test-123" } })}.c2ln`;
+  mkdirSync(join(home, ".local", "share", "opencode"), { recursive: true });
+  writeFileSync(join(home, ".local", "share", "opencode", "auth.json"), JSON.stringify({ openai: { type: "oauth", access: jwt, refresh: "rt-test", expires: exp * 1000, accountId: "acct-test-123" } }));
+}
+
+async function session(name: string, model: Omit<PairedOptions, "beforeFinal">, run: (url: string) => string[], agent: string[], env: (url: string) => Record<string, string>, prepare?: (home: string) => void): Promise<ClientRun> {
   install();
   const port = await freePort();
   let looked: Looked | null = null;
   const m: PairedModel = await pairedModel({ ...model, beforeFinal: async () => void (looked = await look(port, m)) });
   const home = mkdtempSync(join(tmpdir(), `cliff-${name}-home-`));
   const work = mkdtempSync(join(tmpdir(), `cliff-${name}-work-`));
+  prepare?.(home);
   // OpenCode takes its project folder from PWD.
   const childEnv: NodeJS.ProcessEnv = { ...process.env, PWD: work, HOME: home, XDG_CONFIG_HOME: "", XDG_DATA_HOME: "", XDG_STATE_HOME: "", ANTHROPIC_BASE_URL: "", OPENAI_BASE_URL: "", OPENCODE_CONFIG_CONTENT: "", COPILOT_API_URL: "", ...env(m.url) };
   const r = await runChild(process.execPath, [CLI, "run", "--port", String(port), ...run(m.url), "--", ...agent], work, childEnv, 300_000);
@@ -141,6 +152,24 @@ describe("OpenCode and Copilot CLI through cliffcompaction run", () => {
     const results = msgs.flatMap((m) => (m.role === "user" && Array.isArray(m.content) ? m.content.filter((b: any) => b.type === "tool_result").map((b: any) => b.tool_use_id) : []));
     expect(uses).toHaveLength(CALLS);
     expect(results).toEqual(uses);
+  });
+
+  it("OpenCode signed in with ChatGPT (auth.json OAuth), through the proxy's Codex backend path to a stand-in for ChatGPT: Responses paired, its token passed on", async () => {
+    const run = await session(
+      "opencode-chatgpt",
+      { calls: CALLS, command: (step) => `seq ${step + 1} ${step + 400}` },
+      (url) => ["--chatgpt-upstream", url, ...low(10_000)],
+      [OPENCODE, "run", "-m", "openai/gpt-5.4", PROMPT],
+      () => ({ OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "", OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_AUTOUPDATE: "1" }),
+      chatgptSignIn,
+    );
+    expect(run.err).toMatch(/^cliffcompaction: OpenCode is signed in with ChatGPT/m);
+    expectFinished(run);
+    for (const p of run.posts) {
+      expect(p.path).toBe("/backend-api/codex/responses");
+      expect(p.headers.authorization).toMatch(/^Bearer eyJ/);
+      expect(p.headers["chatgpt-account-id"]).toBe("acct-test-123");
+    }
   });
 
   it("Copilot CLI (BYOK, Chat Completions, offline): 24 calls, every request paired, cliffs and a bill in the status", async () => {

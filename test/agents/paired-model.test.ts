@@ -1,6 +1,6 @@
 /** The scripted model's pairing checks refuse what the APIs refuse, so "every request accepted" in the client runs means something. */
 import { describe, expect, it } from "vitest";
-import { anthropicBroken, chatBroken } from "./paired-model.js";
+import { anthropicBroken, chatBroken, responsesBroken } from "./paired-model.js";
 
 const use = (id: string) => ({ type: "tool_use", id, name: "bash", input: {} });
 const result = (id: string) => ({ type: "tool_result", tool_use_id: id, content: "ok" });
@@ -20,5 +20,13 @@ describe("the scripted model's pairing rules", () => {
     expect(chatBroken([{ role: "user", content: "go" }, { role: "assistant", content: null, tool_calls: [call("a")] }, { role: "user", content: "next" }])).toMatch(/did not have response messages: a \(messages\.\[2\]\)/);
     expect(chatBroken([{ role: "user", content: "go" }, { role: "tool", tool_call_id: "a", content: "1" }])).toMatch(/must be a response to a preceeding message with 'tool_calls'/);
     expect(chatBroken([{ role: "user", content: "go" }, { role: "assistant", content: null, tool_calls: [call("a")] }])).toMatch(/did not have response messages: a$/);
+  });
+
+  it("Responses: each function_call_output after its function_call, every call answered", () => {
+    const fc = (id: string) => ({ type: "function_call", call_id: id, name: "bash", arguments: "{}" });
+    const out = (id: string) => ({ type: "function_call_output", call_id: id, output: "ok" });
+    expect(responsesBroken([{ type: "message", role: "user", content: "go" }, fc("a"), out("a")])).toBeNull();
+    expect(responsesBroken([out("a"), fc("a")])).toBe("No tool call found for function call output with call_id a.");
+    expect(responsesBroken([fc("a"), fc("b"), out("b")])).toBe("No tool output found for function call a.");
   });
 });

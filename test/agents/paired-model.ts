@@ -1,7 +1,7 @@
 /**
  * A scripted model on 127.0.0.1 that holds every request to its API's pairing rules, for the
- * OpenCode and Copilot CLI runs. It speaks Anthropic Messages (`…/messages`) and OpenAI Chat
- * Completions (`…/chat/completions`), streamed or not. An agent turn (a request that offers a
+ * OpenCode and Copilot CLI runs. It speaks Anthropic Messages (`…/messages`), OpenAI Chat
+ * Completions (`…/chat/completions`), streamed or not, and OpenAI Responses (`…/responses`, streamed). An agent turn (a request that offers a
  * shell tool) is answered with the next shell call of the script, then with a final text; the
  * script's place is read from the request itself (one past the newest of this model's calls whose
  * result it holds), so a retried or compacted request is answered alike. A request that breaks
@@ -11,7 +11,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-export type Api = "anthropic" | "chat";
+export type Api = "anthropic" | "chat" | "responses";
 
 export interface PairedSeen {
   path: string;
@@ -100,9 +100,29 @@ export function chatBroken(messages: unknown): string | null {
   return null;
 }
 
+/** The first Responses pairing rule an input list breaks, or null: each call's output after its call, and every call answered. */
+export function responsesBroken(input: unknown): string | null {
+  if (!Array.isArray(input)) return "input: must be a list";
+  const called = new Set<string>();
+  const answered = new Set<string>();
+  for (const item of input) {
+    if (item?.type === "function_call") called.add(item.call_id);
+    else if (item?.type === "function_call_output") {
+      if (!called.has(item.call_id)) return `No tool call found for function call output with call_id ${item.call_id}.`;
+      answered.add(item.call_id);
+    }
+  }
+  const open = [...called].find((id) => !answered.has(id));
+  return open === undefined ? null : `No tool output found for function call ${open}.`;
+}
+
 /** The next step: one past the newest of this model's calls whose result the request holds. */
 function stepOf(api: Api, body: any): number {
   let next = 0;
+  if (api === "responses") {
+    for (const item of Array.isArray(body.input) ? body.input : []) if (item?.type === "function_call_output") next = Math.max(next, stepOfId(item.call_id) + 1);
+    return next;
+  }
   for (const m of body.messages ?? []) {
     if (api === "chat") {
       if (m?.role === "tool") next = Math.max(next, stepOfId(m.tool_call_id) + 1);
@@ -122,6 +142,28 @@ const sse = (events: Record<string, unknown>[], named: boolean): string => event
 /** An answer in the API's shape: a shell call (`call` set) or a text; streamed when the request asked for it. */
 function answerOf(api: Api, body: any, o: { text: string; call?: { id: string; name: string; input: Record<string, unknown> }; input: number }): { type: string; text: string } {
   const stream = body.stream === true;
+  if (api === "responses") {
+    const item = o.call !== undefined
+      ? { type: "function_call", id: `fc_${o.call.id}`, status: "completed", call_id: o.call.id, name: o.call.name, arguments: JSON.stringify(o.call.input) }
+      : { type: "message", id: "msg_text", status: "completed", role: "assistant", content: [{ type: "output_text", text: o.text, annotations: [] }] };
+    const usage = { input_tokens: o.input, input_tokens_details: { cached_tokens: 0 }, output_tokens: 20, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: o.input + 20 };
+    const response = { id: `resp_${o.call?.id ?? "text"}`, object: "response", created_at: 1, status: "completed", model: body.model, output: [item], usage };
+    // A text streams as deltas (clients print those), a call arrives whole.
+    const text = o.call !== undefined ? [] : [
+      { type: "response.content_part.added", output_index: 0, content_index: 0, item_id: item.id, part: { type: "output_text", text: "", annotations: [] } },
+      { type: "response.output_text.delta", output_index: 0, content_index: 0, item_id: item.id, delta: o.text },
+      { type: "response.output_text.done", output_index: 0, content_index: 0, item_id: item.id, text: o.text },
+      { type: "response.content_part.done", output_index: 0, content_index: 0, item_id: item.id, part: { type: "output_text", text: o.text, annotations: [] } },
+    ];
+    const events = [
+      { type: "response.created", response: { ...response, status: "in_progress", output: [] } },
+      { type: "response.output_item.added", output_index: 0, item: o.call !== undefined ? { ...item, status: "in_progress" } : { ...item, status: "in_progress", content: [] } },
+      ...text,
+      { type: "response.output_item.done", output_index: 0, item },
+      { type: "response.completed", response },
+    ].map((e, i) => ({ ...e, sequence_number: i }));
+    return { type: "text/event-stream", text: sse(events, true) };
+  }
   if (api === "anthropic") {
     const content = o.call !== undefined ? [{ type: "tool_use", id: o.call.id, name: o.call.name, input: o.call.input }] : [{ type: "text", text: o.text }];
     const stop = o.call !== undefined ? "tool_use" : "end_turn";
@@ -148,7 +190,7 @@ function answerOf(api: Api, body: any, o: { text: string; call?: { id: string; n
 
 function refusal(api: Api, message: string): string {
   if (api === "anthropic") return JSON.stringify({ type: "error", error: { type: "invalid_request_error", message } });
-  return JSON.stringify({ error: { message, type: "invalid_request_error", param: "messages", code: null } });
+  return JSON.stringify({ error: { message, type: "invalid_request_error", param: api === "responses" ? "input" : "messages", code: null } });
 }
 
 const SUMMARY = "Summary: the numbers were printed with seq several times. Next: print them again, then say ALL DONE.";
@@ -164,7 +206,7 @@ export async function pairedModel(o: PairedOptions): Promise<PairedModel> {
     req.on("end", () => {
       const raw = Buffer.concat(chunks).toString("utf8");
       const path = (req.url ?? "").split("?")[0];
-      const api: Api | null = req.method !== "POST" ? null : path.endsWith("/messages") ? "anthropic" : path.endsWith("/chat/completions") ? "chat" : null;
+      const api: Api | null = req.method !== "POST" ? null : path.endsWith("/messages") ? "anthropic" : path.endsWith("/chat/completions") ? "chat" : path.endsWith("/responses") ? "responses" : null;
       const tokens = Math.ceil(raw.length / 4);
       const record: PairedSeen = { path: req.url ?? "", api, headers: req.headers, body: raw, tokens, broken: null, step: -1 };
       seen.push(record);
@@ -187,7 +229,7 @@ export async function pairedModel(o: PairedOptions): Promise<PairedModel> {
         res.writeHead(400, { "content-type": "application/json" });
         return void res.end(refusal(api, "the request body is not valid JSON"));
       }
-      record.broken = api === "anthropic" ? anthropicBroken(body.messages) : chatBroken(body.messages);
+      record.broken = api === "anthropic" ? anthropicBroken(body.messages) : api === "chat" ? chatBroken(body.messages) : responsesBroken(body.input);
       if (record.broken !== null) {
         res.writeHead(400, { "content-type": "application/json" });
         return void res.end(refusal(api, record.broken));
