@@ -1,7 +1,7 @@
 /** What every session reader shares: the session shape, the formats, one-line errors, JSON lines. */
 import { isObj, type DialectName } from "../../core/index.js";
 
-export const FORMATS = ["pi", "claude-code", "codex", "openhands", "anthropic", "openai-chat", "openai-responses", "traj", "agentparley", "opencode"] as const;
+export const FORMATS = ["pi", "claude-code", "codex", "openhands", "anthropic", "openai-chat", "openai-responses", "traj", "agentparley", "opencode", "gemini-cli", "gemini"] as const;
 export type Format = (typeof FORMATS)[number];
 
 export interface Session {
@@ -35,7 +35,7 @@ export class InputError extends Error {
   }
 }
 
-const ACCEPTED = `accepted formats: ${FORMATS.join(", ")} (Pi session .jsonl, Claude Code transcript .jsonl, Codex rollout .jsonl, OpenHands events, Anthropic / OpenAI Chat / OpenAI Responses request bodies, .traj/.traj.json trajectories, AgentParley {messages, focus}, OpenCode export .json)`;
+const ACCEPTED = `accepted formats: ${FORMATS.join(", ")} (Pi session .jsonl, Claude Code transcript .jsonl, Codex rollout .jsonl, OpenHands events, Anthropic / OpenAI Chat / OpenAI Responses request bodies, .traj/.traj.json trajectories, AgentParley {messages, focus}, OpenCode export .json, Gemini CLI session .jsonl or checkpoint .json, Gemini API request bodies)`;
 
 /** Throws the one-line error: file, where in it, what is wrong, and what is accepted. */
 export function fail(file: string, where: string, what: string): never {

@@ -11,11 +11,14 @@ import { fail, FORMATS, parseJsonLines, unknownFormat, type Format, type Session
 import { readJson } from "./json.js";
 import { looksLikeOpenHands, readOpenHands } from "./openhands.js";
 import { looksLikeOpenCode, readOpenCode } from "./opencode.js";
+import { looksLikeGeminiCliJson, looksLikeGeminiCliLines, readGeminiCliJson, readGeminiCliLines } from "./gemini-cli.js";
 import { readPi } from "./pi.js";
 
 export { FORMATS, InputError, type Format, type Session } from "./common.js";
 
 const LINE_FORMATS: readonly Format[] = ["pi", "claude-code", "codex"];
+/** Formats read as JSON lines or as one document, whichever the file is. */
+const EITHER: readonly Format[] = ["gemini-cli"];
 
 function firstLineIsObject(text: string): boolean {
   const nl = text.indexOf("\n");
@@ -32,6 +35,7 @@ function readLines(text: string, file: string, f: Format | undefined): Session {
   if (f === "pi" || (f === undefined && lines[0].type === "session")) return readPi(lines, file);
   if (f === "codex" || (f === undefined && looksLikeCodex(lines))) return readCodex(lines, file);
   if (f === "claude-code" || (f === undefined && looksLikeClaudeCode(lines))) return readClaudeCode(lines, file);
+  if (f === "gemini-cli" || (f === undefined && looksLikeGeminiCliLines(lines))) return readGeminiCliLines(lines, file);
   if (f === "openhands" || (f === undefined && looksLikeOpenHands(lines[0].history))) {
     if (!Array.isArray(lines[0].history)) fail(file, 'line 1, key "history"', "an OpenHands record needs a \"history\" list");
     const note = lines.length > 1 ? `record 1 of ${lines.length} (save one line to its own file to read another)` : undefined;
@@ -52,12 +56,13 @@ export function readSession(text: string, file: string, forced?: string): Sessio
     try {
       value = JSON.parse(text);
     } catch (e) {
-      if (f !== undefined || !firstLineIsObject(trimmed)) {
+      if ((f !== undefined && !EITHER.includes(f)) || !firstLineIsObject(trimmed)) {
         const line = jsonErrorLine(text);
         fail(file, line ? `line ${line}` : "", `not valid JSON (${(e as Error).message.split("\n")[0]})`);
       }
     }
     if (f === "opencode" || (f === undefined && looksLikeOpenCode(value))) return readOpenCode(value, file);
+    if (value !== undefined && (f === "gemini-cli" || (f === undefined && looksLikeGeminiCliJson(value)))) return readGeminiCliJson(value, file);
     if (value !== undefined) return readJson(value, file, f);
   }
   return readLines(text, file, f);

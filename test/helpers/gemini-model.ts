@@ -56,6 +56,11 @@ const responses = (c: Content): Part[] => (c.parts ?? []).filter((p) => p?.funct
 
 /** The first rule the contents break, or null. */
 export function geminiViolation(contents: unknown): string | null {
+  return pairingViolation(contents) ?? signatureViolation(contents as Content[]);
+}
+
+/** The first pairing rule the contents break (roles, parts, each response answering its call), or null. */
+export function pairingViolation(contents: unknown): string | null {
   if (!Array.isArray(contents) || contents.length === 0) return "contents must be a non-empty list";
   const list = contents as Content[];
   for (let i = 0; i < list.length; i++) {
@@ -81,6 +86,10 @@ export function geminiViolation(contents: unknown): string | null {
       if (c.role !== "model" || m === null || p.thoughtSignature !== signatureOf(Number(m[1]), fc.name, fc.args ?? {})) return `Corrupted thought signature at contents[${i}].parts[${j}]`;
     }
   }
+  return null;
+}
+
+function signatureViolation(list: Content[]): string | null {
   let start = 0;
   for (let i = list.length - 1; i >= 0; i--) {
     if (list[i].role === "user" && (list[i].parts ?? []).some((p) => typeof p?.text === "string")) {
@@ -123,7 +132,9 @@ function modelContent(body: any, steps: readonly GeminiStep[], final: string): {
   return { parts: [{ text: `Step ${step + 1}: ${s.name}.` }, { functionCall: { id: callId(step), name: s.name, args: s.args }, thoughtSignature: signatureOf(step, s.name, s.args) }], step };
 }
 
-export async function geminiModel(steps: readonly GeminiStep[], final = "All done.", lifetimeMs = 600_000): Promise<GeminiModel> {
+/** `beforeFinal` runs (once) before the final text is answered, while the agent waits for it. */
+export async function geminiModel(steps: readonly GeminiStep[], final = "All done.", lifetimeMs = 600_000, beforeFinal?: () => Promise<void>): Promise<GeminiModel> {
+  let held = false;
   const model: GeminiModel = { url: "", seen: [], override: undefined, close: async () => {} };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -154,16 +165,23 @@ export async function geminiModel(steps: readonly GeminiStep[], final = "All don
       }
       const prompt = Math.ceil(text.length / 4);
       if (method === "countTokens") return send(200, "application/json", JSON.stringify({ totalTokens: prompt }));
+      const answer = (parts: Part[]): void => {
+        const usage = { promptTokenCount: prompt, cachedContentTokenCount: Math.floor(prompt / 2), candidatesTokenCount: 20, thoughtsTokenCount: 7 };
+        seen.usage = usage;
+        const usageMetadata = { ...usage, totalTokenCount: prompt + 27 };
+        const last = { candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }], usageMetadata, modelVersion: "mock", responseId: `resp_${model.seen.length}` };
+        if (method !== "streamGenerateContent") return send(200, "application/json", JSON.stringify(last));
+        const first = { candidates: [{ content: { role: "model", parts: [{ text: "" }] }, index: 0 }], usageMetadata: { promptTokenCount: prompt, totalTokenCount: prompt }, modelVersion: "mock" };
+        if (url.searchParams.get("alt") === "sse") return send(200, "text/event-stream", [first, last].map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`).join(""));
+        send(200, "application/json", `[${JSON.stringify(first)},\r\n${JSON.stringify(last)}]`);
+      };
       const { parts, step } = modelContent(body, steps, final);
       seen.step = step;
-      const usage = { promptTokenCount: prompt, cachedContentTokenCount: Math.floor(prompt / 2), candidatesTokenCount: 20, thoughtsTokenCount: 7 };
-      seen.usage = usage;
-      const usageMetadata = { ...usage, totalTokenCount: prompt + 27 };
-      const last = { candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }], usageMetadata, modelVersion: "mock", responseId: `resp_${model.seen.length}` };
-      if (method !== "streamGenerateContent") return send(200, "application/json", JSON.stringify(last));
-      const first = { candidates: [{ content: { role: "model", parts: [{ text: "" }] }, index: 0 }], usageMetadata: { promptTokenCount: prompt, totalTokenCount: prompt }, modelVersion: "mock" };
-      if (url.searchParams.get("alt") === "sse") return send(200, "text/event-stream", [first, last].map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`).join(""));
-      return send(200, "application/json", `[${JSON.stringify(first)},\r\n${JSON.stringify(last)}]`);
+      if (step === steps.length && beforeFinal !== undefined && !held) {
+        held = true;
+        return void beforeFinal().finally(() => answer(parts));
+      }
+      answer(parts);
     });
   });
   return Object.assign(model, await listenLoopback(server, lifetimeMs));
