@@ -45,7 +45,7 @@ export function readJson(value: unknown, file: string, forced?: Format): Session
   if (forced === "gemini" || (forced === undefined && Array.isArray(value.contents) && !Array.isArray(value.messages))) {
     return { format: "gemini", dialect: "gemini", messages: messageList(value.contents, file, "contents"), body: value, ...modelOf(value) };
   }
-  if (!("messages" in value)) fail(file, "", 'no "messages" (or Responses "input", Gemini "contents") list found');
+  if (!("messages" in value)) fail(file, "", 'no "messages" (or Responses "input") list found');
   const messages = messageList(value.messages, file, "messages");
   const flat = messages.every((m) => isObj(m) && typeof m.content === "string" && Object.keys(m).every((k) => k === "role" || k === "content"));
   if (forced === "agentparley" || (forced === undefined && ("focus" in value || (flat && !("model" in value))))) {
