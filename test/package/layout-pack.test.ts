@@ -1,7 +1,8 @@
 /**
  * The layout move (issue #29) moved files, not the package: `npm pack --dry-run` lists the same
  * files as before it, except the declarations' paths under dist/types/ (they follow the sources)
- * and the docs/*.md pages the package now ships, and each public entry exports the same names.
+ * and the docs/*.md pages the package now ships, and each public entry still exports every name it
+ * exported then (names added since are new API, not a moved file).
  */
 import { describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
@@ -48,7 +49,10 @@ describe("the package after the layout move", () => {
     for (const entry of ENTRIES) expect(now).toContain(`dist/types/${entry}.d.ts`);
   });
 
-  it("exports the same names from each public entry", () => {
-    for (const entry of ENTRIES) expect(exportedNames(entry), entry).toEqual(BEFORE.exports[entry]);
+  it("still exports every name each public entry exported before", () => {
+    for (const entry of ENTRIES) {
+      const names = new Set(exportedNames(entry));
+      expect(BEFORE.exports[entry].filter((n) => !names.has(n)), entry).toEqual([]);
+    }
   });
 });
