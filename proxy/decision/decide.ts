@@ -11,6 +11,7 @@ import { compactionRequest } from "./compaction-request.js";
 import type { RequestRecord } from "../observe/index.js";
 import { replacedValue, splicedBody } from "./numbers.js";
 import { mergedBeta, thinkingPlan, withoutKeptThinking, type ThinkingPlan } from "./preserved-thinking.js";
+import { withKeptInPlace } from "./kept-in-place.js";
 import type { Action } from "../observe/index.js";
 import { thresholdFor, type ThresholdChoice, type ThresholdPolicy } from "./window.js";
 
@@ -46,7 +47,7 @@ export function outgoingHeaders(incoming: IncomingHttpHeaders, d: Pick<Decision,
 /** The bytes of what `prepared` sends now, from the request's text where the text can be kept. */
 export function outgoingBytes(text: string, prepared: PrepareContext, plan: ThinkingPlan = NO_PLAN): Buffer {
   const key = prepared.dialect.messagesKey;
-  const list = plan.kind === "strip" ? withoutKeptThinking(prepared) : prepared.substituted;
+  const list = withKeptInPlace(prepared, plan.kind === "strip" ? withoutKeptThinking(prepared) : prepared.substituted);
   let spliced = splicedBody(text, key, prepared.messages, list);
   if (spliced !== null && plan.kind === "bind") spliced = replacedValue(spliced, "thinking", JSON.stringify(plan.thinking));
   return Buffer.from(spliced ?? JSON.stringify({ ...prepared.outgoingBody(), [key]: list, ...(plan.kind === "bind" ? { thinking: plan.thinking } : {}) }), "utf8");
