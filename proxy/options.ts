@@ -67,6 +67,8 @@ export interface ProxyOptions {
   preservedThinking?: boolean;
   /** A refusal we caused: resend the client's own bytes once when a compacted request gets an unforeseen 4xx (default on; see fallback.ts). */
   fallback?: boolean;
+  /** A client's own compaction request (Claude Code's summary request, Codex's compaction turn) answered by the proxy with the cliff's summary, no model asked (default off; `run` turns it on). */
+  answerCompaction?: boolean;
   /** The token `/_cliff/` content asks for; absent: read from (or made in) `adminTokenFile`. */
   adminToken?: string;
   /** Where the token is (`--admin-token-file`); absent: CLIFF_ADMIN_TOKEN_FILE, else the user's state folder. */
@@ -99,6 +101,7 @@ export interface Resolved {
   keepAliveMs: number | undefined;
   preservedThinking: boolean;
   fallback: boolean;
+  answerCompaction: boolean;
 }
 
 /** A configured upstream that is not an http(s) base URL; `setting` names it. */
@@ -165,5 +168,6 @@ export function resolveOptions(o: ProxyOptions): Resolved {
     keepAliveMs: o.keepAliveMs,
     preservedThinking: o.preservedThinking !== false,
     fallback: o.fallback !== false,
+    answerCompaction: o.answerCompaction === true,
   };
 }

@@ -112,7 +112,8 @@ export async function runAgent(o: RunOptions): Promise<number> {
   }
   const upstreams = Object.fromEntries(Object.entries(named).map(([k, v]) => [k, v.url])) as ProxyOptions["upstreams"];
   const logPath = o.logPath ?? runLog(env);
-  const proxy = await startProxy({ ...o, host: "127.0.0.1", port: o.port ?? 0, upstreams, logFile: logPath, log: (line) => appendFileSync(logPath, line + "\n") });
+  // One user's own agent: its compaction requests are answered here unless told otherwise.
+  const proxy = await startProxy({ ...o, answerCompaction: o.answerCompaction ?? true, host: "127.0.0.1", port: o.port ?? 0, upstreams, logFile: logPath, log: (line) => appendFileSync(logPath, line + "\n") });
   for (const line of headerLines(proxy.options, proxy.engine.config.minGainTokens)) appendFileSync(logPath, `${new Date().toISOString()} ${line}\n`);
   const loop = loopsBack(proxy);
   if (loop !== null) {

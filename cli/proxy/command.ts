@@ -27,7 +27,7 @@ function common(p: Parsed): ProxyOptions & { upstreamSources: Record<string, str
     allowedHosts: allowedHosts(layers, p),
     prices: priceSettings(layers),
     ...windowSettings(layers),
-    ...proxySwitches(layers),
+    ...proxySwitches(layers, p.command === "run" ? "run" : "serve"),
     ...idleSettings(layers),
     compactLimitBytes: numberFlag(p.values, "compact-limit-mb", 64, 0, 1 << 20, false) * 1024 * 1024,
     logJson: p.values["log-json"] === true,

@@ -133,18 +133,22 @@ export function windowSettings(layers: readonly ConfigLayer[]): WindowSettings {
   return out;
 }
 
-/** A proxy switch (preservedThinking, fallback) from the layers: true unless a layer turns it off (false, "false", "0", "off"). */
-export function proxySwitches(layers: readonly ConfigLayer[]): Pick<ProxyOptions, "preservedThinking" | "fallback"> {
-  const on = (key: "preservedThinking" | "fallback"): boolean => {
+/**
+ * The proxy switches from the layers (true, false, "true", "1", "on", "false", "0", "off"):
+ * preservedThinking and fallback are on unless a layer turns them off; answerCompaction is on by
+ * default in `run` (one user's own agent) and off in `serve` (where it changes what a team's upstream sees).
+ */
+export function proxySwitches(layers: readonly ConfigLayer[], command: "serve" | "run" = "serve"): Pick<ProxyOptions, "preservedThinking" | "fallback" | "answerCompaction"> {
+  const on = (key: "preservedThinking" | "fallback" | "answerCompaction", byDefault = true): boolean => {
     const set = hostSetting(layers, key);
-    if (set === undefined) return true;
+    if (set === undefined) return byDefault;
     if (set.value === true || set.value === false) return set.value;
     const v = String(set.value).trim().toLowerCase();
     if (["true", "1", "on"].includes(v)) return true;
     if (["false", "0", "off"].includes(v)) return false;
     throw new InputError(`${set.source} must be true or false, got ${JSON.stringify(set.value)}`);
   };
-  return { preservedThinking: on("preservedThinking"), fallback: on("fallback") };
+  return { preservedThinking: on("preservedThinking"), fallback: on("fallback"), answerCompaction: on("answerCompaction", command === "run") };
 }
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };

@@ -73,7 +73,7 @@ function header(s: any, state: FrameState): string[] {
   const c = s.config ?? {};
   const top = `${state.paused ? "PAUSED · " : ""}cliffcompaction ${s.version ?? ""} · ${state.url} · up ${duration((s.uptimeSeconds ?? 0) * 1000)} · threshold ${typeof s.thresholdShare === "number" ? `${Math.round(s.thresholdShare * 100)}% of each model's window` : s.thresholdRule === "default" ? "by model" : int(c.thresholdTokens ?? 0)} · keepRecent ${c.keepRecent ?? "?"}${c.shadow ? " · shadow" : ""}`;
   const u = s.usage ?? { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
-  const fallbacks = (s.fallbacks ?? 0) > 0 ? ` · fallbacks ${int(s.fallbacks)}` : "";
+  const fallbacks = ((s.fallbacks ?? 0) > 0 ? ` · fallbacks ${int(s.fallbacks)}` : "") + ((s.answered ?? 0) > 0 ? ` · compactions answered ${int(s.answered)}` : "");
   const totals = `requests ${int(s.compactable ?? 0)} · cliffs ${int(s.cliffs ?? 0)} · reuses ${int(s.reuses ?? 0)}${fallbacks} · saved ${short(s.tokensSaved ?? 0)} tokens, net ${dollars(s.netDollars)}`;
   const provider = `provider's count: input ${short(u.input)} · cache read ${short(u.cacheRead)} · cache write ${short(u.cacheWrite)} · output ${short(u.output)}`;
   const models = Object.entries(s.windows ?? {}) as [string, any][];

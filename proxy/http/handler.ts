@@ -11,6 +11,7 @@ import { pipeline } from "node:stream";
 import type { Engine } from "../../core/index.js";
 import { admin } from "./admin.js";
 import { COMPACT_PATH, compactEndpoint } from "./compact-endpoint.js";
+import { answeredCompaction } from "./compaction-answer.js";
 import { bodyText, decide, mergedBeta, outgoingBytes, outgoingHeaders, thinkingPlan, type Decision } from "../decision/index.js";
 import type { DebugDump } from "../observe/index.js";
 import { logLine, type RequestRecord } from "../observe/index.js";
@@ -94,6 +95,21 @@ function finish(ctx: Context, d: Decision, action: Action, escalations: number, 
   return record;
 }
 
+/**
+ * A request the proxy answers itself, the upstream never asked: a client's own compaction request
+ * with the cliff's summary (--answer-compaction), or strict mode's 400 when every rung left it over its threshold.
+ */
+function answeredHere(res: ServerResponse, ctx: Context, route: Route, d: Decision, watched: ReturnType<Observer["begin"]>): boolean {
+  if (ctx.options.answerCompaction && answeredCompaction(res, route.api!, d, ctx.engine.config)) {
+    watched.end(finish(ctx, d, "answered", 0, 200), 0);
+    return true;
+  }
+  if (!ctx.engine.config.strict || d.prepared?.overBudget !== true) return false;
+  overBudget(res, route, d);
+  watched.end(finish(ctx, d, "refuse", 0, 0), d.prepared.rung);
+  return true;
+}
+
 /** Sends the decided body; after a context-length refusal, one more rung and a retry, up to the ladder's end. */
 async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context, route: Route, url: URL, raw: Buffer): Promise<void> {
   const d = decide(ctx.engine, ctx.options.threshold, route.api!, raw, req.headers, (parsed, threshold) => ctx.observer.prepareOptions(ctx.engine, req.headers, route.api!, parsed, threshold), ctx.options.preservedThinking, route.model);
@@ -101,10 +117,7 @@ async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context
   if (warning !== null) ctx.options.log?.(`${new Date().toISOString()} WARNING ${warning}`);
   const watched = ctx.observer.begin(ctx.engine, req.headers, route.api!, d.parsed, d.prepared, d.thresholdTokens, d.minGainTokens);
   const shadow = ctx.engine.config.shadow;
-  if (ctx.engine.config.strict && !shadow && d.prepared?.overBudget === true) {
-    overBudget(res, route, d);
-    return watched.end(finish(ctx, d, "refuse", 0, 0), d.prepared.rung);
-  }
+  if (!shadow && answeredHere(res, ctx, route, d, watched)) return;
   // The answer is read (usage, refusals), so the upstream is offered only encodings this runtime decodes.
   const offered = withReadableOffer(req.headers);
   const request: UpstreamRequest = { agents: ctx.agents, url, method: "POST", headers: outgoingHeaders(offered, d), body: d.body };

@@ -45,9 +45,12 @@ export function gainLine(policy: { rule?: string; share?: number; gainShare?: nu
 }
 
 /** What serve and run say they run with: the threshold rule, the minimum gain, the idle cliff. */
-export function headerLines(o: { threshold: ThresholdPolicy; idleCliffMs?: number; idleCliffFloor?: number }, minGainTokens: number): string[] {
+export function headerLines(o: { threshold: ThresholdPolicy; idleCliffMs?: number; idleCliffFloor?: number; answerCompaction?: boolean }, minGainTokens: number): string[] {
   const idle = o.idleCliffMs === undefined
     ? "idle cliff: off (--idle-cliff 5m cliffs the first request after a gap longer than the provider's cache lives)"
     : `idle cliff: after a gap over ${Math.round(o.idleCliffMs / 1000)}s the next request is cliffed from ${Math.round((o.idleCliffFloor ?? 0.5) * 100)}% of its threshold (a restart forgets the gap)`;
-  return [ruleText(o.threshold), gainLine(o.threshold, minGainTokens), idle];
+  const answer = o.answerCompaction === true
+    ? "compaction requests: a client's own (Claude Code's /compact, Codex's compaction turn) answered here with the cliff's summary, no model asked (--no-answer-compaction sends them on)"
+    : "compaction requests: sent on untouched, never cliffed (--answer-compaction answers a client's own here)";
+  return [ruleText(o.threshold), gainLine(o.threshold, minGainTokens), idle, answer];
 }

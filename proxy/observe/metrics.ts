@@ -39,6 +39,8 @@ export function metricsText(stats: Stats, engine: Engine, observer: Observer): s
   m.metric("cliffs_total", "counter", "Requests that sent a new summary: one other than their request without its newest turn sends (escalations included), by API.", action("cliff", "escalate"));
   m.metric("reuses_total", "counter", "Requests that sent the summary their request without its newest turn sends, by API.", action("reuse"));
   m.metric("fallbacks_total", "counter", "Compacted requests the upstream refused for a reason other than their length, resent as the client sent them, by API.", action("fallback"));
+  m.metric("compactions_answered_total", "counter", "Compaction requests of the clients (Claude Code's summary request, Codex's compaction turn) answered by the proxy with the cliff's summary, no model asked (--answer-compaction), by API.", action("answered"));
+  m.metric("compactions_answered_tokens_total", "counter", "Estimated tokens those answered compaction requests would have sent the model, by API.", byApi((c) => c.answeredTokens));
   m.metric("thinking_blocks_dropped_total", "counter", "Thinking blocks the provider dropped from compacted requests (preserved thinking's input_transformations), by API.", byApi((c) => c.thinkingDropped));
   m.metric("escalations_total", "counter", "Rungs taken after an upstream context-length refusal, by API.", byApi((c) => c.escalations));
   m.metric("fail_opens_total", "counter", "Requests forwarded as received because the proxy could not decide them, by API.", action("fail-open"));

@@ -39,6 +39,8 @@ export interface ApiCounts {
   escalations: number;
   tokensIn: number;
   tokensOut: number;
+  /** The tokens the clients' compaction requests the proxy answered would have sent. */
+  answeredTokens: number;
   usage: Usage;
 }
 
@@ -110,7 +112,7 @@ export class Observer {
   apiCounts(api: string): ApiCounts {
     let c = this.byApi.get(api);
     if (c === undefined) {
-      c = { requests: 0, thinkingDropped: 0, actions: {}, escalations: 0, tokensIn: 0, tokensOut: 0, usage: zeroUsage() };
+      c = { requests: 0, thinkingDropped: 0, actions: {}, escalations: 0, tokensIn: 0, tokensOut: 0, answeredTokens: 0, usage: zeroUsage() };
       this.byApi.set(api, c);
     }
     return c;
@@ -157,6 +159,7 @@ export class Watched {
     counts.escalations += r.escalations;
     counts.thinkingDropped += thinkingDropped;
     counts.tokensIn += r.tokensIn;
+    if (r.action === "answered") counts.answeredTokens += r.tokensIn;
     counts.tokensOut += r.tokensOut;
     if (usage !== null) {
       addUsage(o.usage, usage);

@@ -51,6 +51,8 @@ export class Session {
   failOpens = 0;
   /** Compacted requests the upstream refused for a reason other than their length, resent as the client sent them. */
   fallbacks = 0;
+  /** Its compaction requests the proxy answered itself (--answer-compaction). */
+  answered = 0;
   /** Thinking blocks the provider dropped from this session's requests (their prefix changed at a cliff). */
   thinkingDropped = 0;
   probes = 0;
@@ -94,6 +96,7 @@ export class Session {
     if (e.action === "escalate") this.escalations++;
     if (e.action === "fail-open") this.failOpens++;
     if (e.action === "fallback") this.fallbacks++;
+    if (e.action === "answered") this.answered++;
     this.addCost(e);
     this.last = { messagesIn: e.messagesIn, messagesOut: e.messagesOut, tokensIn: e.tokensIn, tokensOut: e.tokensOut };
     this.threshold = e.threshold;
@@ -122,7 +125,7 @@ export class Session {
     const prompt = promptTokens(this.usage);
     return {
       id: this.id, model: this.model, api: this.api, requests: this.requests, cliffs: this.cliffs, reuses: this.reuses,
-      escalations: this.escalations, failOpens: this.failOpens, fallbacks: this.fallbacks, thinkingDropped: this.thinkingDropped, probes: this.probes, sideCalls: this.sideCalls,
+      escalations: this.escalations, failOpens: this.failOpens, fallbacks: this.fallbacks, answered: this.answered, thinkingDropped: this.thinkingDropped, probes: this.probes, sideCalls: this.sideCalls,
       usage: { ...this.usage }, dollars: this.dollars, cacheHitRate: prompt > 0 ? this.usage.cacheRead / prompt : null,
       ...this.last, threshold: this.threshold,
       context: [...this.context], cliffAt: this.cliffAt.flatMap((c, i) => (c ? [i] : [])),

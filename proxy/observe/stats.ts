@@ -5,7 +5,7 @@ import { modelFacts } from "../../core/models/index.js";
 import { VERSION } from "../version.js";
 import { overTierText, reasonText, type ThresholdChoice } from "../decision/index.js";
 
-export type Action = "pass" | "reuse" | "cliff" | "escalate" | "fail-open" | "oversize" | "refuse" | "fallback";
+export type Action = "pass" | "reuse" | "cliff" | "escalate" | "fail-open" | "oversize" | "refuse" | "fallback" | "answered";
 
 /** How many models' windows the status remembers (the newest ones). */
 export const WINDOWS_SHOWN = 32;
@@ -50,6 +50,9 @@ export class Stats {
   /** Requests asking the provider to summarise the history itself (`/responses/compact`), passed through. */
   remoteSummaries = 0;
   tokensSaved = 0;
+  /** Compaction requests of the clients answered by the proxy (--answer-compaction), and the tokens those summary calls would have sent. */
+  answered = 0;
+  answeredTokens = 0;
   inFlight = 0;
   /** Strict mode: requests still over the threshold after every rung, answered 400 without asking the upstream. */
   overBudgetRefusals = 0;
@@ -88,7 +91,10 @@ export class Stats {
     else if (action === "fail-open") this.failOpens++;
     else if (action === "refuse") this.overBudgetRefusals++;
     else if (action === "fallback") this.fallbacks++;
-    else this.oversize++;
+    else if (action === "answered") {
+      this.answered++;
+      this.answeredTokens += tokensIn;
+    } else this.oversize++;
     this.escalations += escalations;
     this.tokensSaved += Math.max(0, tokensIn - tokensOut);
   }
@@ -106,6 +112,7 @@ export class Stats {
       requests: this.requests, compactable: this.compactable, inFlight: this.inFlight,
       passes: this.passes, cliffs: this.cliffs, reuses: this.reuses, escalations: this.escalations,
       failOpens: this.failOpens, fallbacks: this.fallbacks, oversize: this.oversize, upstreamErrors: this.upstreamErrors, refused: this.refused, overBudgetRefusals: this.overBudgetRefusals, remoteSummaries: this.remoteSummaries, tokensSaved: this.tokensSaved,
+      answered: this.answered, answeredTokens: this.answeredTokens,
       store: { entries: s.store.entries, bytes: s.store.bytes, maxEntries: engine.config.storeMaxEntries, maxBytes: engine.config.storeMaxBytes },
       keepRecent: engine.config.keepRecent, memo: s.memo, digests: s.digests, windows: Object.fromEntries(this.windows), ...extra,
     };

@@ -1,4 +1,7 @@
-/** The proxy's two switches (preserved thinking, the fallback): on unless a flag, a variable or the config file turns one off. */
+/**
+ * The proxy's switches: preserved thinking and the fallback on unless a flag, a variable or the
+ * config file turns one off; answering the clients' compaction requests on by default in `run`, off in `serve`.
+ */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,7 +10,12 @@ import { parseArgs } from "../../cli/args.js";
 import { proxySwitches } from "../../cli/proxy/settings.js";
 import { settingLayers } from "../../cli/settings.js";
 
-const switches = (argv: string[], env: Record<string, string> = {}) => proxySwitches(settingLayers(parseArgs(["serve", ...argv]).values, env));
+const both = (argv: string[], env: Record<string, string> = {}, command: "serve" | "run" = "serve") => proxySwitches(settingLayers(parseArgs([command, ...argv]).values, env), command);
+const switches = (argv: string[], env: Record<string, string> = {}) => {
+  const { answerCompaction: _, ...rest } = both(argv, env);
+  return rest;
+};
+const answers = (command: "serve" | "run", argv: string[] = [], env: Record<string, string> = {}): boolean | undefined => both(command === "run" ? [...argv, "--", "claude"] : argv, env, command).answerCompaction;
 
 describe("proxy switches", () => {
   it("both on by default; --no-preserved-thinking and --no-fallback turn them off", () => {
@@ -24,5 +32,19 @@ describe("proxy switches", () => {
     expect(switches(["--config", file])).toEqual({ preservedThinking: false, fallback: true });
     expect(switches(["--config", file], { CLIFF_FALLBACK: "off" })).toEqual({ preservedThinking: false, fallback: false });
     expect(() => switches([], { CLIFF_FALLBACK: "maybe" })).toThrow(/CLIFF_FALLBACK must be true or false/);
+  });
+
+  it("answerCompaction: on in run, off in serve; --answer-compaction, --no-answer-compaction, CLIFF_ANSWER_COMPACTION and the config file set it", () => {
+    expect(answers("run")).toBe(true);
+    expect(answers("serve")).toBe(false);
+    expect(answers("serve", ["--answer-compaction"])).toBe(true);
+    expect(answers("run", ["--no-answer-compaction"])).toBe(false);
+    expect(answers("serve", [], { CLIFF_ANSWER_COMPACTION: "true" })).toBe(true);
+    expect(answers("run", [], { CLIFF_ANSWER_COMPACTION: "off" })).toBe(false);
+    const dir = mkdtempSync(join(tmpdir(), "cliff-switches-"));
+    const file = join(dir, "c.json");
+    writeFileSync(file, JSON.stringify({ answerCompaction: true }));
+    expect(answers("serve", ["--config", file])).toBe(true);
+    expect(answers("serve", ["--config", file, "--no-answer-compaction"])).toBe(false);
   });
 });
