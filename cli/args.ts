@@ -3,13 +3,16 @@
  * help line), a parser that reads a value flag's next word whatever it looks like (so
  * `--keep-recent -1` is a value, then refused with the accepted range), and the help texts.
  */
-import { CONFIG_KEYS, CONFIG_KINDS, DEFAULT_CONFIG, type Config } from "../core/index.js";
+import { CONFIG_KEYS, CONFIG_KINDS, DEFAULT_CONFIG, PROFILES, type Config, type Profile } from "../core/index.js";
 
 export const COMMANDS = ["compact", "simulate", "report", "serve", "run", "enable", "disable", "restart", "status", "watch"] as const;
 export type Command = (typeof COMMANDS)[number];
 
 /** A problem with how the command was called; printed with a pointer to --help, exit code 2. */
 export class UsageError extends Error {}
+
+/** A right call that cannot start here (the port is taken, the admin token is unusable): printed alone, exit code 2. */
+export class StartError extends Error {}
 
 export interface Flag {
   name: string;
@@ -46,19 +49,50 @@ const CONFIG_HELP: Partial<Record<keyof Config, string>> = {
   storeMaxBytes: "proxy: bytes of cliffs kept for reuse",
   profile: "group of defaults: reference (the reference's output, byte for byte, but for Claude Code's re-read stubs: --keep-stubbed-reads) or recall",
   keepStubbedReads: "a kept Claude Code stub (\"file unchanged since your last Read\") keeps that file's newest whole Read the cliff dropped, up to --pin-max-chars; in every profile, the reference too",
-  keepEditedFiles: "recall: a kept Edit/Write result saying the file is in context keeps the file's newest text the cliff dropped (on in the recall profile)",
+  keepEditedFiles: "recall: a kept Edit/Write result saying the file is in context keeps the file's newest text the cliff dropped",
   keepThinking: "keep thinking as text in the summary",
   strict: "cut the summary itself when still over the threshold",
   appendFileLists: "append the files read and modified to the summary",
   shadow: "report what would happen, send the original",
-  archiveDir: "the archive folder (default: the host's; --archive DIR sets both)",
+  archiveDir: "the archive folder (--archive DIR sets it and turns the archive on)",
   archiveMaxBytes: "bound on the archive folder's bytes, least recently archived out first",
   minGainTokens: "after a cliff, the next waits for N tokens of growth past what it left",
   calibrate: "proxy: scale the estimate per session by the provider's input tokens (changed only at a cliff)",
+  focusContextLines: "lines kept either side of a focus excerpt's matching line",
+  editMaxChars: "recall rule: an edit or write call shows its path and new text up to N characters (0 = off)",
+  errorTailMaxChars: "recall rule: a failed result too long to keep keeps its last lines up to N characters (0 = off)",
+  planMaxChars: "recall rule: the newest plan (TodoWrite, update_plan, a todo tool) kept whole up to N characters (0 = off)",
+  tailFocus: "recall rule: the kept tail's distinctive words act as a focus on the results a cliff drops",
+  keepResultsOf: "pins: results of tools whose name matches a glob (mcp__*) kept whole up to --pin-max-chars",
+  keepFiles: "pins: reads of files whose path matches a glob (*.md) kept whole up to --pin-max-chars",
+  pinMaxChars: "characters a pinned result or read keeps",
+  workingSetFileMaxChars: "recall rule, the working set: each file's newest read or whole write keeps up to N characters, older copies superseded (0 = off)",
+  workingSetMaxChars: "the working set's characters in all, newest files first",
+  backRefMaxChars: "recall rule, back-references: a dropped result the next model turns name keeps the naming lines, up to N characters a result (0 = off)",
+  backRefTotalMaxChars: "back-references' characters in all, newest first",
 };
 
 // Defaults a host sets (cli/host-defaults.ts), shown as the help says them.
-const SHOWN_DEFAULT: Partial<Record<keyof Config, string>> = { minGainTokens: "a tenth of the threshold; 0 for compact" };
+const SHOWN_DEFAULT: Partial<Record<keyof Config, string>> = { minGainTokens: "a tenth of the threshold; 0 for compact", archiveDir: "the host's" };
+
+/** A key's value under a profile: the profile's own, else the base default. */
+const underProfile = (k: keyof Config, p: Profile): unknown => PROFILES[p][k] ?? DEFAULT_CONFIG[k];
+const OTHER_PROFILES = (Object.keys(PROFILES) as Profile[]).filter((p) => p !== DEFAULT_CONFIG.profile);
+
+/** A value flag's default as the default profile has it, then each other profile that differs ("0; recall profile: 16000"). */
+function profileDefault(k: keyof Config): string {
+  const own = underProfile(k, DEFAULT_CONFIG.profile);
+  const others = OTHER_PROFILES.filter((p) => shown(underProfile(k, p)) !== shown(own)).map((p) => `; ${p} profile: ${shown(underProfile(k, p))}`);
+  return shown(own) + others.join("");
+}
+
+/** A switch's state by profile: " (on by default)", " (on in the recall profile)", " (on by default; off in the recall profile)". */
+function switchState(k: keyof Config): string {
+  const on = underProfile(k, DEFAULT_CONFIG.profile) === true;
+  const differ = OTHER_PROFILES.filter((p) => (underProfile(k, p) === true) !== on).map((p) => `${on ? "off" : "on"} in the ${p} profile`);
+  const parts = [...(on ? ["on by default"] : []), ...differ];
+  return parts.length === 0 ? "" : ` (${parts.join("; ")})`;
+}
 
 /** The flag of a config key: its kebab-case name (thresholdTokens is --threshold). */
 export const configFlagName = (k: keyof Config): string => (k === "thresholdTokens" ? "threshold" : kebab(k));
@@ -76,8 +110,7 @@ function shown(v: unknown): string {
 const CONFIG_FLAGS: Flag[] = CONFIG_KEYS.filter((k) => NO_FLAG.indexOf(k) < 0).flatMap((k): Flag[] => {
   const commands = proxyOnly(k) ? (["serve", "run"] as Command[]) : ALL;
   const help = CONFIG_HELP[k] ?? k;
-  if (CONFIG_KINDS[k] !== "bool") return [{ name: configFlagName(k), value: PLACEHOLDER[CONFIG_KINDS[k]], commands, help, default: SHOWN_DEFAULT[k] ?? shown(DEFAULT_CONFIG[k]) }];
-  const on = DEFAULT_CONFIG[k] === true;
+  if (CONFIG_KINDS[k] !== "bool") return [{ name: configFlagName(k), value: k === "archiveDir" ? "DIR" : PLACEHOLDER[CONFIG_KINDS[k]], commands, help, default: SHOWN_DEFAULT[k] ?? profileDefault(k) }];
   // --archive names its folder: a switch would leave the agent a pointer to a folder it cannot guess.
   if (k === "archive") {
     return [
@@ -86,14 +119,14 @@ const CONFIG_FLAGS: Flag[] = CONFIG_KEYS.filter((k) => NO_FLAG.indexOf(k) < 0).f
     ];
   }
   return [
-    { name: configFlagName(k), commands, help: help + (on ? " (on by default)" : "") },
+    { name: configFlagName(k), commands, help: help + switchState(k) },
     { name: "no-" + configFlagName(k), commands, help: `turn off --${configFlagName(k)}` },
   ];
 });
 
 export const FLAGS: Flag[] = [
-  { name: "help", short: "h", commands: [...ALL, ...SERVICE, ...WATCH], help: "this text" },
-  { name: "version", short: "v", commands: [...ALL, ...SERVICE, ...WATCH], help: "the version" },
+  { name: "help", short: "h", commands: [...ALL, ...SERVICE, ...WATCH], help: "print this text" },
+  { name: "version", short: "v", commands: [...ALL, ...SERVICE, ...WATCH], help: "print the version" },
   { name: "format", value: "NAME", commands: SESSION, help: "read FILE as this format instead of detecting it" },
   { name: "json", commands: ["compact", "simulate"], help: "print a machine-readable result instead of the report" },
   { name: "lines", value: "N", commands: ["compact"], help: "summary lines to print (0 = all)", default: "30" },
@@ -101,7 +134,7 @@ export const FLAGS: Flag[] = [
   { name: "sandbox", value: "quickjs", commands: ["compact"], help: "with --host agentparley: run the built plugin bundle in QuickJS" },
   { name: "focus", value: "TEXT", commands: ["compact", "report"], help: "a /compact focus: dropped results that mention it keep matching lines" },
   { name: "config", value: "FILE", commands: ALL, help: "JSON config (camelCase or snake_case keys; also CLIFF_CONFIG); CLIFF_* variables and flags override it" },
-  { name: "threshold", value: "N", commands: ALL, help: "compaction threshold in estimated tokens; serve and run also take a share of the model's window (60%); serve, run, simulate and report without it: each model's default (below its long-context price tier, else half its window capped at 200,000)", default: String(DEFAULT_CONFIG.thresholdTokens) },
+  { name: "threshold", value: "N", commands: ALL, help: "compaction threshold in estimated tokens; serve and run also take a share of the model's window (60%)", default: `each model's own: below its long-context price tier, else half its window, at most 200,000; compact: ${DEFAULT_CONFIG.thresholdTokens}` },
   { name: "threshold-share", value: "X", commands: ["serve", "run"], help: "the threshold as a share of the model's window, in (0, 1] (also CLIFF_THRESHOLD_SHARE; --threshold 60% says the same)", default: "each model's default" },
   { name: "model-thresholds", value: "GLOB=T,…", commands: ["serve", "run", "simulate", "report"], help: "thresholds by model id glob, tokens or a share of the window (claude-*=40%,gpt-4.1*=150000); the first glob that matches wins over --threshold (also CLIFF_MODEL_THRESHOLDS, or an object in the config file)", default: "none" },
   { name: "context-window", value: "N", commands: ["serve", "run", "simulate", "report"], help: "assume this window for every model instead of the table's (also CLIFF_CONTEXT_WINDOW)", default: "the model's; 128000 when unknown" },
@@ -155,11 +188,39 @@ export interface Parsed {
   repeated: Record<string, string[]>;
 }
 
-function flagNamed(token: string): { flag: Flag; inline?: string } {
+/** Edit distance, an adjacent swap counting as one edit (optimal string alignment). */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/** The candidate nearest a mistyped word: within two edits (one under five letters), else the one it begins (three letters at least). */
+export function nearest(word: string, candidates: readonly string[]): string | undefined {
+  const w = word.toLowerCase();
+  const ranked = candidates.map((c) => [editDistance(w, c), c] as const).filter(([d]) => d <= (w.length < 5 ? 1 : 2)).sort((x, y) => x[0] - y[0]);
+  if (ranked.length > 0) return ranked[0][1];
+  const starting = w.length >= 3 ? candidates.filter((c) => c.startsWith(w)) : [];
+  return starting.length === 1 ? starting[0] : undefined;
+}
+
+/** " (did you mean --x?)" for an unknown flag near one the command takes, else "". */
+function didYouMean(name: string, command: Command | undefined): string {
+  const known = FLAGS.filter((f) => command === undefined || appliesTo(f, command)).map((f) => f.name);
+  const near = nearest(name, known);
+  return near === undefined ? "" : ` (did you mean --${near}?)`;
+}
+
+function flagNamed(token: string, command: Command | undefined): { flag: Flag; inline?: string } {
   const eq = token.indexOf("=");
   const name = token.startsWith("--") ? token.slice(2, eq < 0 ? undefined : eq) : token.slice(1);
   const flag = FLAGS.find((f) => (token.startsWith("--") ? f.name === name : f.short === name));
-  if (flag === undefined) throw new UsageError(`unknown option ${eq < 0 ? token : token.slice(0, eq)}`);
+  if (flag === undefined) throw new UsageError(`unknown option ${eq < 0 ? token : token.slice(0, eq)}${token.startsWith("--") ? didYouMean(name, command) : ""}`);
   return { flag, inline: token.startsWith("--") && eq >= 0 ? token.slice(eq + 1) : undefined };
 }
 
@@ -177,7 +238,7 @@ export function parseArgs(argv: readonly string[]): Parsed {
       else out.positionals.push(token);
       continue;
     }
-    const { flag, inline } = flagNamed(token);
+    const { flag, inline } = flagNamed(token, out.command);
     if (flag.value === undefined) {
       if (inline !== undefined) throw new UsageError(`--${flag.name} takes no value`);
       out.values[flag.name] = true;
@@ -188,7 +249,10 @@ export function parseArgs(argv: readonly string[]): Parsed {
       (out.repeated[flag.name] ??= []).push(v);
     }
   }
-  if (out.command === undefined && out.positionals.length > 0) throw new UsageError(`unknown command "${out.positionals[0]}" (commands: ${COMMANDS.join(", ")})`);
+  if (out.command === undefined && out.positionals.length > 0) {
+    const near = nearest(out.positionals[0], COMMANDS);
+    throw new UsageError(`unknown command "${out.positionals[0]}" (${near === undefined ? "" : `did you mean ${near}? `}commands: ${COMMANDS.join(", ")})`);
+  }
   const command = out.command;
   if (command !== undefined) {
     for (const name of Object.keys(out.values)) {

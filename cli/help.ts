@@ -17,8 +17,8 @@ const USAGE: Record<Command, { line: string; what: string; examples: string[] }>
     ],
   },
   simulate: {
-    line: "simulate FILE|- --threshold N [options]",
-    what: "replay the session, cliff whenever the context crosses N, and compare the bill",
+    line: "simulate FILE|- [--threshold N] [options]",
+    what: "replay the session request by request, cliff whenever the context crosses the threshold (each model's own unless --threshold N), and compare the bill",
     examples: ["cliffcompaction simulate examples/session.json --threshold 20000 --svg cliffs.svg --csv cliffs.csv"],
   },
   report: {

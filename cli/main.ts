@@ -1,6 +1,6 @@
 /** The `cliffcompaction` command: parse, check everything that can be checked before any work, dispatch. */
 import { ConfigError } from "../core/index.js";
-import { parseArgs, UsageError, type Command, type Parsed } from "./args.js";
+import { parseArgs, StartError, UsageError, type Command, type Parsed } from "./args.js";
 import { compactCommand } from "./compact-command.js";
 import { helpText, SHORT_USAGE, VERSION } from "./help.js";
 import { InputError } from "./readers/index.js";
@@ -66,7 +66,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(forStream(`cliffcompaction: ${e.message}\nRun "cliffcompaction --help" for usage.\n`, process.stderr));
       return 2;
     }
-    if (e instanceof InputError || e instanceof ConfigError) {
+    if (e instanceof InputError || e instanceof ConfigError || e instanceof StartError) {
       process.stderr.write(forStream(`cliffcompaction: ${e.message}\n`, process.stderr));
       return 2;
     }

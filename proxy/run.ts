@@ -6,6 +6,7 @@
  * signed in. OpenCode and Copilot CLI get their own settings (node/clients/opencode.ts, copilot.ts),
  * in variables only. Every upstream is checked before anything listens, and named by where it came from.
  */
+import { missingCommand } from "./find-command.js";
 import { spawn } from "node:child_process";
 import { appendFileSync, closeSync, constants as fsConstants, mkdirSync, openSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -95,21 +96,23 @@ export function runLog(env: NodeJS.ProcessEnv): string {
   return file;
 }
 
+/** One line on why run does not start, and its exit code. */
+function refuse(say: (line: string) => void, line: string, code: number): number {
+  say(`cliffcompaction: ${line}`);
+  return code;
+}
+
 export async function runAgent(o: RunOptions): Promise<number> {
   const env = o.env ?? process.env;
   const say = o.say ?? ((line: string) => process.stderr.write(line + "\n"));
   const codex = codexPlan(o, env);
   const client = clientPlan(o.command, o.args, env);
-  if (typeof client === "string") {
-    say(`cliffcompaction: ${client}`);
-    return 2;
-  }
+  if (typeof client === "string") return refuse(say, client, 2);
+  const missing = missingCommand(o.command, env);
+  if (missing !== null) return refuse(say, missing, 127);
   const named = userUpstreams(o, env, codex?.plan ?? null, client);
   const bad = badUpstream(named);
-  if (bad !== null) {
-    say(`cliffcompaction: ${bad}`);
-    return 2;
-  }
+  if (bad !== null) return refuse(say, bad, 2);
   const upstreams = Object.fromEntries(Object.entries(named).map(([k, v]) => [k, v.url])) as ProxyOptions["upstreams"];
   const logPath = o.logPath ?? runLog(env);
   // One user's own agent: its compaction requests are answered here unless told otherwise.

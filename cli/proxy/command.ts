@@ -1,7 +1,7 @@
 /** `cliffcompaction serve` and `cliffcompaction run -- <agent>`: the CLI only starts the proxy host. */
 import { runAgent, startProxy, type ProxyOptions, type RunningProxy } from "../../proxy/index.js";
 import { headerLines } from "../../proxy/observe/index.js";
-import { numberFlag, UsageError, type Parsed } from "../args.js";
+import { numberFlag, StartError, UsageError, type Parsed } from "../args.js";
 import { allowedHosts, idleSettings, percentThreshold, priceSettings, proxySwitches, upstreamSettings, windowSettings } from "./settings.js";
 import { gainSet, GAIN_SHARE, hostGain } from "../host-defaults.js";
 import { configOf, settingLayers } from "../settings.js";
@@ -35,6 +35,13 @@ function common(p: Parsed): ProxyOptions & { upstreamSources: Record<string, str
   };
 }
 
+/** Why the proxy could not listen, and for a port in use, how to find who holds it or take another. */
+function listenError(host: string, port: number, e: unknown): StartError {
+  const code = (e as NodeJS.ErrnoException).code;
+  const hint = code === "EADDRINUSE" ? `: another program holds it; cliffcompaction status${port === 8257 ? "" : ` --port ${port}`} says which, or pass --port N` : "";
+  return new StartError(`cannot listen on ${host}:${port} (${code ?? (e as Error).message}${hint})`);
+}
+
 async function serve(p: Parsed): Promise<number> {
   if (p.positionals.length > 0 || p.rest.length > 0) throw new UsageError("serve takes no FILE or command");
   const port = numberFlag(p.values, "port", 8257, 0, 65535, true);
@@ -46,8 +53,8 @@ async function serve(p: Parsed): Promise<number> {
   try {
     proxy = await startProxy({ ...options, host, port, log: quiet ? undefined : (line) => process.stderr.write(line + "\n") });
   } catch (e) {
-    if (e instanceof AdminTokenError) throw new UsageError(e.message);
-    throw new UsageError(`cannot listen on ${host}:${port} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    if (e instanceof AdminTokenError) throw new StartError(e.message);
+    throw listenError(host, port, e);
   }
   if (!LOOPBACK.has(host)) process.stderr.write(`cliffcompaction: WARNING: listening on ${host}, not loopback: anyone who can reach it can use your API keys through it\n`);
   const note = options.config === undefined ? null : archiveOffNote(options.config, host, options.archiveAsked);
@@ -87,7 +94,8 @@ export async function proxyCommand(p: Parsed): Promise<number> {
   try {
     return await runAgent({ ...common(p), port, command, args });
   } catch (e) {
-    if (e instanceof AdminTokenError) throw new UsageError(e.message);
+    if (e instanceof AdminTokenError) throw new StartError(e.message);
+    if ((e as NodeJS.ErrnoException).syscall === "listen") throw listenError("127.0.0.1", port ?? 0, e);
     throw e;
   }
 }

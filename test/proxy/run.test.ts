@@ -135,9 +135,32 @@ setInterval(() => {}, 1000);`);
     expect(code).toBe(41);
   });
 
-  it("a command that does not exist: one line, exit 127", () => {
+  it("a command that does not exist: one line before any proxy starts, exit 127", () => {
     const r = spawnSync(process.execPath, [...CLI, "--", join(dir, "no-such-agent")], { encoding: "utf8", timeout: 60_000 });
     expect(r.status).toBe(127);
-    expect(r.stderr).toMatch(/cannot run .*no-such-agent \(ENOENT\)/);
+    expect(r.stderr).toBe(`cliffcompaction: cannot run ${join(dir, "no-such-agent")} (ENOENT: no such executable file)\n`);
+    const bare = spawnSync(process.execPath, [...CLI, "--", "no-such-agent-here", "--flag"], { encoding: "utf8", timeout: 60_000, env: { ...process.env, PATH: dir } });
+    expect(bare.status).toBe(127);
+    expect(bare.stderr).toBe("cliffcompaction: cannot run no-such-agent-here (ENOENT: not found on PATH)\n");
+    // A file that is there but not executable is no agent either.
+    writeFileSync(join(dir, "not-executable"), "#!/bin/sh\n");
+    const plain = spawnSync(process.execPath, [...CLI, "--", "not-executable"], { encoding: "utf8", timeout: 60_000, env: { ...process.env, PATH: dir } });
+    expect(plain.stderr).toBe("cliffcompaction: cannot run not-executable (ENOENT: not found on PATH)\n");
+  });
+
+  it("serve on a port another program holds: one line that says how to find it, no pointer to --help, exit 2", async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    const port = (holder.address() as { port: number }).port;
+    try {
+      const r = spawnSync(process.execPath, ["dist/cli.mjs", "serve", "--port", String(port)], { encoding: "utf8", timeout: 60_000 });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toBe(`cliffcompaction: cannot listen on 127.0.0.1:${port} (EADDRINUSE: another program holds it; cliffcompaction status --port ${port} says which, or pass --port N)\n`);
+      const viaRun = spawnSync(process.execPath, [...CLI, "--port", String(port), "--", process.execPath, "-e", ""], { encoding: "utf8", timeout: 60_000 });
+      expect(viaRun.status).toBe(2);
+      expect(viaRun.stderr).toBe(`cliffcompaction: cannot listen on 127.0.0.1:${port} (EADDRINUSE: another program holds it; cliffcompaction status --port ${port} says which, or pass --port N)\n`);
+    } finally {
+      holder.close();
+    }
   });
 });
