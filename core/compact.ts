@@ -11,12 +11,15 @@ import { summaryMessageText } from "./parts/index.js";
 import { PartsCache } from "./parts/cache.js";
 import { CallBook, needsBook } from "./parts/call-book.js";
 import { settleCopies } from "./parts/working-set.js";
+import { askedSettling, askedTwiceOn, type PriorCalls } from "./repeats/asked-twice.js";
 import { backRefs } from "./parts/back-refs.js";
 
 // A sandbox build whose config never turns the working set on leaves it out (build.mjs defines this).
 declare const __CLIFF_WORKING_SET__: boolean | undefined;
 // A sandbox build whose config never turns back-references on leaves them out (build.mjs defines this).
 declare const __CLIFF_BACK_REFS__: boolean | undefined;
+// A sandbox build whose config never turns asked-twice on leaves it out (build.mjs defines this).
+declare const __CLIFF_ASKED_TWICE__: boolean | undefined;
 
 import { tailTerms, withTailTerms } from "./retention/tail-focus.js";
 import { renderSummary } from "./summary.js";
@@ -77,6 +80,11 @@ export interface CompactOptions {
    */
   stubbedReads?: boolean;
   /**
+   * The model calls the history made before the list's span that an earlier cliff replaced, by key
+   * (the asked-twice rule counts them with the span's own: core/repeats/asked-twice.ts).
+   */
+  priorCalls?: PriorCalls;
+  /**
    * Told of each line a rule makes, with the rule (core/retention/held-by.ts: which rule kept what
    * the next turns needed). Not with a parts cache, whose reused parts tell nothing.
    */
@@ -102,9 +110,10 @@ type RefsOf = (book: CallBook, made: readonly string[][]) => ((i: number, parts:
  * The parts of body[0, keptFrom) in order. With the plan rule on, a message that ends its parts
  * with a plan keeps it only when it is the span's newest (older plans are superseded).
  */
-function collectParts(body: readonly unknown[], keptFrom: number, partsOf: (i: number, m: unknown) => string[], book: CallBook | undefined, cfg: Config, visit: (m: unknown) => void, refsOf: RefsOf | null): string[] {
+function collectParts(body: readonly unknown[], keptFrom: number, partsOf: (i: number, m: unknown) => string[], book: CallBook | undefined, cfg: Config, visit: (m: unknown) => void, refsOf: RefsOf | null, prior?: PriorCalls): string[] {
   // Superseded plans and file copies are settled, and back-references found, once the whole span is read.
-  const plans = (!(typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) && refsOf !== null) || cfg.planMaxChars > 0 || cfg.workingSetFileMaxChars > 0;
+  const asked = (typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__) || !askedTwiceOn(cfg) ? null : askedSettling(book, keptFrom, prior, cfg);
+  const plans = (!(typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__) && asked !== null) || (!(typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) && refsOf !== null) || cfg.planMaxChars > 0 || cfg.workingSetFileMaxChars > 0;
   const parts: string[] = [];
   const made: string[][] = plans ? new Array<string[]>(keptFrom) : [];
   for (let i = 0; i < keptFrom; i++) {
@@ -115,11 +124,13 @@ function collectParts(body: readonly unknown[], keptFrom: number, partsOf: (i: n
   }
   if (!plans || book === undefined) return plans ? ([] as string[]).concat(...made) : parts;
   const latest = cfg.planMaxChars > 0 ? book.latestPlanBefore(keptFrom) : -1;
-  const settle = (typeof __CLIFF_WORKING_SET__ !== "undefined" && !__CLIFF_WORKING_SET__) || cfg.workingSetFileMaxChars <= 0 ? null : settleCopies(book, keptFrom, cfg.workingSetMaxChars);
+  const settle = (typeof __CLIFF_WORKING_SET__ !== "undefined" && !__CLIFF_WORKING_SET__) || cfg.workingSetFileMaxChars <= 0 ? null : settleCopies(book, keptFrom, cfg.workingSetMaxChars, (typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__) || asked === null ? undefined : asked.overflow);
   const refs = (typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) || refsOf === null ? null : refsOf(book, made);
   for (let i = 0; i < keptFrom; i++) {
     const own = cfg.planMaxChars > 0 && book.hasPlan(i) && i !== latest ? made[i].slice(0, -1) : made[i];
-    const settled = settle === null ? own : settle(i, own);
+    const copied = settle === null ? own : settle(i, own);
+    // Asked-twice settles after the working set, on what its overflow left of the shared budget.
+    const settled = (typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__) || asked === null ? copied : asked.settle(i, copied);
     for (const part of (typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) || refs === null ? settled : refs(i, settled)) parts.push(part);
   }
   return parts;
@@ -204,7 +215,7 @@ export function compactWith(messages: readonly unknown[], d: Dialect, cfg: Confi
   const parts = collectParts(body, keptFrom, partsOf, ctx.book, cfg, (m) => {
     // The lists an old summary carried come forward; everything else it said is dropped.
     if (files !== null && d.isSummary(m)) files.addText(summaryMessageText(m));
-  }, (typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) || cfg.backRefMaxChars <= 0 ? null : (book, made) => backRefs(book, keptFrom, made, (i) => d.isAssistant(body[i]), cfg, ctx.note));
+  }, (typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) || cfg.backRefMaxChars <= 0 ? null : (book, made) => backRefs(book, keptFrom, made, (i) => d.isAssistant(body[i]), cfg, ctx.note), options.priorCalls);
   if (readStubParts !== null && d.name === "anthropic" && options.stubbedReads !== false) {
     for (const p of readStubParts(messages, { headLen, spanFrom: headLen, cut: headLen + keptFrom }, cfg, options.archive)) {
       if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) options.note?.("stubbed-read", p);

@@ -46,6 +46,7 @@ var DEFAULT_CONFIG = Object.freeze({
   keepEditedFiles: false,
   workingSetFileMaxChars: 0,
   workingSetMaxChars: 4e4,
+  ...typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__ ? {} : { askedTwiceMaxChars: 0, askedTwiceTotalMaxChars: 16e3 },
   ...typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ ? {} : { backRefMaxChars: 0, backRefTotalMaxChars: 2e3 }
 });
 var PROFILES = {
@@ -74,6 +75,7 @@ var PROFILES = {
     keepFiles: Object.freeze(["AGENTS.md", "CLAUDE.md"]),
     archive: true,
     keepEditedFiles: true,
+    ...typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__ ? {} : { askedTwiceMaxChars: 8e3, askedTwiceTotalMaxChars: 16e3 },
     ...typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ ? {} : { backRefMaxChars: 800, backRefTotalMaxChars: 2e3 }
   }
 };
@@ -120,6 +122,7 @@ var CONFIG_KINDS = {
   keepEditedFiles: "bool",
   workingSetFileMaxChars: "int",
   workingSetMaxChars: "int",
+  ...typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__ ? {} : { askedTwiceMaxChars: "int", askedTwiceTotalMaxChars: "int" },
   ...typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ ? {} : { backRefMaxChars: "int", backRefTotalMaxChars: "int" }
 };
 var CONFIG_KEYS = Object.keys(CONFIG_KINDS);
@@ -1051,9 +1054,7 @@ function contentText(content, types = ["text"]) {
   return out.join("\n");
 }
 function summaryMessageText(message) {
-  const m = obj(message);
-  if (m.content === void 0 && Array.isArray(m.parts)) return m.parts.map((p) => obj(p).text).filter((t) => typeof t === "string").join("\n");
-  return contentText(m.content, ["text", "input_text"]);
+  return contentText(obj(message).content, ["text", "input_text"]);
 }
 function isSummaryText(text) {
   return typeof text === "string" && text.startsWith(SUMMARY_HEADER);
@@ -1192,7 +1193,7 @@ var CopyBook = class {
    * The copies before `end` that fall back, by body index: a line falls back when every file it
    * holds a copy of has a newer copy (superseded), or when it is beyond the total cap, newest first.
    */
-  fallbacks(end, totalMax) {
+  fallbacks(end, totalMax, asked) {
     const at = [...this.byAt.keys()].filter((i) => i < end).sort((a, b) => b - a);
     const seen = /* @__PURE__ */ new Set();
     const out = /* @__PURE__ */ new Map();
@@ -1205,6 +1206,7 @@ var CopyBook = class {
         const newest = copies.some((c) => !seen.has(c.path));
         for (const c of copies) seen.add(c.path);
         if (newest && used + full.length <= totalMax) used += full.length;
+        else if (newest && asked !== void 0 && asked.budget.used + full.length <= asked.budget.max && copies.some((c) => asked.repeated(c.path))) asked.budget.used += full.length;
         else (out.get(i) ?? out.set(i, []).get(i)).push(copies[0]);
       }
     }
@@ -1217,8 +1219,11 @@ function copiesOf(book) {
   if (c === void 0) COPIES.set(book, c = new CopyBook());
   return c;
 }
-function settleCopies(book, end, totalMax) {
-  const fallbacks = copiesOf(book).fallbacks(end, totalMax);
+function settleCopies(book, end, totalMax, asked) {
+  const fallbacks = copiesOf(book).fallbacks(end, totalMax, asked);
+  return byFallbacks(fallbacks);
+}
+function byFallbacks(fallbacks) {
   return (i, parts) => {
     const fell = fallbacks.get(i);
     return fell === void 0 ? parts : applyFallbacks(parts, fell);
@@ -1394,6 +1399,96 @@ function backRefs(book, end, made, isModel2, cfg, note) {
   };
 }
 
+// core/repeats/call-key.ts
+var SED_RANGE = /^\s*(?:cd\s+\S+\s*&&\s*)?sed\s+-n\s+(['"]?)[\d,$]+p\1\s+(['"]?)([^\s'"|;&<>]+)\2\s*$/;
+var SHELL_TOOLS3 = /* @__PURE__ */ new Set("shell shell_command exec exec_command local_shell local_shell_call container.exec bash execute_bash run_command run_shell_command terminal".split(" "));
+function shellText2(args) {
+  const c = args.command ?? args.cmd;
+  return isArray(c) ? str(c[c.length - 1]) : str(c);
+}
+function readOf(name, args) {
+  const path = readPath(name, args);
+  if (path !== null) return path;
+  if (!SHELL_TOOLS3.has(str(name).toLowerCase())) return null;
+  const m = SED_RANGE.exec(shellText2(argsObject(args)));
+  return m === null ? null : m[3];
+}
+function normal(v, depth = 0) {
+  if (typeof v === "string") return v.replace(/\s+/g, " ").trim();
+  if (depth > 32) return null;
+  if (isArray(v)) return v.map((x) => normal(x, depth + 1));
+  if (!isObj(v)) return v;
+  const out = {};
+  for (const k of Object.keys(v).sort()) out[k] = normal(v[k], depth + 1);
+  return out;
+}
+var READ_KEY = "read\0";
+function callKey(name, args) {
+  const tool = str(name).toLowerCase();
+  if (tool === "") return "";
+  const path = readOf(name, args);
+  if (path !== null) return READ_KEY + path.replace(/^\.\//, "");
+  return "call\0" + tool + "\0" + JSON.stringify(normal(argsObject(args)));
+}
+
+// core/repeats/asked-twice.ts
+var AskedBook = class {
+  constructor() {
+    this.keysAt = /* @__PURE__ */ new Map();
+    this.copies = new CopyBook();
+  }
+};
+var BOOKS = /* @__PURE__ */ new WeakMap();
+function askedOf(book) {
+  let a = BOOKS.get(book);
+  if (a === void 0) BOOKS.set(book, a = new AskedBook());
+  return a;
+}
+var askedTwiceOn = (cfg) => cfg.askedTwiceMaxChars > 0 && cfg.askedTwiceTotalMaxChars > 0;
+function noteAskedCall(book, name, args) {
+  const key = callKey(name, args);
+  if (key === "") return;
+  const a = askedOf(book);
+  const list = a.keysAt.get(book.at);
+  if (list === void 0) a.keysAt.set(book.at, [key]);
+  else if (list.indexOf(key) < 0) list.push(key);
+}
+function askedTwiceResult(text, clean, ctx, meta, part, kept) {
+  const book = ctx.book;
+  if (book === void 0 || kept !== part) return kept;
+  const call = book.callOf(meta?.callId);
+  const key = call === void 0 ? "" : callKey(call.name, call.args);
+  if (key === "") return kept;
+  const cap = ctx.cfg.askedTwiceMaxChars;
+  const full = withPointer(toWellFormed(RESULT_TAG + truncate(clean, cap)), clean.length > cap ? pointerTo(ctx.archive, text, "result") : null);
+  if (full === kept) return kept;
+  askedOf(book).copies.note({ at: book.at, path: key, full, fallback: kept });
+  if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note?.("asked-twice", full);
+  return full;
+}
+function repeatedKeys(book, end, prior) {
+  let counts = null;
+  return (key) => {
+    if (counts === null) {
+      counts = new Map(prior ?? []);
+      for (const [at, keys] of askedOf(book).keysAt) if (at < end) for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+    return (counts.get(key) ?? 0) >= 2;
+  };
+}
+var readKeyOf = (path) => READ_KEY + path.replace(/^\.\//, "");
+function askedSettling(book, end, prior, cfg) {
+  if (book === void 0) return null;
+  const repeated = repeatedKeys(book, end, prior);
+  const budget = { used: 0, max: cfg.askedTwiceTotalMaxChars };
+  let settle = null;
+  return {
+    overflow: { repeated: (path) => repeated(readKeyOf(path)), budget },
+    // Settled when first asked, after the working set's settling has drawn on the budget.
+    settle: (i, parts) => (settle ??= byFallbacks(askedOf(book).copies.fallbacks(end, 0, { repeated, budget })))(i, parts)
+  };
+}
+
 // core/parts/result.ts
 function humanPart(tag, text, ctx, dropSummary = true) {
   if (dropSummary && isSummaryText(text)) return null;
@@ -1404,6 +1499,7 @@ function humanPart(tag, text, ctx, dropSummary = true) {
   return part;
 }
 function resultPart(text, ctx, meta) {
+  if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.onResult?.(text, meta);
   const clean = strip(text);
   if (clean.length === 0) return null;
   if (clean.length <= ctx.cfg.resultMaxChars) {
@@ -1412,7 +1508,8 @@ function resultPart(text, ctx, meta) {
     return whole;
   }
   const part = longResultPart(text, clean, ctx, meta);
-  return typeof __CLIFF_WORKING_SET__ !== "undefined" && !__CLIFF_WORKING_SET__ || ctx.cfg.workingSetFileMaxChars <= 0 ? part : workingSetRead(text, clean, ctx, meta, part);
+  const kept = typeof __CLIFF_WORKING_SET__ !== "undefined" && !__CLIFF_WORKING_SET__ || ctx.cfg.workingSetFileMaxChars <= 0 ? part : workingSetRead(text, clean, ctx, meta, part);
+  return !(typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__) && askedTwiceOn(ctx.cfg) ? askedTwiceResult(text, clean, ctx, meta, part, kept) : kept;
 }
 function longResultPart(text, clean, ctx, meta) {
   const kept = keptLongResult(clean, ctx, meta);
@@ -1461,6 +1558,7 @@ var AssistantPart = class {
     const ctx = this.ctx;
     ctx.onCall?.(name, args);
     ctx.book?.record(id, name, args);
+    if (!(typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__) && ctx.book !== void 0 && askedTwiceOn(ctx.cfg)) noteAskedCall(ctx.book, name, args);
     const planCap = ctx.cfg.planMaxChars;
     if (planCap > 0 && isPlanCall(name, args)) {
       this.plan = cappedSignature(name, args, planCap, ctx.archive);
@@ -1510,7 +1608,7 @@ var AssistantPart = class {
 
 // core/parts/call-book.ts
 function needsBook(cfg) {
-  return cfg.planMaxChars > 0 || cfg.workingSetFileMaxChars > 0 || !(typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) && cfg.backRefMaxChars > 0 || cfg.pinMaxChars > 0 && (cfg.keepResultsOf.length > 0 || cfg.keepFiles.length > 0);
+  return cfg.planMaxChars > 0 || !(typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__) && cfg.askedTwiceMaxChars > 0 && cfg.askedTwiceTotalMaxChars > 0 || cfg.workingSetFileMaxChars > 0 || !(typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) && cfg.backRefMaxChars > 0 || cfg.pinMaxChars > 0 && (cfg.keepResultsOf.length > 0 || cfg.keepFiles.length > 0);
 }
 var PAIRING_REACH = 16;
 var CallBook = class {
@@ -1857,8 +1955,9 @@ function booked(d, ctx) {
   const book = ctx.book;
   return book === void 0 ? (_i, m) => d.summarize(m, ctx) : (i, m) => (book.at = i, d.summarize(m, ctx));
 }
-function collectParts(body, keptFrom, partsOf, book, cfg, visit, refsOf) {
-  const plans = !(typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) && refsOf !== null || cfg.planMaxChars > 0 || cfg.workingSetFileMaxChars > 0;
+function collectParts(body, keptFrom, partsOf, book, cfg, visit, refsOf, prior) {
+  const asked = typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__ || !askedTwiceOn(cfg) ? null : askedSettling(book, keptFrom, prior, cfg);
+  const plans = !(typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__) && asked !== null || !(typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) && refsOf !== null || cfg.planMaxChars > 0 || cfg.workingSetFileMaxChars > 0;
   const parts = [];
   const made = plans ? new Array(keptFrom) : [];
   for (let i = 0; i < keptFrom; i++) {
@@ -1869,12 +1968,13 @@ function collectParts(body, keptFrom, partsOf, book, cfg, visit, refsOf) {
   }
   if (!plans || book === void 0) return plans ? [].concat(...made) : parts;
   const latest = cfg.planMaxChars > 0 ? book.latestPlanBefore(keptFrom) : -1;
-  const settle = typeof __CLIFF_WORKING_SET__ !== "undefined" && !__CLIFF_WORKING_SET__ || cfg.workingSetFileMaxChars <= 0 ? null : settleCopies(book, keptFrom, cfg.workingSetMaxChars);
+  const settle = typeof __CLIFF_WORKING_SET__ !== "undefined" && !__CLIFF_WORKING_SET__ || cfg.workingSetFileMaxChars <= 0 ? null : settleCopies(book, keptFrom, cfg.workingSetMaxChars, typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__ || asked === null ? void 0 : asked.overflow);
   const refs = typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ || refsOf === null ? null : refsOf(book, made);
   for (let i = 0; i < keptFrom; i++) {
     const own = cfg.planMaxChars > 0 && book.hasPlan(i) && i !== latest ? made[i].slice(0, -1) : made[i];
-    const settled2 = settle === null ? own : settle(i, own);
-    for (const part of typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ || refs === null ? settled2 : refs(i, settled2)) parts.push(part);
+    const copied = settle === null ? own : settle(i, own);
+    const settled = typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__ || asked === null ? copied : asked.settle(i, copied);
+    for (const part of typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ || refs === null ? settled : refs(i, settled)) parts.push(part);
   }
   return parts;
 }
@@ -1935,7 +2035,7 @@ function compactWith(messages, d, cfg, options = {}) {
   const partsOf = cache !== null ? cache.summarizer(messages, headLen, d, ctx) : booked(d, ctx);
   const parts = collectParts(body, keptFrom, partsOf, ctx.book, cfg, (m) => {
     if (files !== null && d.isSummary(m)) files.addText(summaryMessageText(m));
-  }, typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ || cfg.backRefMaxChars <= 0 ? null : (book, made) => backRefs(book, keptFrom, made, (i) => d.isAssistant(body[i]), cfg, ctx.note));
+  }, typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ || cfg.backRefMaxChars <= 0 ? null : (book, made) => backRefs(book, keptFrom, made, (i) => d.isAssistant(body[i]), cfg, ctx.note), options.priorCalls);
   if (readStubParts !== null && d.name === "anthropic" && options.stubbedReads !== false) {
     for (const p of readStubParts(messages, { headLen, spanFrom: headLen, cut: headLen + keptFrom }, cfg, options.archive)) {
       if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) options.note?.("stubbed-read", p);
@@ -2222,11 +2322,11 @@ function planCliff(messages, dialect, config, budgetTokens, options = {}) {
 }
 
 // core/dialects/provider-compaction.ts
-function compactionEnd(messages, holds, startsTurn2, isSummary) {
+function compactionEnd(messages, holds, startsTurn2) {
   for (let i = messages.length - 1; i >= 0; i--) {
     if (!holds(messages[i])) continue;
     let j = i + 1;
-    while (j < messages.length && !startsTurn2(messages[j], messages[j - 1]) && !isSummary(messages[j])) j++;
+    while (j < messages.length && !startsTurn2(messages[j], messages[j - 1])) j++;
     return j;
   }
   return 0;
@@ -2349,7 +2449,7 @@ var anthropic = {
     if (msg.role !== "user") return false;
     return typeof msg.content === "string" ? isSummaryText(msg.content) : isSummaryText(firstTextBlock(msg.content));
   },
-  providerCompactionEnd: (msgs) => compactionEnd(msgs, (m) => arr(obj(m).content).some((b) => obj(b).type === "compaction"), (m) => obj(m).role === "assistant", (m) => anthropic.isSummary(m)),
+  providerCompactionEnd: (msgs) => compactionEnd(msgs, (m) => arr(obj(m).content).some((b) => obj(b).type === "compaction"), (m) => obj(m).role === "assistant"),
   trimFromHead: (m) => obj(m).role === "system",
   startsTurn: (m) => obj(m).role === "assistant",
   summarize(m, ctx) {
@@ -2592,7 +2692,7 @@ var openaiResponses = {
     const item = obj(m);
     return itemType(item) === "message" && item.role === "user" && isSummaryText(messageText(item));
   },
-  providerCompactionEnd: (msgs) => compactionEnd(msgs, (m) => obj(m).type === "compaction", startsTurn, (m) => openaiResponses.isSummary(m)),
+  providerCompactionEnd: (msgs) => compactionEnd(msgs, (m) => obj(m).type === "compaction", startsTurn),
   trimFromHead: () => false,
   startsTurn,
   summarize: (m, ctx) => summarizeItem(obj(m), ctx),
@@ -2917,18 +3017,18 @@ function messageOf(e) {
   return null;
 }
 function liveFromEntries(branchEntries) {
-  const entries2 = branchEntries.filter(isObj);
+  const entries = branchEntries.filter(isObj);
   const edits = /* @__PURE__ */ new Map();
-  for (const e of entries2) if (e.type === "context_edit") edits.set(e.targetId, e);
+  for (const e of entries) if (e.type === "context_edit") edits.set(e.targetId, e);
   let start = 0;
-  for (let i = entries2.length - 1; i >= 0; i--) {
-    if (entries2[i].type !== "compaction") continue;
-    const kept = entries2.findIndex((e) => e.id === entries2[i].firstKeptEntryId);
+  for (let i = entries.length - 1; i >= 0; i--) {
+    if (entries[i].type !== "compaction") continue;
+    const kept = entries.findIndex((e) => e.id === entries[i].firstKeptEntryId);
     start = kept >= 0 && kept < i ? kept : i + 1;
     break;
   }
   const mapped = [];
-  entries2.forEach((e, index) => {
+  entries.forEach((e, index) => {
     let message = messageOf(e);
     if (message === null) return;
     const edit = edits.get(e.id);
@@ -3256,9 +3356,9 @@ var Folder = class {
 };
 function archiveWriter(options) {
   const trust = archiveTrust(options.dir, currentUser(process.env.HOME || homedir2()));
-  const folder2 = new Folder("dir" in trust ? trust.dir : resolve2(options.dir), options.maxBytes, { ...fs, ...options.io });
+  const folder = new Folder("dir" in trust ? trust.dir : resolve2(options.dir), options.maxBytes, { ...fs, ...options.io });
   let told = false;
-  const tell = (why, line = `cliffcompaction: archive: cannot keep a dropped text in ${folder2.dir} (${why}); summaries keep their usual lines where this happens`) => {
+  const tell = (why, line = `cliffcompaction: archive: cannot keep a dropped text in ${folder.dir} (${why}); summaries keep their usual lines where this happens`) => {
     if (told) return;
     told = true;
     options.log?.(line);
@@ -3267,14 +3367,14 @@ function archiveWriter(options) {
   const archive = (text) => {
     try {
       if ("problem" in trust) throw new Failure(trust.problem);
-      return folder2.store(text);
+      return folder.store(text);
     } catch (e) {
-      folder2.counts.failures++;
+      folder.counts.failures++;
       tell(e instanceof Failure ? e.message : `${e.code ?? e.message}`);
       return null;
     }
   };
-  return { archive, dir: folder2.dir, stats: () => ({ files: folder2.files, bytes: folder2.bytes, ...folder2.counts }) };
+  return { archive, dir: folder.dir, stats: () => ({ files: folder.files, bytes: folder.bytes, ...folder.counts }) };
 }
 
 // pi-extension/archive.ts
@@ -3320,124 +3420,23 @@ var SessionArchives = class {
   }
 };
 
-// pi-extension/rivals.ts
-import { existsSync as existsSync2, readdirSync, readFileSync as readFileSync2, statSync } from "node:fs";
-import { dirname as dirname2, isAbsolute as isAbsolute2, join as join5, resolve as resolve3 } from "node:path";
-var MAX_READ = 8 * 1024 * 1024;
-var OWN_MARK = "cliffcompaction: status | config | reload";
-var EVENT = "session_before_compact";
-var SOURCE = /\.(ts|js|mjs|cjs|mts|cts)$/;
-var isFile = (p) => {
-  try {
-    return statSync(p).isFile();
-  } catch {
-    return false;
-  }
-};
-var isDir = (p) => {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-};
-function readJson(p) {
-  try {
-    return JSON.parse(readFileSync2(p, "utf8"));
-  } catch {
-    return void 0;
-  }
-}
-function entries(path) {
-  if (isFile(path)) return SOURCE.test(path) ? [path] : [];
-  if (!isDir(path)) return [];
-  const pkg = readJson(join5(path, "package.json"));
-  const listed = pkg?.pi?.extensions;
-  if (Array.isArray(listed)) return listed.filter((e) => typeof e === "string" && !/[*!]/.test(e)).map((e) => resolve3(path, e)).filter(isFile);
-  return ["index.ts", "index.js", "index.mjs"].map((n) => join5(path, n)).filter(isFile);
-}
-function folder(dir) {
-  let names;
-  try {
-    names = readdirSync(dir).sort();
-  } catch {
-    return [];
-  }
-  return names.flatMap((n) => entries(join5(dir, n)));
-}
-function settingsPaths(file) {
-  const s = readJson(file);
-  if (!Array.isArray(s?.extensions)) return [];
-  return s.extensions.filter((e) => typeof e === "string").map((e) => isAbsolute2(e) ? e : resolve3(dirname2(file), e));
-}
-function argvPaths(argv) {
-  const out = [];
-  argv.forEach((a, i) => {
-    if ((a === "-e" || a === "--extension") && typeof argv[i + 1] === "string") out.push(resolve3(argv[i + 1]));
-    else if (a.startsWith("--extension=")) out.push(resolve3(a.slice("--extension=".length)));
-  });
-  return out;
-}
-function extensionFiles(p) {
-  const projects = p.cwd === void 0 ? [] : [join5(p.cwd, ".pi"), join5(p.cwd, ".omp")];
-  const files = [
-    ...folder(join5(p.agentDir, "extensions")),
-    ...projects.flatMap((d) => folder(join5(d, "extensions"))),
-    ...[join5(p.agentDir, "settings.json"), ...projects.map((d) => join5(d, "settings.json"))].filter(existsSync2).flatMap(settingsPaths).flatMap(entries),
-    ...argvPaths(p.argv ?? []).flatMap(entries)
-  ];
-  return [...new Set(files)];
-}
-function answersCompaction(text) {
-  return text.includes(EVENT) && !text.includes(OWN_MARK);
-}
-function rivalHandlers(p) {
-  return extensionFiles(p).filter((f) => {
-    try {
-      if (statSync(f).size > MAX_READ) return false;
-      return answersCompaction(readFileSync2(f, "utf8"));
-    } catch {
-      return false;
-    }
-  });
-}
-function overrideOf(ours, event) {
-  const summary = event?.compactionEntry?.summary;
-  if (summary === ours) return null;
-  return event?.fromExtension === false ? "pi-default" : "other-compaction";
-}
-var OUTCOME = {
-  "other-compaction": "another extension's compaction was kept instead",
-  "pi-default": "an empty answer after ours made Pi run its own model summary",
-  cancelled: "another extension cancelled it"
-};
-function rivalLines(files, last) {
-  const lines = [];
-  if (files.length > 0) {
-    lines.push(`warning: ${files.length === 1 ? "another extension answers" : `${files.length} other extensions answer`} session_before_compact; Pi keeps the last answer, so one loaded after cliffcompaction replaces our compaction (even by answering {}):`);
-    for (const f of files) lines.push(`  ${f}`);
-  }
-  if (last !== void 0) lines.push(`warning: our compaction @ ${last.at} was not used: ${OUTCOME[last.outcome]}`);
-  return lines;
-}
-
 // pi-extension/branch.ts
 var strings = (v) => Array.isArray(v) ? v.filter((f) => typeof f === "string") : [];
-function carriedFiles(entries2) {
+function carriedFiles(entries) {
   const tracker = new FileTracker();
-  for (const e of entries2) {
+  for (const e of entries) {
     const entry = e;
     if (entry?.type === "branch_summary") tracker.add(strings(entry.details?.readFiles), strings(entry.details?.modifiedFiles));
   }
-  addCarriedFiles(tracker, entries2, void 0);
+  addCarriedFiles(tracker, entries, void 0);
   return tracker;
 }
-function summarizeBranch(entries2, cfg, opts = {}) {
-  const msgs = liveFromEntries(entries2).map((l) => l.message);
+function summarizeBranch(entries, cfg, opts = {}) {
+  const msgs = liveFromEntries(entries).map((l) => l.message);
   if (msgs.length === 0) return null;
   const r = compact(msgs, "pi", { ...cfg, keepRecent: 0 }, { headLen: 0, hostJudgesGain: true, focus: parseFocus(opts.customInstructions), archive: opts.archive });
   if (r === null || r.parts.length === 0) return null;
-  const files = filesTouched(msgs, "pi", carriedFiles(entries2));
+  const files = filesTouched(msgs, "pi", carriedFiles(entries));
   const details = {
     readFiles: files.read.sort(),
     modifiedFiles: files.modified.sort(),
@@ -3465,7 +3464,7 @@ function branchLines(last) {
   if (text.length > BRANCH_LINES) shown.push(`\u2026 (${text.length - BRANCH_LINES} more lines)`);
   return [`last branch summary: @ ${last.at} from ${d.messages} message(s), ${d.parts} part(s), ${last.result.summary.length} chars, no model call`, ...shown];
 }
-function statusLines(loaded, last, branch, writer, warnings = []) {
+function statusLines(loaded, last, branch, writer) {
   const c = loaded.config;
   const lines = [
     `cliffcompaction: ${c.enabled ? "on" : "off (Pi's default compaction runs)"}${c.shadow ? ", shadow (reports, never compacts)" : ""}`,
@@ -3480,7 +3479,6 @@ function statusLines(loaded, last, branch, writer, warnings = []) {
     lines.push(`last: ${last.reason} @ ${last.at} live=${d.liveMessages} kept=${d.keptMessages} rung=${d.rung} est=${d.estTokensOut}${d.overBudget ? " (over thresholdTokens)" : ""}`);
   }
   for (const p of loaded.problems) lines.push(`problem: ${p}`);
-  lines.push(...warnings);
   if (branch !== void 0) lines.push(...branchLines(branch));
   return lines.join("\n");
 }
@@ -3497,28 +3495,10 @@ function toReason(v) {
   if (v === "manual") return "manual";
   return void 0;
 }
-function carried(entries2, preparation) {
+function carried(entries, preparation) {
   const tracker = new FileTracker();
-  addCarriedFiles(tracker, entries2, preparation);
+  addCarriedFiles(tracker, entries, preparation);
   return tracker;
-}
-function rivals(ctx) {
-  try {
-    const cwd = ctx?.cwd;
-    return rivalHandlers({ agentDir: agentDir(), cwd: typeof cwd === "string" ? cwd : void 0, argv: process.argv });
-  } catch {
-    return [];
-  }
-}
-function status(state, ctx) {
-  return statusLines(state.loaded, state.last, state.lastBranch, state.archives.last, rivalLines(rivals(ctx), state.overridden));
-}
-function settled(state, outcome, ctx) {
-  state.answered = void 0;
-  if (outcome === null) return;
-  state.overridden = { at: (/* @__PURE__ */ new Date()).toISOString(), outcome };
-  const named = rivals(ctx);
-  ui(ctx).notify?.(rivalLines(named, state.overridden).join("\n"), "warning");
 }
 function reportProblems(state, ctx) {
   if (state.reportedProblems || state.loaded.problems.length === 0) return;
@@ -3534,17 +3514,16 @@ function beforeCompact(state, event, ctx) {
   const reason = explicit !== void 0 && explicit !== "manual" ? explicit : explicit ?? state.pendingReason;
   state.pendingReason = "manual";
   try {
-    const entries2 = Array.isArray(event?.branchEntries) ? event.branchEntries : [];
+    const entries = Array.isArray(event?.branchEntries) ? event.branchEntries : [];
     const instructions = typeof event?.customInstructions === "string" && event.customInstructions.trim() !== "" ? event.customInstructions : void 0;
     const archive = cfg.shadow ? void 0 : state.archives.forSession(cfg, ctx)?.archive;
-    const result = compactSession(liveFromEntries(entries2), cfg, { reason, customInstructions: instructions, files: carried(entries2, event?.preparation), archive });
+    const result = compactSession(liveFromEntries(entries), cfg, { reason, customInstructions: instructions, files: carried(entries, event?.preparation), archive });
     if (cfg.shadow) {
       u.setStatus?.(STATUS_KEY, result === null ? "cliff shadow \xB7 nothing to compact" : `cliff shadow \xB7 would keep ${result.details.keptMessages} msgs`);
       return { cancel: true };
     }
     if (result === null) return void 0;
     state.last = { reason, at: (/* @__PURE__ */ new Date()).toISOString(), details: result.details };
-    state.answered = result.summary;
     u.setStatus?.(STATUS_KEY, `cliff \xB7 ${reason} \xB7 kept ${result.details.keptMessages}`);
     const tokensBefore = typeof event?.preparation?.tokensBefore === "number" ? event.preparation.tokensBefore : 0;
     return { compaction: { summary: result.summary, firstKeptEntryId: result.firstKeptEntryId, tokensBefore, details: result.details } };
@@ -3560,9 +3539,9 @@ function beforeTree(state, event, ctx) {
   const prep = event?.preparation;
   if (!cfg.enabled || cfg.shadow || prep?.userWantsSummary !== true) return void 0;
   try {
-    const entries2 = Array.isArray(prep.entriesToSummarize) ? prep.entriesToSummarize : [];
+    const entries = Array.isArray(prep.entriesToSummarize) ? prep.entriesToSummarize : [];
     const instructions = typeof prep.customInstructions === "string" && prep.customInstructions.trim() !== "" ? prep.customInstructions : void 0;
-    const result = summarizeBranch(entries2, cfg, { customInstructions: instructions, archive: state.archives.forSession(cfg, ctx)?.archive });
+    const result = summarizeBranch(entries, cfg, { customInstructions: instructions, archive: state.archives.forSession(cfg, ctx)?.archive });
     if (result === null) return void 0;
     state.lastBranch = { at: (/* @__PURE__ */ new Date()).toISOString(), result };
     u.setStatus?.(STATUS_KEY, `cliff \xB7 branch summary \xB7 ${result.details.parts} parts`);
@@ -3580,11 +3559,11 @@ function cliffCommand(state, args, ctx) {
     state.reportedProblems = false;
     const problems = state.loaded.problems.length;
     u.notify?.(`cliffcompaction: reloaded ${state.loaded.path}${problems ? ` (${problems} problem(s))` : ""}`, problems ? "warning" : "info");
-    u.notify?.(status(state, ctx), "info");
+    u.notify?.(statusLines(state.loaded, state.last, state.lastBranch, state.archives.last), "info");
   } else if (action === "config") {
     u.notify?.(JSON.stringify(state.loaded.config, null, 2), "info");
   } else {
-    u.notify?.(status(state, ctx), "info");
+    u.notify?.(statusLines(state.loaded, state.last, state.lastBranch, state.archives.last), "info");
   }
 }
 function cliffcompaction(api) {
@@ -3595,8 +3574,6 @@ function cliffcompaction(api) {
     reportedProblems: false,
     lastBranch: void 0,
     ui: {},
-    answered: void 0,
-    overridden: void 0,
     archives: new SessionArchives((line) => state.ui.notify?.(line, "warning"))
   };
   const on = api.on.bind(api);
@@ -3610,12 +3587,7 @@ function cliffcompaction(api) {
   on("session_before_compact", (event, ctx) => beforeCompact(state, event, ctx));
   on("session_before_tree", (event, ctx) => beforeTree(state, event, ctx));
   on("session_compact", (event, ctx) => {
-    const outcome = state.answered === void 0 ? null : overrideOf(state.answered, event);
-    if (state.answered !== void 0) settled(state, outcome, ctx);
-    if (event?.fromExtension === true && outcome === null) ui(ctx).setStatus?.(STATUS_KEY, `cliff \xB7 compacted (${toReason(event?.reason) ?? state.last?.reason ?? "manual"})`);
-  });
-  on("session_compact_failed", (event, ctx) => {
-    if (state.answered !== void 0) settled(state, event?.aborted === true ? "cancelled" : null, ctx);
+    if (event?.fromExtension === true) ui(ctx).setStatus?.(STATUS_KEY, `cliff \xB7 compacted (${toReason(event?.reason) ?? state.last?.reason ?? "manual"})`);
   });
   api.registerCommand("cliff", {
     description: "cliffcompaction: status | config | reload",

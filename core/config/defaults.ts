@@ -4,6 +4,9 @@ import type { Config, Profile } from "./keys.js";
 // A sandbox build whose config never turns back-references on leaves their keys out (build.mjs defines this).
 declare const __CLIFF_BACK_REFS__: boolean | undefined;
 type BackRefKeys = Pick<Config, "backRefMaxChars" | "backRefTotalMaxChars">;
+// A sandbox build whose config never turns asked-twice on leaves it out, its keys included (build.mjs defines this).
+declare const __CLIFF_ASKED_TWICE__: boolean | undefined;
+type AskedKeys = Pick<Config, "askedTwiceMaxChars" | "askedTwiceTotalMaxChars">;
 
 export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   profile: "reference" as Profile,
@@ -38,6 +41,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   // The one rule on in the reference profile too: its output changes only for a history that holds a stub.
   keepStubbedReads: true, keepEditedFiles: false,
   workingSetFileMaxChars: 0, workingSetMaxChars: 40000,
+  ...((typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__ ? {} : { askedTwiceMaxChars: 0, askedTwiceTotalMaxChars: 16000 }) as AskedKeys),
   ...((typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ ? {} : { backRefMaxChars: 0, backRefTotalMaxChars: 2000 }) as BackRefKeys),
 });
 
@@ -59,6 +63,7 @@ export const PROFILES: { readonly [P in Profile]: Readonly<Partial<Config>> } = 
     humanMaxChars: 1000, thoughtMaxChars: 2000, keepThinking: false, resultMaxChars: 200,
     tailFocus: true, focusContextLines: 1, focusResultMaxChars: 500, focusTotalMaxChars: 1000, keepFiles: Object.freeze(["AGENTS.md", "CLAUDE.md"]), archive: true,
     keepEditedFiles: true,
+    ...((typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__ ? {} : { askedTwiceMaxChars: 8000, askedTwiceTotalMaxChars: 16000 }) as AskedKeys),
     ...((typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ ? {} : { backRefMaxChars: 800, backRefTotalMaxChars: 2000 }) as BackRefKeys),
   },
 };

@@ -95,4 +95,8 @@ export interface Config {
   backRefMaxChars: number;
   /** …at most this many characters over all results, newest first. */
   backRefTotalMaxChars: number;
+  /** Recall rule (asked twice): the newest result of a call the history repeats (the same file read again, the same tool and arguments) keeps up to this many characters; 0 = off. */
+  askedTwiceMaxChars: number;
+  /** …at most this many characters over all such results, newest first (a file read twice that the working set lets fall back past its own total draws on it too). */
+  askedTwiceTotalMaxChars: number;
 }

@@ -18,6 +18,7 @@ export const CONFIG_ENUMS: { readonly [key: string]: readonly string[] } = {
 
 // A sandbox build whose config never turns back-references on leaves their keys out (build.mjs defines this).
 declare const __CLIFF_BACK_REFS__: boolean | undefined;
+declare const __CLIFF_ASKED_TWICE__: boolean | undefined;
 export const CONFIG_KINDS: { readonly [K in keyof Config]: ConfigKind } = {
   profile: "enum",
   enabled: "bool",
@@ -49,6 +50,7 @@ export const CONFIG_KINDS: { readonly [K in keyof Config]: ConfigKind } = {
   keepResultsOf: "list", keepFiles: "list", pinMaxChars: "int",
   keepStubbedReads: "bool", keepEditedFiles: "bool",
   workingSetFileMaxChars: "int", workingSetMaxChars: "int",
+  ...((typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__ ? {} : { askedTwiceMaxChars: "int", askedTwiceTotalMaxChars: "int" }) as Record<"askedTwiceMaxChars" | "askedTwiceTotalMaxChars", ConfigKind>),
   ...((typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ ? {} : { backRefMaxChars: "int", backRefTotalMaxChars: "int" }) as Record<"backRefMaxChars" | "backRefTotalMaxChars", ConfigKind>),
 };
 

@@ -9,7 +9,11 @@ import type { Config } from "../config/index.js";
 import { billableChars, bodyChars, tokensOfChars } from "../estimate/estimate.js";
 import { fitSummary, SUMMARY_HEADER, summaryParts } from "../summary.js";
 import { summaryMessageText } from "../parts/index.js";
+import { askedTwiceOn, countCallKeys, type PriorCalls } from "../repeats/asked-twice.js";
 import { cutAllowed, fingerprint, floorChars, outgoingChars, outgoingTokens, type RequestState } from "./request.js";
+
+// A sandbox build whose config never turns asked-twice on leaves it out (build.mjs defines this).
+declare const __CLIFF_ASKED_TWICE__: boolean | undefined;
 
 export interface ReplayMode {
   /** Resume after the cliff already in the outgoing list (a stored or earlier one) instead of from the start. */
@@ -79,6 +83,19 @@ class Replay {
     this.chars = bodyChars(ctx.fixed, this.costs);
   }
 
+  /** The calls of the original history that the working list's summary replaced, counted once per replay as its cut moves on. */
+  private prior: { upTo: number; counts: Map<string, number> } | null = null;
+
+  /** What the asked-twice rule needs of the calls earlier cliffs replaced (nothing before the first cliff, or with the rule off). */
+  private priorCalls(): PriorCalls | undefined {
+    if ((typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__) || this.summaryAt < 0 || !askedTwiceOn(this.cfg)) return undefined;
+    const ctx = this.ctx;
+    if (this.prior === null) this.prior = { upTo: this.summaryAt, counts: new Map() };
+    if (this.prior.upTo < this.cut) countCallKeys(ctx.messages, ctx.dialect, this.prior.upTo, this.cut, this.cfg, this.prior.counts);
+    this.prior.upTo = Math.max(this.prior.upTo, this.cut);
+    return this.prior.counts;
+  }
+
   /** No cliff yet, or the context has grown by the minimum gain past what the last one left. */
   private due(): boolean {
     return this.floor < 0 || tokensOfChars(this.chars) >= tokensOfChars(this.floor) + this.mode.minGain;
@@ -102,7 +119,7 @@ class Replay {
     const ctx = this.ctx;
     if (!cutAllowed(ctx.dialect, ctx.messages, this.next, this.cfg)) return;
     // The files kept for re-read stubs go into the outgoing summary only (see stubbed.ts).
-    const r = compactWith(this.working, ctx.dialect, this.cfg, { archive: ctx.archive, stubbedReads: false });
+    const r = compactWith(this.working, ctx.dialect, this.cfg, { archive: ctx.archive, stubbedReads: false, priorCalls: this.priorCalls() });
     if (r === null) return;
     // The old summary would be cut into, or the cut falls outside the history: leave it as it is.
     const newCut = r.cut < this.working.length ? this.origin[r.cut] : this.next;

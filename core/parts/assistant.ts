@@ -8,9 +8,12 @@ import type { ResultMeta } from "./result-rules.js";
 import { cappedSignature, editLines, signatureLine } from "./signature.js";
 import { ASSISTANT_TAG, THINKING_TAG } from "./tags.js";
 import { workingSetWrite } from "./working-set.js";
+import { askedTwiceOn, noteAskedCall } from "../repeats/asked-twice.js";
 
 // A sandbox build whose config never turns the working set on leaves it out (build.mjs defines this).
 declare const __CLIFF_WORKING_SET__: boolean | undefined;
+// A sandbox build whose config never turns asked-twice on leaves it out (build.mjs defines this).
+declare const __CLIFF_ASKED_TWICE__: boolean | undefined;
 // The sandbox build has no one to tell which rule made a line (ctx.note): it leaves the calls out.
 declare const __CLIFF_SANDBOX__: boolean | undefined;
 
@@ -38,6 +41,7 @@ export class AssistantPart {
     const ctx = this.ctx;
     ctx.onCall?.(name, args);
     ctx.book?.record(id, name, args);
+    if (!(typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__) && ctx.book !== undefined && askedTwiceOn(ctx.cfg)) noteAskedCall(ctx.book, name, args);
     const planCap = ctx.cfg.planMaxChars;
     if (planCap > 0 && isPlanCall(name, args)) {
       this.plan = cappedSignature(name, args, planCap, ctx.archive);

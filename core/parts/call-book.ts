@@ -9,10 +9,12 @@ import type { Config } from "../config/index.js";
 
 // A sandbox build whose config never turns back-references on leaves them out (build.mjs defines this).
 declare const __CLIFF_BACK_REFS__: boolean | undefined;
+// A sandbox build whose config never turns asked-twice on leaves it out (build.mjs defines this).
+declare const __CLIFF_ASKED_TWICE__: boolean | undefined;
 
 /** Whether a pass under `cfg` keeps a book: the plan rule needs one (and the pins, to find a result's call). */
 export function needsBook(cfg: Config): boolean {
-  return cfg.planMaxChars > 0 || cfg.workingSetFileMaxChars > 0 || (!(typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) && cfg.backRefMaxChars > 0) || (cfg.pinMaxChars > 0 && (cfg.keepResultsOf.length > 0 || cfg.keepFiles.length > 0));
+  return cfg.planMaxChars > 0 || (!(typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__) && cfg.askedTwiceMaxChars > 0 && cfg.askedTwiceTotalMaxChars > 0) || cfg.workingSetFileMaxChars > 0 || (!(typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) && cfg.backRefMaxChars > 0) || (cfg.pinMaxChars > 0 && (cfg.keepResultsOf.length > 0 || cfg.keepFiles.length > 0));
 }
 
 export interface BookedCall {

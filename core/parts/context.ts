@@ -13,7 +13,7 @@ declare const __CLIFF_SANDBOX__: boolean | undefined;
 export const pointerTo: typeof archivePointer = typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__ ? () => null : archivePointer;
 
 /** The rule that made a summary line: which rule kept what the next turns needed (core/retention/held-by.ts). */
-export type LineRule = "result" | "call" | "text" | "thinking" | "user" | "system" | "edit" | "plan" | "working-set" | "pinned" | "error-tail" | "focus" | "stubbed-read" | "back-ref" | "archive";
+export type LineRule = "result" | "call" | "text" | "thinking" | "user" | "system" | "edit" | "plan" | "working-set" | "pinned" | "error-tail" | "focus" | "stubbed-read" | "back-ref" | "asked-twice" | "archive";
 
 /** What summarising one message needs besides the message. */
 export interface PartContext {
@@ -22,6 +22,8 @@ export interface PartContext {
   readonly focus?: FocusBudget;
   /** Told of every model tool call a message makes, with its raw arguments (the file-list extractor listens). */
   readonly onCall?: (name: unknown, args: unknown) => void;
+  /** Told of every tool result's text as the message holds it, with what the dialect knows of it (the re-fetch count listens). */
+  readonly onResult?: (text: string, meta: ResultMeta | undefined) => void;
   /** JSON already decoded from content strings, shared by one plan's passes. */
   readonly decoded?: DecodedJson;
   /** The host's archive: a dropped result or a cut call is kept there and the summary points at it. */

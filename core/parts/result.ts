@@ -8,6 +8,7 @@ import { errorTailTag, failure, lastLines, pinned, type ResultMeta } from "./res
 import { RESULT_TAG } from "./tags.js";
 import { workingSetRead } from "./working-set.js";
 import { noteDropped } from "./back-refs.js";
+import { askedTwiceOn, askedTwiceResult } from "../repeats/asked-twice.js";
 
 // A sandbox build whose config never turns the working set on leaves it out (build.mjs defines this).
 declare const __CLIFF_WORKING_SET__: boolean | undefined;
@@ -15,6 +16,8 @@ declare const __CLIFF_WORKING_SET__: boolean | undefined;
 declare const __CLIFF_SANDBOX__: boolean | undefined;
 // A sandbox build whose config never turns back-references on leaves them out (build.mjs defines this).
 declare const __CLIFF_BACK_REFS__: boolean | undefined;
+// A sandbox build whose config never turns asked-twice on leaves it out (build.mjs defines this).
+declare const __CLIFF_ASKED_TWICE__: boolean | undefined;
 
 
 /** `<tag>: text` for human-authored text (user, system, developer…): notifications removed, stripped, capped. */
@@ -32,6 +35,7 @@ export function humanPart(tag: string, text: string, ctx: PartContext, dropSumma
  * excerpt or nothing (an empty one is nothing).
  */
 export function resultPart(text: string, ctx: PartContext, meta?: ResultMeta): string | null {
+  if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.onResult?.(text, meta);
   const clean = strip(text);
   if (clean.length === 0) return null;
   if (clean.length <= ctx.cfg.resultMaxChars) {
@@ -40,7 +44,8 @@ export function resultPart(text: string, ctx: PartContext, meta?: ResultMeta): s
     return whole;
   }
   const part = longResultPart(text, clean, ctx, meta);
-  return (typeof __CLIFF_WORKING_SET__ !== "undefined" && !__CLIFF_WORKING_SET__) || ctx.cfg.workingSetFileMaxChars <= 0 ? part : workingSetRead(text, clean, ctx, meta, part);
+  const kept = (typeof __CLIFF_WORKING_SET__ !== "undefined" && !__CLIFF_WORKING_SET__) || ctx.cfg.workingSetFileMaxChars <= 0 ? part : workingSetRead(text, clean, ctx, meta, part);
+  return !(typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__) && askedTwiceOn(ctx.cfg) ? askedTwiceResult(text, clean, ctx, meta, part, kept) : kept;
 }
 
 function longResultPart(text: string, clean: string, ctx: PartContext, meta: ResultMeta | undefined): string | null {

@@ -29,6 +29,18 @@ export interface FileCopy {
   readonly fallback: string | null;
 }
 
+/** Characters a rule may still spend, shared by the passes that settle one span. */
+export interface Budget {
+  used: number;
+  readonly max: number;
+}
+
+/** The asked-twice rule's say in a settling: a newest copy past the total stands on its budget when its path was asked twice. */
+export interface AskedBudget {
+  repeated: (path: string) => boolean;
+  budget: Budget;
+}
+
 /** Copies by body index, kept across the passes of one list (every pass covers a prefix of the body). */
 export class CopyBook {
   private readonly byAt = new Map<number, FileCopy[]>();
@@ -47,7 +59,7 @@ export class CopyBook {
    * The copies before `end` that fall back, by body index: a line falls back when every file it
    * holds a copy of has a newer copy (superseded), or when it is beyond the total cap, newest first.
    */
-  fallbacks(end: number, totalMax: number): Map<number, FileCopy[]> {
+  fallbacks(end: number, totalMax: number, asked?: AskedBudget): Map<number, FileCopy[]> {
     const at = [...this.byAt.keys()].filter((i) => i < end).sort((a, b) => b - a);
     const seen = new Set<string>();
     const out = new Map<number, FileCopy[]>();
@@ -60,6 +72,7 @@ export class CopyBook {
         const newest = copies.some((c) => !seen.has(c.path));
         for (const c of copies) seen.add(c.path);
         if (newest && used + full.length <= totalMax) used += full.length;
+        else if (newest && asked !== undefined && asked.budget.used + full.length <= asked.budget.max && copies.some((c) => asked.repeated(c.path))) asked.budget.used += full.length;
         else (out.get(i) ?? out.set(i, []).get(i)!).push(copies[0]);
       }
     }
@@ -77,8 +90,13 @@ function copiesOf(book: CallBook): CopyBook {
 }
 
 /** The parts of body message `i` once the span's copies are settled: superseded or over-cap copies fall back. */
-export function settleCopies(book: CallBook, end: number, totalMax: number): (i: number, parts: string[]) => string[] {
-  const fallbacks = copiesOf(book).fallbacks(end, totalMax);
+export function settleCopies(book: CallBook, end: number, totalMax: number, asked?: AskedBudget): (i: number, parts: string[]) => string[] {
+  const fallbacks = copiesOf(book).fallbacks(end, totalMax, asked);
+  return byFallbacks(fallbacks);
+}
+
+/** The parts of body message `i` with the copies of `fallbacks` fallen back. */
+export function byFallbacks(fallbacks: ReadonlyMap<number, readonly FileCopy[]>): (i: number, parts: string[]) => string[] {
   return (i, parts) => {
     const fell = fallbacks.get(i);
     return fell === undefined ? parts : applyFallbacks(parts, fell);
