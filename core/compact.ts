@@ -11,7 +11,7 @@ import { summaryMessageText } from "./parts/index.js";
 import { PartsCache } from "./parts/cache.js";
 import { CallBook, needsBook } from "./parts/call-book.js";
 import { settleCopies } from "./parts/working-set.js";
-import { askedSettling, askedTwiceOn, type PriorCalls } from "./repeats/asked-twice.js";
+import { askedSettling, askedTwiceOn, setPriorCalls, type PriorCalls } from "./repeats/asked-twice.js";
 import { backRefs } from "./parts/back-refs.js";
 
 // A sandbox build whose config never turns the working set on leaves it out (build.mjs defines this).
@@ -110,9 +110,9 @@ type RefsOf = (book: CallBook, made: readonly string[][]) => ((i: number, parts:
  * The parts of body[0, keptFrom) in order. With the plan rule on, a message that ends its parts
  * with a plan keeps it only when it is the span's newest (older plans are superseded).
  */
-function collectParts(body: readonly unknown[], keptFrom: number, partsOf: (i: number, m: unknown) => string[], book: CallBook | undefined, cfg: Config, visit: (m: unknown) => void, refsOf: RefsOf | null, prior?: PriorCalls): string[] {
+function collectParts(body: readonly unknown[], keptFrom: number, partsOf: (i: number, m: unknown) => string[], book: CallBook | undefined, cfg: Config, visit: (m: unknown) => void, refsOf: RefsOf | null): string[] {
   // Superseded plans and file copies are settled, and back-references found, once the whole span is read.
-  const asked = (typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__) || !askedTwiceOn(cfg) ? null : askedSettling(book, keptFrom, prior, cfg);
+  const asked = (typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__) || !askedTwiceOn(cfg) ? null : askedSettling(book, keptFrom, cfg);
   const plans = (!(typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__) && asked !== null) || (!(typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) && refsOf !== null) || cfg.planMaxChars > 0 || cfg.workingSetFileMaxChars > 0;
   const parts: string[] = [];
   const made: string[][] = plans ? new Array<string[]>(keptFrom) : [];
@@ -211,11 +211,12 @@ export function compactWith(messages: readonly unknown[], d: Dialect, cfg: Confi
     onCall: files === null ? undefined : (name, args) => files.addCall(name, args),
   };
   if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note = options.note;
+  if (!(typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__) && ctx.book !== undefined) setPriorCalls(ctx.book, options.priorCalls);
   const partsOf = cache !== null ? cache.summarizer(messages, headLen, d, ctx) : booked(d, ctx);
   const parts = collectParts(body, keptFrom, partsOf, ctx.book, cfg, (m) => {
     // The lists an old summary carried come forward; everything else it said is dropped.
     if (files !== null && d.isSummary(m)) files.addText(summaryMessageText(m));
-  }, (typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) || cfg.backRefMaxChars <= 0 ? null : (book, made) => backRefs(book, keptFrom, made, (i) => d.isAssistant(body[i]), cfg, ctx.note), options.priorCalls);
+  }, (typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) || cfg.backRefMaxChars <= 0 ? null : (book, made) => backRefs(book, keptFrom, made, (i) => d.isAssistant(body[i]), cfg, ctx.note));
   if (readStubParts !== null && d.name === "anthropic" && options.stubbedReads !== false) {
     for (const p of readStubParts(messages, { headLen, spanFrom: headLen, cut: headLen + keptFrom }, cfg, options.archive)) {
       if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) options.note?.("stubbed-read", p);

@@ -1445,6 +1445,9 @@ function askedOf(book) {
   return a;
 }
 var askedTwiceOn = (cfg) => cfg.askedTwiceMaxChars > 0 && cfg.askedTwiceTotalMaxChars > 0;
+function setPriorCalls(book, prior) {
+  askedOf(book).prior = prior;
+}
 function noteAskedCall(book, name, args) {
   const key = callKey(name, args);
   if (key === "") return;
@@ -1477,9 +1480,9 @@ function repeatedKeys(book, end, prior) {
   };
 }
 var readKeyOf = (path) => READ_KEY + path.replace(/^\.\//, "");
-function askedSettling(book, end, prior, cfg) {
+function askedSettling(book, end, cfg) {
   if (book === void 0) return null;
-  const repeated = repeatedKeys(book, end, prior);
+  const repeated = repeatedKeys(book, end, askedOf(book).prior);
   const budget = { used: 0, max: cfg.askedTwiceTotalMaxChars };
   let settle = null;
   return {
@@ -1955,8 +1958,8 @@ function booked(d, ctx) {
   const book = ctx.book;
   return book === void 0 ? (_i, m) => d.summarize(m, ctx) : (i, m) => (book.at = i, d.summarize(m, ctx));
 }
-function collectParts(body, keptFrom, partsOf, book, cfg, visit, refsOf, prior) {
-  const asked = typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__ || !askedTwiceOn(cfg) ? null : askedSettling(book, keptFrom, prior, cfg);
+function collectParts(body, keptFrom, partsOf, book, cfg, visit, refsOf) {
+  const asked = typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__ || !askedTwiceOn(cfg) ? null : askedSettling(book, keptFrom, cfg);
   const plans = !(typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__) && asked !== null || !(typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) && refsOf !== null || cfg.planMaxChars > 0 || cfg.workingSetFileMaxChars > 0;
   const parts = [];
   const made = plans ? new Array(keptFrom) : [];
@@ -2032,10 +2035,11 @@ function compactWith(messages, d, cfg, options = {}) {
     onCall: files === null ? void 0 : (name, args) => files.addCall(name, args)
   };
   if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note = options.note;
+  if (!(typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__) && ctx.book !== void 0) setPriorCalls(ctx.book, options.priorCalls);
   const partsOf = cache !== null ? cache.summarizer(messages, headLen, d, ctx) : booked(d, ctx);
   const parts = collectParts(body, keptFrom, partsOf, ctx.book, cfg, (m) => {
     if (files !== null && d.isSummary(m)) files.addText(summaryMessageText(m));
-  }, typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ || cfg.backRefMaxChars <= 0 ? null : (book, made) => backRefs(book, keptFrom, made, (i) => d.isAssistant(body[i]), cfg, ctx.note), options.priorCalls);
+  }, typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ || cfg.backRefMaxChars <= 0 ? null : (book, made) => backRefs(book, keptFrom, made, (i) => d.isAssistant(body[i]), cfg, ctx.note));
   if (readStubParts !== null && d.name === "anthropic" && options.stubbedReads !== false) {
     for (const p of readStubParts(messages, { headLen, spanFrom: headLen, cut: headLen + keptFrom }, cfg, options.archive)) {
       if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) options.note?.("stubbed-read", p);

@@ -32,6 +32,8 @@ export type PriorCalls = ReadonlyMap<string, number>;
 class AskedBook {
   readonly keysAt = new Map<number, string[]>();
   readonly copies = new CopyBook();
+  /** The calls before the span, as the compaction being made was given them. */
+  prior: PriorCalls | undefined;
 }
 
 const BOOKS = /* @__PURE__ */ new WeakMap<CallBook, AskedBook>();
@@ -44,6 +46,11 @@ function askedOf(book: CallBook): AskedBook {
 
 /** Whether the rule is on under `cfg`. */
 export const askedTwiceOn = (cfg: Config): boolean => cfg.askedTwiceMaxChars > 0 && cfg.askedTwiceTotalMaxChars > 0;
+
+/** The calls before the span that the compaction about to read `book`'s list counts (the same list may be compacted with other ones). */
+export function setPriorCalls(book: CallBook, prior: PriorCalls | undefined): void {
+  askedOf(book).prior = prior;
+}
 
 /** Counts a call of the message being summarised (AssistantPart calls this as it records the call). */
 export function noteAskedCall(book: CallBook, name: unknown, args: unknown): void {
@@ -93,9 +100,9 @@ export const readKeyOf = (path: string): string => READ_KEY + path.replace(/^\.\
  * stands past its total on this budget), then `settle` for the rule's own copies, message by message
  * once the working set has settled: of a repeated call, only the newest within what is left stands.
  */
-export function askedSettling(book: CallBook | undefined, end: number, prior: PriorCalls | undefined, cfg: Config): { overflow: AskedBudget; settle: (i: number, parts: string[]) => string[] } | null {
+export function askedSettling(book: CallBook | undefined, end: number, cfg: Config): { overflow: AskedBudget; settle: (i: number, parts: string[]) => string[] } | null {
   if (book === undefined) return null;
-  const repeated = repeatedKeys(book, end, prior);
+  const repeated = repeatedKeys(book, end, askedOf(book).prior);
   const budget: Budget = { used: 0, max: cfg.askedTwiceTotalMaxChars };
   let settle: ((i: number, parts: string[]) => string[]) | null = null;
   return {

@@ -25,7 +25,7 @@ describe("asked twice in the engine", () => {
       const ctx = warm.prepare(bodyAt(n), "anthropic");
       const text = ctx.modified ? summaryMessageText(ctx.substituted[ctx.baseHead]) : "";
       // The second run went into a summary whose span does not hold the first: the rule had to count it from before.
-      if (text.includes("FAIL test/widget.spec.ts again line 59") && ctx.baseSpan > ctx.baseHead) seen = JSON.stringify(ctx.outgoingBody());
+      if (text.includes("FAIL test/widget.spec.ts again line 59") && (ctx as unknown as { baseSpan: number }).baseSpan > ctx.baseHead) seen = JSON.stringify(ctx.outgoingBody());
       const cold = new Engine(cfg("recall")).prepare(bodyAt(n), "anthropic");
       expect(JSON.stringify(cold.outgoingBody())).toBe(JSON.stringify(ctx.outgoingBody()));
     }
