@@ -1054,7 +1054,9 @@ function contentText(content, types = ["text"]) {
   return out.join("\n");
 }
 function summaryMessageText(message) {
-  return contentText(obj(message).content, ["text", "input_text"]);
+  const m = obj(message);
+  if (m.content === void 0 && Array.isArray(m.parts)) return m.parts.map((p) => obj(p).text).filter((t) => typeof t === "string").join("\n");
+  return contentText(m.content, ["text", "input_text"]);
 }
 function isSummaryText(text) {
   return typeof text === "string" && text.startsWith(SUMMARY_HEADER);
@@ -1976,8 +1978,8 @@ function collectParts(body, keptFrom, partsOf, book, cfg, visit, refsOf) {
   for (let i = 0; i < keptFrom; i++) {
     const own = cfg.planMaxChars > 0 && book.hasPlan(i) && i !== latest ? made[i].slice(0, -1) : made[i];
     const copied = settle === null ? own : settle(i, own);
-    const settled = typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__ || asked === null ? copied : asked.settle(i, copied);
-    for (const part of typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ || refs === null ? settled : refs(i, settled)) parts.push(part);
+    const settled2 = typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__ || asked === null ? copied : asked.settle(i, copied);
+    for (const part of typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ || refs === null ? settled2 : refs(i, settled2)) parts.push(part);
   }
   return parts;
 }
@@ -2326,11 +2328,11 @@ function planCliff(messages, dialect, config, budgetTokens, options = {}) {
 }
 
 // core/dialects/provider-compaction.ts
-function compactionEnd(messages, holds, startsTurn2) {
+function compactionEnd(messages, holds, startsTurn2, isSummary) {
   for (let i = messages.length - 1; i >= 0; i--) {
     if (!holds(messages[i])) continue;
     let j = i + 1;
-    while (j < messages.length && !startsTurn2(messages[j], messages[j - 1])) j++;
+    while (j < messages.length && !startsTurn2(messages[j], messages[j - 1]) && !isSummary(messages[j])) j++;
     return j;
   }
   return 0;
@@ -2453,7 +2455,7 @@ var anthropic = {
     if (msg.role !== "user") return false;
     return typeof msg.content === "string" ? isSummaryText(msg.content) : isSummaryText(firstTextBlock(msg.content));
   },
-  providerCompactionEnd: (msgs) => compactionEnd(msgs, (m) => arr(obj(m).content).some((b) => obj(b).type === "compaction"), (m) => obj(m).role === "assistant"),
+  providerCompactionEnd: (msgs) => compactionEnd(msgs, (m) => arr(obj(m).content).some((b) => obj(b).type === "compaction"), (m) => obj(m).role === "assistant", (m) => anthropic.isSummary(m)),
   trimFromHead: (m) => obj(m).role === "system",
   startsTurn: (m) => obj(m).role === "assistant",
   summarize(m, ctx) {
@@ -2696,7 +2698,7 @@ var openaiResponses = {
     const item = obj(m);
     return itemType(item) === "message" && item.role === "user" && isSummaryText(messageText(item));
   },
-  providerCompactionEnd: (msgs) => compactionEnd(msgs, (m) => obj(m).type === "compaction", startsTurn),
+  providerCompactionEnd: (msgs) => compactionEnd(msgs, (m) => obj(m).type === "compaction", startsTurn, (m) => openaiResponses.isSummary(m)),
   trimFromHead: () => false,
   startsTurn,
   summarize: (m, ctx) => summarizeItem(obj(m), ctx),
@@ -3021,18 +3023,18 @@ function messageOf(e) {
   return null;
 }
 function liveFromEntries(branchEntries) {
-  const entries = branchEntries.filter(isObj);
+  const entries2 = branchEntries.filter(isObj);
   const edits = /* @__PURE__ */ new Map();
-  for (const e of entries) if (e.type === "context_edit") edits.set(e.targetId, e);
+  for (const e of entries2) if (e.type === "context_edit") edits.set(e.targetId, e);
   let start = 0;
-  for (let i = entries.length - 1; i >= 0; i--) {
-    if (entries[i].type !== "compaction") continue;
-    const kept = entries.findIndex((e) => e.id === entries[i].firstKeptEntryId);
+  for (let i = entries2.length - 1; i >= 0; i--) {
+    if (entries2[i].type !== "compaction") continue;
+    const kept = entries2.findIndex((e) => e.id === entries2[i].firstKeptEntryId);
     start = kept >= 0 && kept < i ? kept : i + 1;
     break;
   }
   const mapped = [];
-  entries.forEach((e, index) => {
+  entries2.forEach((e, index) => {
     let message = messageOf(e);
     if (message === null) return;
     const edit = edits.get(e.id);
@@ -3360,9 +3362,9 @@ var Folder = class {
 };
 function archiveWriter(options) {
   const trust = archiveTrust(options.dir, currentUser(process.env.HOME || homedir2()));
-  const folder = new Folder("dir" in trust ? trust.dir : resolve2(options.dir), options.maxBytes, { ...fs, ...options.io });
+  const folder2 = new Folder("dir" in trust ? trust.dir : resolve2(options.dir), options.maxBytes, { ...fs, ...options.io });
   let told = false;
-  const tell = (why, line = `cliffcompaction: archive: cannot keep a dropped text in ${folder.dir} (${why}); summaries keep their usual lines where this happens`) => {
+  const tell = (why, line = `cliffcompaction: archive: cannot keep a dropped text in ${folder2.dir} (${why}); summaries keep their usual lines where this happens`) => {
     if (told) return;
     told = true;
     options.log?.(line);
@@ -3371,14 +3373,14 @@ function archiveWriter(options) {
   const archive = (text) => {
     try {
       if ("problem" in trust) throw new Failure(trust.problem);
-      return folder.store(text);
+      return folder2.store(text);
     } catch (e) {
-      folder.counts.failures++;
+      folder2.counts.failures++;
       tell(e instanceof Failure ? e.message : `${e.code ?? e.message}`);
       return null;
     }
   };
-  return { archive, dir: folder.dir, stats: () => ({ files: folder.files, bytes: folder.bytes, ...folder.counts }) };
+  return { archive, dir: folder2.dir, stats: () => ({ files: folder2.files, bytes: folder2.bytes, ...folder2.counts }) };
 }
 
 // pi-extension/archive.ts
@@ -3424,23 +3426,124 @@ var SessionArchives = class {
   }
 };
 
+// pi-extension/rivals.ts
+import { existsSync as existsSync2, readdirSync, readFileSync as readFileSync2, statSync } from "node:fs";
+import { dirname as dirname2, isAbsolute as isAbsolute2, join as join5, resolve as resolve3 } from "node:path";
+var MAX_READ = 8 * 1024 * 1024;
+var OWN_MARK = "cliffcompaction: status | config | reload";
+var EVENT = "session_before_compact";
+var SOURCE = /\.(ts|js|mjs|cjs|mts|cts)$/;
+var isFile = (p) => {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+};
+var isDir = (p) => {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+};
+function readJson(p) {
+  try {
+    return JSON.parse(readFileSync2(p, "utf8"));
+  } catch {
+    return void 0;
+  }
+}
+function entries(path) {
+  if (isFile(path)) return SOURCE.test(path) ? [path] : [];
+  if (!isDir(path)) return [];
+  const pkg = readJson(join5(path, "package.json"));
+  const listed = pkg?.pi?.extensions;
+  if (Array.isArray(listed)) return listed.filter((e) => typeof e === "string" && !/[*!]/.test(e)).map((e) => resolve3(path, e)).filter(isFile);
+  return ["index.ts", "index.js", "index.mjs"].map((n) => join5(path, n)).filter(isFile);
+}
+function folder(dir) {
+  let names;
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+  return names.flatMap((n) => entries(join5(dir, n)));
+}
+function settingsPaths(file) {
+  const s = readJson(file);
+  if (!Array.isArray(s?.extensions)) return [];
+  return s.extensions.filter((e) => typeof e === "string").map((e) => isAbsolute2(e) ? e : resolve3(dirname2(file), e));
+}
+function argvPaths(argv) {
+  const out = [];
+  argv.forEach((a, i) => {
+    if ((a === "-e" || a === "--extension") && typeof argv[i + 1] === "string") out.push(resolve3(argv[i + 1]));
+    else if (a.startsWith("--extension=")) out.push(resolve3(a.slice("--extension=".length)));
+  });
+  return out;
+}
+function extensionFiles(p) {
+  const projects = p.cwd === void 0 ? [] : [join5(p.cwd, ".pi"), join5(p.cwd, ".omp")];
+  const files = [
+    ...folder(join5(p.agentDir, "extensions")),
+    ...projects.flatMap((d) => folder(join5(d, "extensions"))),
+    ...[join5(p.agentDir, "settings.json"), ...projects.map((d) => join5(d, "settings.json"))].filter(existsSync2).flatMap(settingsPaths).flatMap(entries),
+    ...argvPaths(p.argv ?? []).flatMap(entries)
+  ];
+  return [...new Set(files)];
+}
+function answersCompaction(text) {
+  return text.includes(EVENT) && !text.includes(OWN_MARK);
+}
+function rivalHandlers(p) {
+  return extensionFiles(p).filter((f) => {
+    try {
+      if (statSync(f).size > MAX_READ) return false;
+      return answersCompaction(readFileSync2(f, "utf8"));
+    } catch {
+      return false;
+    }
+  });
+}
+function overrideOf(ours, event) {
+  const summary = event?.compactionEntry?.summary;
+  if (summary === ours) return null;
+  return event?.fromExtension === false ? "pi-default" : "other-compaction";
+}
+var OUTCOME = {
+  "other-compaction": "another extension's compaction was kept instead",
+  "pi-default": "an empty answer after ours made Pi run its own model summary",
+  cancelled: "another extension cancelled it"
+};
+function rivalLines(files, last) {
+  const lines = [];
+  if (files.length > 0) {
+    lines.push(`warning: ${files.length === 1 ? "another extension answers" : `${files.length} other extensions answer`} session_before_compact; Pi keeps the last answer, so one loaded after cliffcompaction replaces our compaction (even by answering {}):`);
+    for (const f of files) lines.push(`  ${f}`);
+  }
+  if (last !== void 0) lines.push(`warning: our compaction @ ${last.at} was not used: ${OUTCOME[last.outcome]}`);
+  return lines;
+}
+
 // pi-extension/branch.ts
 var strings = (v) => Array.isArray(v) ? v.filter((f) => typeof f === "string") : [];
-function carriedFiles(entries) {
+function carriedFiles(entries2) {
   const tracker = new FileTracker();
-  for (const e of entries) {
+  for (const e of entries2) {
     const entry = e;
     if (entry?.type === "branch_summary") tracker.add(strings(entry.details?.readFiles), strings(entry.details?.modifiedFiles));
   }
-  addCarriedFiles(tracker, entries, void 0);
+  addCarriedFiles(tracker, entries2, void 0);
   return tracker;
 }
-function summarizeBranch(entries, cfg, opts = {}) {
-  const msgs = liveFromEntries(entries).map((l) => l.message);
+function summarizeBranch(entries2, cfg, opts = {}) {
+  const msgs = liveFromEntries(entries2).map((l) => l.message);
   if (msgs.length === 0) return null;
   const r = compact(msgs, "pi", { ...cfg, keepRecent: 0 }, { headLen: 0, hostJudgesGain: true, focus: parseFocus(opts.customInstructions), archive: opts.archive });
   if (r === null || r.parts.length === 0) return null;
-  const files = filesTouched(msgs, "pi", carriedFiles(entries));
+  const files = filesTouched(msgs, "pi", carriedFiles(entries2));
   const details = {
     readFiles: files.read.sort(),
     modifiedFiles: files.modified.sort(),
@@ -3468,7 +3571,7 @@ function branchLines(last) {
   if (text.length > BRANCH_LINES) shown.push(`\u2026 (${text.length - BRANCH_LINES} more lines)`);
   return [`last branch summary: @ ${last.at} from ${d.messages} message(s), ${d.parts} part(s), ${last.result.summary.length} chars, no model call`, ...shown];
 }
-function statusLines(loaded, last, branch, writer) {
+function statusLines(loaded, last, branch, writer, warnings = []) {
   const c = loaded.config;
   const lines = [
     `cliffcompaction: ${c.enabled ? "on" : "off (Pi's default compaction runs)"}${c.shadow ? ", shadow (reports, never compacts)" : ""}`,
@@ -3483,6 +3586,7 @@ function statusLines(loaded, last, branch, writer) {
     lines.push(`last: ${last.reason} @ ${last.at} live=${d.liveMessages} kept=${d.keptMessages} rung=${d.rung} est=${d.estTokensOut}${d.overBudget ? " (over thresholdTokens)" : ""}`);
   }
   for (const p of loaded.problems) lines.push(`problem: ${p}`);
+  lines.push(...warnings);
   if (branch !== void 0) lines.push(...branchLines(branch));
   return lines.join("\n");
 }
@@ -3499,10 +3603,28 @@ function toReason(v) {
   if (v === "manual") return "manual";
   return void 0;
 }
-function carried(entries, preparation) {
+function carried(entries2, preparation) {
   const tracker = new FileTracker();
-  addCarriedFiles(tracker, entries, preparation);
+  addCarriedFiles(tracker, entries2, preparation);
   return tracker;
+}
+function rivals(ctx) {
+  try {
+    const cwd = ctx?.cwd;
+    return rivalHandlers({ agentDir: agentDir(), cwd: typeof cwd === "string" ? cwd : void 0, argv: process.argv });
+  } catch {
+    return [];
+  }
+}
+function status(state, ctx) {
+  return statusLines(state.loaded, state.last, state.lastBranch, state.archives.last, rivalLines(rivals(ctx), state.overridden));
+}
+function settled(state, outcome, ctx) {
+  state.answered = void 0;
+  if (outcome === null) return;
+  state.overridden = { at: (/* @__PURE__ */ new Date()).toISOString(), outcome };
+  const named = rivals(ctx);
+  ui(ctx).notify?.(rivalLines(named, state.overridden).join("\n"), "warning");
 }
 function reportProblems(state, ctx) {
   if (state.reportedProblems || state.loaded.problems.length === 0) return;
@@ -3518,16 +3640,17 @@ function beforeCompact(state, event, ctx) {
   const reason = explicit !== void 0 && explicit !== "manual" ? explicit : explicit ?? state.pendingReason;
   state.pendingReason = "manual";
   try {
-    const entries = Array.isArray(event?.branchEntries) ? event.branchEntries : [];
+    const entries2 = Array.isArray(event?.branchEntries) ? event.branchEntries : [];
     const instructions = typeof event?.customInstructions === "string" && event.customInstructions.trim() !== "" ? event.customInstructions : void 0;
     const archive = cfg.shadow ? void 0 : state.archives.forSession(cfg, ctx)?.archive;
-    const result = compactSession(liveFromEntries(entries), cfg, { reason, customInstructions: instructions, files: carried(entries, event?.preparation), archive });
+    const result = compactSession(liveFromEntries(entries2), cfg, { reason, customInstructions: instructions, files: carried(entries2, event?.preparation), archive });
     if (cfg.shadow) {
       u.setStatus?.(STATUS_KEY, result === null ? "cliff shadow \xB7 nothing to compact" : `cliff shadow \xB7 would keep ${result.details.keptMessages} msgs`);
       return { cancel: true };
     }
     if (result === null) return void 0;
     state.last = { reason, at: (/* @__PURE__ */ new Date()).toISOString(), details: result.details };
+    state.answered = result.summary;
     u.setStatus?.(STATUS_KEY, `cliff \xB7 ${reason} \xB7 kept ${result.details.keptMessages}`);
     const tokensBefore = typeof event?.preparation?.tokensBefore === "number" ? event.preparation.tokensBefore : 0;
     return { compaction: { summary: result.summary, firstKeptEntryId: result.firstKeptEntryId, tokensBefore, details: result.details } };
@@ -3543,9 +3666,9 @@ function beforeTree(state, event, ctx) {
   const prep = event?.preparation;
   if (!cfg.enabled || cfg.shadow || prep?.userWantsSummary !== true) return void 0;
   try {
-    const entries = Array.isArray(prep.entriesToSummarize) ? prep.entriesToSummarize : [];
+    const entries2 = Array.isArray(prep.entriesToSummarize) ? prep.entriesToSummarize : [];
     const instructions = typeof prep.customInstructions === "string" && prep.customInstructions.trim() !== "" ? prep.customInstructions : void 0;
-    const result = summarizeBranch(entries, cfg, { customInstructions: instructions, archive: state.archives.forSession(cfg, ctx)?.archive });
+    const result = summarizeBranch(entries2, cfg, { customInstructions: instructions, archive: state.archives.forSession(cfg, ctx)?.archive });
     if (result === null) return void 0;
     state.lastBranch = { at: (/* @__PURE__ */ new Date()).toISOString(), result };
     u.setStatus?.(STATUS_KEY, `cliff \xB7 branch summary \xB7 ${result.details.parts} parts`);
@@ -3563,11 +3686,11 @@ function cliffCommand(state, args, ctx) {
     state.reportedProblems = false;
     const problems = state.loaded.problems.length;
     u.notify?.(`cliffcompaction: reloaded ${state.loaded.path}${problems ? ` (${problems} problem(s))` : ""}`, problems ? "warning" : "info");
-    u.notify?.(statusLines(state.loaded, state.last, state.lastBranch, state.archives.last), "info");
+    u.notify?.(status(state, ctx), "info");
   } else if (action === "config") {
     u.notify?.(JSON.stringify(state.loaded.config, null, 2), "info");
   } else {
-    u.notify?.(statusLines(state.loaded, state.last, state.lastBranch, state.archives.last), "info");
+    u.notify?.(status(state, ctx), "info");
   }
 }
 function cliffcompaction(api) {
@@ -3578,6 +3701,8 @@ function cliffcompaction(api) {
     reportedProblems: false,
     lastBranch: void 0,
     ui: {},
+    answered: void 0,
+    overridden: void 0,
     archives: new SessionArchives((line) => state.ui.notify?.(line, "warning"))
   };
   const on = api.on.bind(api);
@@ -3591,7 +3716,12 @@ function cliffcompaction(api) {
   on("session_before_compact", (event, ctx) => beforeCompact(state, event, ctx));
   on("session_before_tree", (event, ctx) => beforeTree(state, event, ctx));
   on("session_compact", (event, ctx) => {
-    if (event?.fromExtension === true) ui(ctx).setStatus?.(STATUS_KEY, `cliff \xB7 compacted (${toReason(event?.reason) ?? state.last?.reason ?? "manual"})`);
+    const outcome = state.answered === void 0 ? null : overrideOf(state.answered, event);
+    if (state.answered !== void 0) settled(state, outcome, ctx);
+    if (event?.fromExtension === true && outcome === null) ui(ctx).setStatus?.(STATUS_KEY, `cliff \xB7 compacted (${toReason(event?.reason) ?? state.last?.reason ?? "manual"})`);
+  });
+  on("session_compact_failed", (event, ctx) => {
+    if (state.answered !== void 0) settled(state, event?.aborted === true ? "cancelled" : null, ctx);
   });
   api.registerCommand("cliff", {
     description: "cliffcompaction: status | config | reload",
