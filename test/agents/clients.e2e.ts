@@ -1,14 +1,16 @@
 /**
  * Opt-in (`npm run test:agents`): the real OpenCode and GitHub Copilot CLI from the registry, each
  * through `cliffcompaction run` against a scripted model on 127.0.0.1 (paired-model.ts) that holds
- * every request to its API's pairing rules: OpenCode on Anthropic Messages with an API key and on
- * Responses signed in with ChatGPT (to a stand-in for ChatGPT's Codex backend), Copilot CLI on Chat Completions with a provider of the user's own (BYOK, offline mode). Each
- * task is 24 shell calls, then a final text; the proxy's threshold is low enough for several
- * cliffs. Each client must finish with exit 0 and the model must have accepted every request;
- * while the model holds its final answer, `/_cliff/status` must show the client's session with its
- * cliffs and its bill, and its usage must be the usage the model reported (`watch --once` is
- * printed then). OpenCode's own export
- * of the session is then read by the OpenCode reader, every call with its result. The clients are
+ * every request to its API's pairing rules. OpenCode: Anthropic Messages with an API key, and
+ * Responses signed in with ChatGPT (to a stand-in for ChatGPT's Codex backend). Copilot CLI:
+ * Responses signed in with GitHub (stand-ins for the GitHub API's account answer, through
+ * `COPILOT_DEBUG_GITHUB_API_URL`, and for the Copilot API's model catalog), and Chat Completions with
+ * a provider of the user's own (BYOK, offline mode). Each task is 24 shell calls, then a final
+ * text; the proxy's threshold is low enough for several cliffs. Each client must finish with exit 0
+ * and the model must have accepted every request; while the model holds its final answer,
+ * `/_cliff/status` must show the client's session with its cliffs and its bill, and its usage must
+ * be the usage the model reported (`watch --once` is printed then). OpenCode's own export of the
+ * session is then read by the OpenCode reader, every call with its result. The clients are
  * installed once into a folder in the temporary directory.
  */
 import { describe, expect, it } from "vitest";
@@ -169,6 +171,29 @@ describe("OpenCode and Copilot CLI through cliffcompaction run", () => {
       expect(p.path).toBe("/backend-api/codex/responses");
       expect(p.headers.authorization).toMatch(/^Bearer eyJ/);
       expect(p.headers["chatgpt-account-id"]).toBe("acct-test-123");
+    }
+  });
+
+  it("Copilot CLI signed in with GitHub (COPILOT_GITHUB_TOKEN), to stand-ins for the GitHub API and the Copilot API: Responses paired, its token passed on", async () => {
+    const token = "gho_abcdefghijklmnopqrstuvwxyz0123456789";
+    // The Copilot API's model catalog and the GitHub API's account answer, as far as Copilot CLI reads them.
+    const catalog = [{ id: "gpt-5.4", name: "GPT-5.4", object: "model", vendor: "OpenAI", version: "gpt-5.4", preview: false, model_picker_enabled: true, is_chat_default: true, supported_endpoints: ["/chat/completions", "/responses"], policy: { state: "enabled", terms: "" }, billing: { is_premium: false, multiplier: 0 }, capabilities: { family: "gpt-5.4", type: "chat", object: "model_capabilities", tokenizer: "o200k_base", limits: { max_context_window_tokens: 400000, max_output_tokens: 128000, max_prompt_tokens: 272000 }, supports: { streaming: true, tool_calls: true, parallel_tool_calls: true, structured_outputs: true } } }];
+    const extra: Record<string, unknown> = {};
+    const run = await session(
+      "copilot-github",
+      { calls: CALLS, command: (step) => `seq ${step + 1} ${step + 1500}`, models: catalog, extra },
+      () => low(20_000),
+      [COPILOT, "-p", PROMPT, "--model", "gpt-5.4", "--allow-all-tools", "-s"],
+      (url) => {
+        extra["/copilot_internal/user"] = { login: "octo", copilot_plan: "individual", chat_enabled: true, access_type_sku: "free_limited_copilot", endpoints: { api: url }, organization_login_list: [], organization_list: [] };
+        return { COPILOT_GITHUB_TOKEN: token, COPILOT_API_URL: url, COPILOT_DEBUG_GITHUB_API_URL: url, COPILOT_AUTO_UPDATE: "false", COPILOT_PROVIDER_BASE_URL: "" };
+      },
+    );
+    expect(run.err).toMatch(/OpenAI → http:\/\/127\.0\.0\.1:\d+\//);
+    expectFinished(run);
+    for (const p of run.posts) {
+      expect(p.path).toBe("/responses");
+      expect(p.headers.authorization).toBe(`Bearer ${token}`);
     }
   });
 
