@@ -116,7 +116,8 @@ async function session(s: Scenario): Promise<AgentRun> {
     else env[k] = v;
   }
   const direct = s.run === undefined ? s.direct?.(model.url) ?? {} : {};
-  const [command, ...args] = s.run === undefined ? [s.agent[0], ...(direct.args ?? []), ...s.agent.slice(1)] : [process.execPath, "dist/cli.mjs", "run", "--port", String(port), ...s.run(model.url), "--", ...s.agent];
+  // Through run the agent's own compaction would be answered by the proxy: off, so that any such request shows at the model.
+  const [command, ...args] = s.run === undefined ? [s.agent[0], ...(direct.args ?? []), ...s.agent.slice(1)] : [process.execPath, "dist/cli.mjs", "run", "--port", String(port), "--no-answer-compaction", ...s.run(model.url), "--", ...s.agent];
   const r = await runChild(command, args, process.cwd(), { ...env, ...direct.env }, s.timeoutMs ?? 180_000);
   model.close();
   const posts = model.seen.filter((x) => x.body.length > 0 && /\/(messages|responses)(\/compact)?$/.test(x.path.split("?")[0]));
