@@ -57,7 +57,7 @@ function askJson(base: string, path: string, timeoutMs: number): Promise<{ statu
  * proxy on another port fails); a named host beyond loopback may sit behind a forwarder, so there
  * the proxy's own port, which the HMAC covers, is taken as it says.
  */
-export async function listenerHolds(base: string, token: string, timeoutMs = 3000): Promise<boolean | null> {
+export async function listenerHolds(base: string, token: string, timeoutMs = 10_000): Promise<boolean | null> {
   const url = new URL(base);
   const nonce = newNonce();
   const a = await askJson(url.origin, `${PROVE_PATH}?nonce=${nonce}`, timeoutMs);

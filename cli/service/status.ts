@@ -84,7 +84,7 @@ async function ask(p: Parsed, d: ServiceDeps, port: number, url: string): Promis
   if (answer.kind !== "ours" || answer.status.version !== undefined) return { answer, note: null };
   const token = adminToken(p, url, d.platform.env);
   if (token === undefined) return { answer, note: null };
-  if ((await listenerHolds(url, token, 1000)) !== true) return { answer, note: `WARNING: the listener on port ${port} did not prove that it holds your admin token; the token was not sent` };
+  if ((await listenerHolds(url, token, 3000)) !== true) return { answer, note: `WARNING: the listener on port ${port} did not prove that it holds your admin token; the token was not sent` };
   return { answer: await probe(port, 1000, { authorization: `Bearer ${token}` }), note: null };
 }
 

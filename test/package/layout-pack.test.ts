@@ -33,13 +33,15 @@ function exportedNames(entry: string): string[] {
 describe("the package after the layout move", () => {
   const now = packed();
 
-  it("lists the same files as before, declarations' paths and added docs pages aside", () => {
+  it("lists the same files as before, declarations' paths, added docs pages and the plugin zip aside", () => {
     const outsideTypes = (files: string[]) => files.filter((f) => !f.startsWith("dist/types/"));
     const added = outsideTypes(now).filter((f) => !BEFORE.files.includes(f));
     const removed = outsideTypes(BEFORE.files).filter((f) => !now.includes(f));
     expect(removed).toEqual([]);
-    // A page's own image (the web view's screenshot) ships beside it: pages link it relatively.
-    expect(added.filter((f) => !/^docs\/[^/]+\.md$/.test(f) && f !== "docs/web-view.png")).toEqual([]);
+    // A page's own image (the web view's screenshot) ships beside it: pages link it relatively; the
+    // AgentParley zip ships so that a user uploads it without cloning and building.
+    const shippedSince = (f: string) => /^docs\/[^/]+\.md$/.test(f) || f === "docs/web-view.png" || /^dist\/cliffcompaction-agentparley-[0-9.]+\.zip$/.test(f);
+    expect(added.filter((f) => !shippedSince(f))).toEqual([]);
   });
 
   it("ships the declarations of each public entry, ESM and CommonJS, at the paths package.json names", () => {
