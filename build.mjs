@@ -4,8 +4,9 @@
 // Pi/OMP extension (`--extension` also writes it to pi-extension/index.js, which is committed so a
 // git clone installed without devDependencies still loads; a test checks it matches the sources).
 // `--config file.json` bakes other defaults into the plugin after validating them with the core's
-// resolveConfig; `--profile recall` (or a "profile" in that file) builds the plugin with that
-// profile, under file names of its own, its manifest and README saying which. `--no-types` skips
+// resolveConfig. The plugin has the default profile (recall); `--profile reference` (or a "profile"
+// in that file) builds it with another profile, under file names of its own, its manifest and
+// README saying which. `--no-types` skips
 // the declarations.
 import { build } from "esbuild";
 import { zipSync, strToU8 } from "fflate";
@@ -77,7 +78,7 @@ async function bakedConfig(core, file) {
 
 /** The file's config with the `--profile` flag over it (validated), and the profile it builds. */
 function withProfile(core, fileConfig, flag) {
-  if (flag === undefined) return { baked: fileConfig, profile: fileConfig?.profile ?? "reference" };
+  if (flag === undefined) return { baked: fileConfig, profile: fileConfig?.profile ?? core.DEFAULT_CONFIG.profile };
   try {
     core.resolveConfig({ profile: flag });
   } catch (e) {
@@ -88,8 +89,8 @@ function withProfile(core, fileConfig, flag) {
 
 const core = await loadCore();
 const { baked, profile } = withProfile(core, await bakedConfig(core, args.config), args.profile);
-// A profile's build is a plugin of its own: its files, id and name say which profile it has.
-const suffix = profile === "reference" ? "" : `-${profile}`;
+// Another profile's build is a plugin of its own: its files, id and name say which profile it has.
+const suffix = profile === core.DEFAULT_CONFIG.profile ? "" : `-${profile}`;
 if (suffix !== "") Object.assign(manifest, {
   id: `${manifest.id}${suffix}`,
   name: `${manifest.name} (${profile} profile)`,
@@ -109,7 +110,7 @@ await bundle("plugin/index.ts", script.slice(dist.length + 1), {
   platform: "neutral",
   minify: true,
   legalComments: "none",
-  // The working set and back-references are compiled out of a build whose config never turns them on (the default's).
+  // The working set and back-references are compiled out of a build whose config never turns them on (the reference's).
   define: { __CLIFF_BUILD_CONFIG__: baked === undefined ? "undefined" : JSON.stringify(baked), __CLIFF_ES2020_ONLY__: "true", __CLIFF_SANDBOX__: "true", __CLIFF_WORKING_SET__: String(core.resolveConfig(baked).workingSetFileMaxChars > 0), __CLIFF_BACK_REFS__: String(core.resolveConfig(baked).backRefMaxChars > 0), __CLIFF_ASKED_TWICE__: String(core.resolveConfig(baked).askedTwiceMaxChars > 0) },
   banner: { js: `/* cliffcompaction ${pkg.version} (MIT) — AgentParley context-compaction provider */\n(function(${BUILTINS}){` },
   footer: { js: `})(${BUILTINS});` },
@@ -158,10 +159,10 @@ function writeCommonJsDeclarations(dir) {
   }
 }
 
-/** The plugin's README; a profile's build says under its title which profile it has and what that keeps. */
+/** The plugin's README; another profile's build says under its title which profile it has and what that keeps. */
 function pluginReadme(name) {
   const text = readFileSync(join(root, "plugin", "README.md"), "utf8");
-  if (name === "reference") return text;
+  if (name === core.DEFAULT_CONFIG.profile) return text;
   const note = readFileSync(join(root, "plugin", `README.${name}.md`), "utf8");
   const at = text.indexOf("\n\n") + 2;
   return text.slice(0, at) + note.trim() + "\n\n" + text.slice(at);

@@ -1,17 +1,17 @@
 /**
  * Plugin benchmarks: bundle size, and summarize on a 4 MB history inside node:vm and QuickJS, for
- * the default build and the recall profile's (when built: `npm run build:recall`).
+ * the default build (recall) and the reference profile's (when built: `npm run build:reference`).
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import { quickjsSandbox, vmSandbox, BUNDLE_PATH, RECALL_BUNDLE_PATH } from "../test/helpers/sandboxes.js";
+import { quickjsSandbox, vmSandbox, BUNDLE_PATH, REFERENCE_BUNDLE_PATH } from "../test/helpers/sandboxes.js";
 import { flatSession } from "./sessions.js";
 import { fmt, time } from "./util.js";
 
 export async function benchPlugin(): Promise<void> {
-  await benchBundle("reference", BUNDLE_PATH);
-  if (existsSync(RECALL_BUNDLE_PATH)) await benchBundle("recall", RECALL_BUNDLE_PATH);
-  else console.log("  (no recall build: npm run build:recall)");
+  await benchBundle("recall (default)", BUNDLE_PATH);
+  if (existsSync(REFERENCE_BUNDLE_PATH)) await benchBundle("reference", REFERENCE_BUNDLE_PATH);
+  else console.log("  (no reference build: npm run build:reference)");
 }
 
 async function benchBundle(profile: string, bundle: URL): Promise<void> {

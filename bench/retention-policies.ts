@@ -57,7 +57,7 @@ export function masking(keep = MASK_KEEP): Policy {
 
 /** Head and the reference's kept tail, nothing of the middle. */
 export const headAndTail: Policy = (history, dialect) => {
-  const r = compact(history, getDialect(dialect), {});
+  const r = compact(history, getDialect(dialect), { profile: "reference" });
   return r === null ? history : [...history.slice(0, r.headLen), ...history.slice(r.cut)];
 };
 
@@ -73,8 +73,8 @@ export interface NamedPolicy {
 export function policies(extra = process.env.CLIFF_RETENTION_EXTRA): NamedPolicy[] {
   const more = extra === undefined || extra === "" ? {} : (JSON.parse(extra) as Record<string, Partial<Config>>);
   return [
-    { name: "reference", policy: cliff({}) },
-    { name: "paper", policy: cliff({ thoughtMaxChars: 300, keepThinking: false }) },
+    { name: "reference", policy: cliff({ profile: "reference" }) },
+    { name: "paper", policy: cliff({ profile: "reference", thoughtMaxChars: 300, keepThinking: false }) },
     { name: "recall", policy: cliff({ profile: "recall" }) },
     { name: "masking", policy: masking() },
     { name: "tail", policy: headAndTail },

@@ -1,12 +1,12 @@
 /**
- * The recall build against the default build on the stress rows (issue 30's target): the recall
- * build's time within 1.5× the default's on every row over 10 ms, in node:vm and QuickJS. Each
+ * The recall build (the default) against the reference build on the stress rows (issue 30's target): the recall
+ * build's time within 1.5× the reference's on every row over 10 ms, in node:vm and QuickJS. Each
  * row runs both builds five times, alternated (the first build of a pair alternates too), in
  * sandboxes that parsed the context beforehand, untimed; the medians are compared.
  */
 import { performance } from "node:perf_hooks";
 import { getQuickJS, type QuickJSContext } from "quickjs-emscripten";
-import { BUNDLE_PATH, bundleSource, RECALL_BUNDLE_PATH, vmSandbox } from "../test/helpers/sandboxes.js";
+import { BUNDLE_PATH, bundleSource, REFERENCE_BUNDLE_PATH, vmSandbox } from "../test/helpers/sandboxes.js";
 import { fmt, gc, median } from "./util.js";
 
 /** Runs per build, alternated. */
@@ -69,13 +69,13 @@ function verdict(base: number, recall: number): string {
 export async function compareBuilds(label: string, context: Record<string, unknown>): Promise<string> {
   const json = JSON.stringify(context);
   gc();
-  const vm = alternated(vmRun(json, BUNDLE_PATH), vmRun(json, RECALL_BUNDLE_PATH));
+  const vm = alternated(vmRun(json, REFERENCE_BUNDLE_PATH), vmRun(json, BUNDLE_PATH));
   gc();
   const quickjs = await getQuickJS();
   const contexts: QuickJSContext[] = [];
   let q: [number, number];
   try {
-    q = alternated(quickjsRun(json, BUNDLE_PATH, contexts, quickjs), quickjsRun(json, RECALL_BUNDLE_PATH, contexts, quickjs));
+    q = alternated(quickjsRun(json, REFERENCE_BUNDLE_PATH, contexts, quickjs), quickjsRun(json, BUNDLE_PATH, contexts, quickjs));
   } finally {
     for (const c of contexts) c.dispose();
   }
@@ -83,4 +83,4 @@ export async function compareBuilds(label: string, context: Record<string, unkno
 }
 
 /** The table's heading. */
-export const BUILDS_HEADING = `recall build against the default build (median of ${RUNS} alternated runs each; target: within ${MAX_RATIO}× on every row over ${FLOOR_MS} ms):`;
+export const BUILDS_HEADING = `recall build (the default) against the reference build (median of ${RUNS} alternated runs each; target: within ${MAX_RATIO}× on every row over ${FLOOR_MS} ms):`;

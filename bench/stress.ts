@@ -3,19 +3,19 @@
  * node:vm and QuickJS, and the engine's memo against messages that share its cheap key.
  * `npm run bench` runs them at 10 MB; `npm run bench:stress` at the sizes the review used
  * (100–200 MB). Targets: 3 s per 100 MB in node:vm, 30 s in QuickJS, never past the 60 s guard.
- * `bench:stress` (or CLIFF_BENCH_BUILDS=1) also times the recall build against the default build
+ * `bench:stress` (or CLIFF_BENCH_BUILDS=1) also times the recall build (the default) against the reference build
  * on every row (bench/stress-builds.ts).
  */
 import { performance } from "node:perf_hooks";
 import { getQuickJS } from "quickjs-emscripten";
 import { Engine } from "../core/index.js";
-import { BUNDLE_PATH, bundleSource, RECALL_BUNDLE_PATH, vmSandbox } from "../test/helpers/sandboxes.js";
+import { BUNDLE_PATH, bundleSource, REFERENCE_BUNDLE_PATH, vmSandbox } from "../test/helpers/sandboxes.js";
 import { benchReaders } from "./stress-readers.js";
 import { BUILDS_HEADING, compareBuilds } from "./stress-builds.js";
 import { fmt, gc } from "./util.js";
 
-// CLIFF_BENCH_PROFILE=recall times the recall profile's build instead of the default one.
-const BUNDLE = process.env.CLIFF_BENCH_PROFILE === "recall" ? RECALL_BUNDLE_PATH : BUNDLE_PATH;
+// CLIFF_BENCH_PROFILE=reference times the reference profile's build instead of the default (recall) one.
+const BUNDLE = process.env.CLIFF_BENCH_PROFILE === "reference" ? REFERENCE_BUNDLE_PATH : BUNDLE_PATH;
 
 type Msg = { role: string; content: string };
 
@@ -127,7 +127,7 @@ function memo(label: string, count: number): void {
 
 export async function benchStress(scale: "bench" | "stress"): Promise<void> {
   const big = scale === "stress";
-  console.log(`stress (${big ? "the review's sizes" : "10 MB versions; npm run bench:stress for 100–200 MB"}; ${BUNDLE === BUNDLE_PATH ? "the default build" : "the recall build"}):`);
+  console.log(`stress (${big ? "the review's sizes" : "10 MB versions; npm run bench:stress for 100–200 MB"}; ${BUNDLE === BUNDLE_PATH ? "the default (recall) build" : "the reference build"}):`);
   const mb = (n: number) => (big ? n : Math.min(n, 10));
   const builds = big || process.env.CLIFF_BENCH_BUILDS === "1";
   const compared: string[] = [];

@@ -47,7 +47,7 @@ const CONFIG_HELP: Partial<Record<keyof Config, string>> = {
   filesMaxChars: "characters of file paths a summary carries forward",
   storeMaxEntries: "proxy: cliffs kept for reuse",
   storeMaxBytes: "proxy: bytes of cliffs kept for reuse",
-  profile: "group of defaults: reference (the reference's output, byte for byte, but for Claude Code's re-read stubs: --keep-stubbed-reads) or recall",
+  profile: "group of defaults: recall (the recall rules) or reference (the reference's output, byte for byte, but for Claude Code's re-read stubs: --keep-stubbed-reads)",
   keepStubbedReads: "a kept Claude Code stub (\"file unchanged since your last Read\") keeps that file's newest whole Read the cliff dropped, up to --pin-max-chars; in every profile, the reference too",
   keepEditedFiles: "recall: a kept Edit/Write result saying the file is in context keeps the file's newest text the cliff dropped",
   keepThinking: "keep thinking as text in the summary",

@@ -70,9 +70,13 @@ function flagLines(command: Command | undefined): string[] {
   return flags.map((f, i) => `  ${left[i].padEnd(width)}${f.help}${f.default !== undefined ? ` (default ${f.default})` : ""}`);
 }
 
+/** What every help text says first: the profile in force unless one is asked for, and the other. */
+export const PROFILE_NOTE = "Profile: recall, the default (on unseen sessions it holds about 91% of what the next turns use,\n" +
+  "in 38% of the history); --profile reference gives the reference's output, byte for byte (71%, in 27%).";
+
 /** `cliffcompaction --help`, or `cliffcompaction COMMAND --help`. */
 export function helpText(command?: Command): string {
-  const head = `cliffcompaction ${VERSION} — mechanical context compaction for agent sessions\n`;
+  const head = `cliffcompaction ${VERSION} — mechanical context compaction for agent sessions\n\n${PROFILE_NOTE}\n`;
   if (command === undefined) {
     const commands = (Object.keys(USAGE) as Command[]).map((c) => `  cliffcompaction ${USAGE[c].line}\n      ${USAGE[c].what}`);
     const examples = (Object.keys(USAGE) as Command[]).flatMap((c) => USAGE[c].examples.map((e) => "  " + e));

@@ -3,7 +3,7 @@
  * text, never a guess from a shell command), and the lists as every host carries them. One room
  * for file lists: extracting, merging, bounding, rendering and reading them back.
  */
-import { DEFAULT_CONFIG, type Config } from "./config/index.js";
+import { REFERENCE_CONFIG, type Config } from "./config/index.js";
 import { getDialect } from "./dialects/registry.js";
 import type { Dialect, DialectName } from "./dialects/types.js";
 import { fileOpsOfCall } from "./parts/call-kinds.js";
@@ -95,7 +95,7 @@ export function toFileLists(files: readonly TouchedFile[]): FileLists {
 
 /** The files the model tool calls of `messages` read and modified, in any dialect. */
 // Only the calls matter here: the text the summarising pass also reads is cut as short as it goes.
-const CALLS_ONLY = { ...DEFAULT_CONFIG, keepThinking: false, thoughtMaxChars: 1, cmdMaxChars: 1, humanMaxChars: 1, resultMaxChars: 0 };
+const CALLS_ONLY = { ...REFERENCE_CONFIG, keepThinking: false, thoughtMaxChars: 1, cmdMaxChars: 1, humanMaxChars: 1, resultMaxChars: 0 };
 
 export function filesTouched(messages: readonly unknown[], dialect: DialectName | Dialect | string, tracker = new FileTracker(), decoded?: DecodedJson): FileLists {
   const d = getDialect(dialect);

@@ -6,7 +6,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 
 // core/config/defaults.ts
-var DEFAULT_CONFIG = Object.freeze({
+var REFERENCE_CONFIG = Object.freeze({
   profile: "reference",
   enabled: true,
   thresholdTokens: 2e5,
@@ -49,36 +49,33 @@ var DEFAULT_CONFIG = Object.freeze({
   ...typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__ ? {} : { askedTwiceMaxChars: 0, askedTwiceTotalMaxChars: 16e3 },
   ...typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ ? {} : { backRefMaxChars: 0, backRefTotalMaxChars: 2e3 }
 });
-var PROFILES = {
-  reference: {},
-  // The values are tuned by the retention bench on the corpus's tuning half and kept where they also
-  // pay on its checking half (docs/retention.md): edits and whole writes to 16,000 characters, the
-  // working set (each file's newest read or write, older copies superseded), commands to 1,000;
-  // long user text (tool output some agents send as user messages) and assistant text are capped,
-  // the tail focus kept small (errorTailMaxChars gained nothing and stays off); back-references pay
-  // a little on the checking half (+0.6 held for +1.1 kept) and lower no family. The pins cost nothing
-  // where no such file is read. The archive keeps what is dropped, where a host can write files.
-  recall: {
-    editMaxChars: 16e3,
-    workingSetFileMaxChars: 16e3,
-    workingSetMaxChars: 4e4,
-    planMaxChars: 3e3,
-    cmdMaxChars: 1e3,
-    humanMaxChars: 1e3,
-    thoughtMaxChars: 2e3,
-    keepThinking: false,
-    resultMaxChars: 200,
-    tailFocus: true,
-    focusContextLines: 1,
-    focusResultMaxChars: 500,
-    focusTotalMaxChars: 1e3,
-    keepFiles: Object.freeze(["AGENTS.md", "CLAUDE.md"]),
-    archive: true,
-    keepEditedFiles: true,
-    ...typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__ ? {} : { askedTwiceMaxChars: 8e3, askedTwiceTotalMaxChars: 16e3 },
-    ...typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ ? {} : { backRefMaxChars: 800, backRefTotalMaxChars: 2e3 }
-  }
-};
+var RECALL = Object.freeze({
+  editMaxChars: 16e3,
+  workingSetFileMaxChars: 16e3,
+  workingSetMaxChars: 4e4,
+  planMaxChars: 3e3,
+  cmdMaxChars: 1e3,
+  humanMaxChars: 1e3,
+  thoughtMaxChars: 2e3,
+  keepThinking: false,
+  resultMaxChars: 200,
+  tailFocus: true,
+  focusContextLines: 1,
+  focusResultMaxChars: 500,
+  focusTotalMaxChars: 1e3,
+  keepFiles: Object.freeze(["AGENTS.md", "CLAUDE.md"]),
+  archive: true,
+  keepEditedFiles: true,
+  ...typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__ ? {} : { askedTwiceMaxChars: 8e3, askedTwiceTotalMaxChars: 16e3 },
+  ...typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ ? {} : { backRefMaxChars: 800, backRefTotalMaxChars: 2e3 }
+});
+function referenceValues() {
+  const out = {};
+  for (const key of Object.keys(RECALL)) out[key] = REFERENCE_CONFIG[key];
+  return Object.freeze(out);
+}
+var PROFILES = { reference: referenceValues(), recall: RECALL };
+var DEFAULT_CONFIG = Object.freeze({ ...REFERENCE_CONFIG, ...RECALL, profile: "recall" });
 
 // core/config/kinds.ts
 var CONFIG_ENUMS = {
@@ -777,7 +774,7 @@ function toFileLists(files) {
   for (const f of files) (f.modified ? out.modified : out.read).push(f.path);
   return out;
 }
-var CALLS_ONLY = { ...DEFAULT_CONFIG, keepThinking: false, thoughtMaxChars: 1, cmdMaxChars: 1, humanMaxChars: 1, resultMaxChars: 0 };
+var CALLS_ONLY = { ...REFERENCE_CONFIG, keepThinking: false, thoughtMaxChars: 1, cmdMaxChars: 1, humanMaxChars: 1, resultMaxChars: 0 };
 function filesTouched(messages, dialect, tracker = new FileTracker(), decoded) {
   const d = getDialect(dialect);
   const ctx = { cfg: CALLS_ONLY, decoded, onCall: (name, args) => tracker.addCall(name, args) };
@@ -1922,7 +1919,7 @@ var PartsCache = class {
 // core/retention/tail-focus.ts
 var MAX_TAIL_TERMS = 40;
 var MIN_TERM_LENGTH = 4;
-var TAIL_READING = { ...DEFAULT_CONFIG, cmdMaxChars: 0, thoughtMaxChars: 0, thinkingMaxChars: 0, keepThinking: true, humanMaxChars: 0 };
+var TAIL_READING = { ...REFERENCE_CONFIG, cmdMaxChars: 0, thoughtMaxChars: 0, thinkingMaxChars: 0, keepThinking: true, humanMaxChars: 0 };
 var TAIL_READ_MAX = 8e3;
 function tailTerms(tail, d, cfg, decoded) {
   const terms = [];
@@ -3574,7 +3571,7 @@ function branchLines(last) {
 function statusLines(loaded, last, branch, writer, warnings = []) {
   const c = loaded.config;
   const lines = [
-    `cliffcompaction: ${c.enabled ? "on" : "off (Pi's default compaction runs)"}${c.shadow ? ", shadow (reports, never compacts)" : ""}`,
+    `cliffcompaction: ${c.enabled ? "on" : "off (Pi's default compaction runs)"}${c.shadow ? ", shadow (reports, never compacts)" : ""} \xB7 ${c.profile} profile`,
     `keepRecent ${c.keepRecent} \xB7 resultMaxChars ${c.resultMaxChars} \xB7 cmdMaxChars ${c.cmdMaxChars}`,
     `thoughtMaxChars ${c.thoughtMaxChars} \xB7 thinkingMaxChars ${c.thinkingMaxChars} \xB7 keepThinking ${c.keepThinking}`,
     `humanMaxChars ${c.humanMaxChars} \xB7 strict ${c.strict} \xB7 thresholdTokens ${c.thresholdTokens}`,

@@ -37,7 +37,7 @@ function branchLines(last: LastBranch): string[] {
 export function statusLines(loaded: LoadedConfig, last: LastCliff | undefined, branch: LastBranch | undefined, writer: ArchiveWriter | undefined, warnings: readonly string[] = []): string {
   const c: Config = loaded.config;
   const lines = [
-    `cliffcompaction: ${c.enabled ? "on" : "off (Pi's default compaction runs)"}${c.shadow ? ", shadow (reports, never compacts)" : ""}`,
+    `cliffcompaction: ${c.enabled ? "on" : "off (Pi's default compaction runs)"}${c.shadow ? ", shadow (reports, never compacts)" : ""} · ${c.profile} profile`,
     `keepRecent ${c.keepRecent} · resultMaxChars ${c.resultMaxChars} · cmdMaxChars ${c.cmdMaxChars}`,
     `thoughtMaxChars ${c.thoughtMaxChars} · thinkingMaxChars ${c.thinkingMaxChars} · keepThinking ${c.keepThinking}`,
     `humanMaxChars ${c.humanMaxChars} · strict ${c.strict} · thresholdTokens ${c.thresholdTokens}`,

@@ -35,6 +35,7 @@ export function proxyLine(url: string, status: Record<string, unknown>): string 
     const of = typeof status.contextWindow === "number" ? `a ${n(status.contextWindow)}-token window` : "the model's window";
     parts.push(`threshold ${Math.round(status.thresholdShare * 1000) / 10}% of ${of}`);
   } else if (status.thresholdTokens !== undefined) parts.push(`threshold ${n(status.thresholdTokens)} tokens`);
+  if (typeof status.profile === "string") parts.push(`${status.profile} profile`);
   if (status.keepRecent !== undefined) parts.push(`keepRecent ${n(status.keepRecent)}`);
   const sessions = Array.isArray(status.sessions) ? status.sessions.length : status.sessions;
   if (sessions !== undefined) parts.push(count(sessions, "session"));

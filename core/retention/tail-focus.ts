@@ -4,7 +4,7 @@
  * `/compact <focus>` on the results the length rule drops, merged with the user's focus under the
  * same caps.
  */
-import { DEFAULT_CONFIG, type Config } from "../config/index.js";
+import { REFERENCE_CONFIG, type Config } from "../config/index.js";
 import type { Dialect } from "../dialects/types.js";
 import type { Focus } from "../focus.js";
 import type { DecodedJson } from "../parts/index.js";
@@ -17,7 +17,7 @@ const MIN_TERM_LENGTH = 4;
 
 // What the tail is read as: its calls and texts whole, its long results left out (they are the
 // agent's input, not what it is working on).
-const TAIL_READING: Config = { ...DEFAULT_CONFIG, cmdMaxChars: 0, thoughtMaxChars: 0, thinkingMaxChars: 0, keepThinking: true, humanMaxChars: 0 };
+const TAIL_READING: Config = { ...REFERENCE_CONFIG, cmdMaxChars: 0, thoughtMaxChars: 0, thinkingMaxChars: 0, keepThinking: true, humanMaxChars: 0 };
 
 /** At most this many characters of the tail are read for its terms, newest first. */
 export const TAIL_READ_MAX = 8_000;

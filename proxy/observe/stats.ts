@@ -114,7 +114,7 @@ export class Stats {
       failOpens: this.failOpens, fallbacks: this.fallbacks, oversize: this.oversize, upstreamErrors: this.upstreamErrors, refused: this.refused, overBudgetRefusals: this.overBudgetRefusals, remoteSummaries: this.remoteSummaries, tokensSaved: this.tokensSaved,
       answered: this.answered, answeredTokens: this.answeredTokens,
       store: { entries: s.store.entries, bytes: s.store.bytes, maxEntries: engine.config.storeMaxEntries, maxBytes: engine.config.storeMaxBytes },
-      keepRecent: engine.config.keepRecent, memo: s.memo, digests: s.digests, windows: Object.fromEntries(this.windows), ...extra,
+      profile: engine.config.profile, keepRecent: engine.config.keepRecent, memo: s.memo, digests: s.digests, windows: Object.fromEntries(this.windows), ...extra,
     };
   }
 }

@@ -68,7 +68,7 @@ export const PAGE_SCRIPT = String.raw`"use strict";
     const c = s.config || {};
     const t = typeof s.thresholdShare === "number" ? Math.round(s.thresholdShare * 100) + "% of each model's window" : s.thresholdRule === "default" ? "by model" : int(c.thresholdTokens) + " tokens";
     $("listen").textContent = String(s.listen || location.origin);
-    $("facts").textContent = "version " + (s.version || "?") + " · up " + duration(num(s.uptimeSeconds) * 1000) + " · threshold " + t + " · keepRecent " + (c.keepRecent === undefined ? "?" : c.keepRecent) + (c.shadow ? " · shadow" : "");
+    $("facts").textContent = "version " + (s.version || "?") + " · up " + duration(num(s.uptimeSeconds) * 1000) + " · threshold " + t + " · " + (c.profile || "?") + " profile · keepRecent " + (c.keepRecent === undefined ? "?" : c.keepRecent) + (c.shadow ? " · shadow" : "");
     const u = s.usage || {};
     $("totals").textContent = "requests " + int(s.compactable) + " · cliffs " + int(s.cliffs) + " · reuses " + int(s.reuses) + " · saved " + short(s.tokensSaved) + " tokens, net " + dollars(s.netDollars);
     $("provider").textContent = "provider's count: input " + short(u.input) + " · cache read " + short(u.cacheRead) + " · cache write " + short(u.cacheWrite) + " · output " + short(u.output);

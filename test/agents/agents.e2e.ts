@@ -123,7 +123,7 @@ async function session(s: Scenario): Promise<AgentRun> {
   const posts = model.seen.filter((x) => x.body.length > 0 && /\/(messages|responses)(\/compact)?$/.test(x.path.split("?")[0]));
   const run: AgentRun = {
     name: s.name, code: r.code, timedOut: r.timedOut, out: r.out, err: r.err, home,
-    log: /log: (\S+)/.exec(r.err)?.[1],
+    log: /log: ([^\s;]+)/.exec(r.err)?.[1],
     posts, compacted: posts.filter((x) => x.body.includes(SUMMARY_HEADER)), summarising: posts.filter(isSummarising), looked,
   };
   runs.push(run);

@@ -54,20 +54,20 @@ describe("cliffcompaction compact --archive DIR", () => {
     for (const p of pointers(r.out)) expect(existsSync(p.path)).toBe(true);
   });
 
-  it("is off by default, on in the recall profile (CLIFF_ARCHIVE_DIR names the folder), off again with --no-archive or CLIFF_ARCHIVE=0", () => {
+  it("is on by default (the recall profile; CLIFF_ARCHIVE_DIR names the folder), off in the reference profile, off again with --no-archive or CLIFF_ARCHIVE=0", () => {
     const base = temp();
     const home = join(base, "home");
-    expect(pointers(run(["compact", SESSION, "--lines", "0"], { HOME: home, XDG_CACHE_HOME: "" }).out)).toEqual([]);
+    expect(pointers(run(["compact", SESSION, "--profile", "reference", "--lines", "0"], { HOME: home, XDG_CACHE_HOME: "" }).out)).toEqual([]);
     expect(existsSync(home)).toBe(false);
     const viaEnv = join(base, "env");
-    const recall = run(["compact", SESSION, "--profile", "recall", "--lines", "0"], { CLIFF_ARCHIVE_DIR: viaEnv });
+    const recall = run(["compact", SESSION, "--lines", "0"], { CLIFF_ARCHIVE_DIR: viaEnv });
     expect(pointers(recall.out).length).toBeGreaterThan(0);
     expect(files(viaEnv).length).toBeGreaterThan(0);
-    const defaulted = run(["compact", SESSION, "--profile", "recall", "--lines", "0"], { HOME: home, XDG_CACHE_HOME: "" });
+    const defaulted = run(["compact", SESSION, "--lines", "0"], { HOME: home, XDG_CACHE_HOME: "" });
     expect(pointers(defaulted.out)[0].path.startsWith(join(home, ".cache", "cliffcompaction", "archive") + "/")).toBe(true);
     for (const off of [["--no-archive"], []]) {
       const dir = join(base, "off" + off.length);
-      const r = run(["compact", SESSION, "--profile", "recall", ...off, "--lines", "0"], { CLIFF_ARCHIVE_DIR: dir, ...(off.length === 0 ? { CLIFF_ARCHIVE: "0" } : {}) });
+      const r = run(["compact", SESSION, ...off, "--lines", "0"], { CLIFF_ARCHIVE_DIR: dir, ...(off.length === 0 ? { CLIFF_ARCHIVE: "0" } : {}) });
       expect(r.code, r.err).toBe(0);
       expect(pointers(r.out)).toEqual([]);
       expect(existsSync(dir)).toBe(false);
@@ -77,13 +77,13 @@ describe("cliffcompaction compact --archive DIR", () => {
   it("a folder it cannot write gives the usual lines and one line on standard error", () => {
     const dir = join(temp(), "file");
     spawnSync("sh", ["-c", `printf x > ${dir}`]);
-    const r = run(["compact", SESSION, "--archive", dir, "--lines", "0"]);
+    const r = run(["compact", SESSION, "--profile", "reference", "--archive", dir, "--lines", "0"]);
     expect(r.code).toBe(0);
     expect(pointers(r.out)).toEqual([]);
     expect(r.err.trim().split("\n")).toHaveLength(1);
     expect(r.err).toMatch(/archive: cannot keep a dropped text in .*not a folder/);
     expect(r.out).toMatch(/\narchive   0 dropped result\(s\) and 0 cut call\(s\) kept in .* \(51 could not be written: their usual lines stand\)\n/);
-    expect(r.out.replace(/\narchive .*/, "")).toBe(run(["compact", SESSION, "--lines", "0"]).out);
+    expect(r.out.replace(/\narchive .*/, "")).toBe(run(["compact", SESSION, "--profile", "reference", "--lines", "0"]).out);
   });
 
   it("refuses --archive with --host agentparley, and an empty DIR", () => {

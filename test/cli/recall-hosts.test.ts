@@ -41,32 +41,37 @@ function summary(env: Record<string, string>, ...args: string[]): string {
 }
 
 describe("the CLI", () => {
-  it("--profile recall, CLIFF_PROFILE, a config file's profile and a rule's own flag reach the rule; an explicit key beats the profile", () => {
-    expect(summary({})).not.toContain(EDIT_LINES);
+  it("recall by default; --profile reference, CLIFF_PROFILE, a config file's profile and a rule's own flag reach the rule; an explicit key beats the profile", () => {
+    expect(summary({})).toContain(EDIT_LINES);
     expect(summary({}, "--profile", "recall")).toContain(EDIT_LINES);
-    expect(summary({ CLIFF_PROFILE: "recall" })).toContain(EDIT_LINES);
-    const cfg = join(dir, "recall.json");
-    writeFileSync(cfg, JSON.stringify({ profile: "recall" }));
-    expect(summary({}, "--config", cfg)).toContain(EDIT_LINES);
-    expect(summary({}, "--edit-max-chars", "5000")).toContain(EDIT_LINES);
-    expect(summary({ CLIFF_EDIT_MAX_CHARS: "5000" })).toContain(EDIT_LINES);
-    expect(summary({ CLIFF_PROFILE: "recall" }, "--edit-max-chars", "0")).not.toContain(EDIT_LINES);
-    expect(summary({}, "--profile", "recall", "--keep-files", "a.md,b.md")).toContain(EDIT_LINES);
+    expect(summary({}, "--profile", "reference")).not.toContain(EDIT_LINES);
+    expect(summary({ CLIFF_PROFILE: "reference" })).not.toContain(EDIT_LINES);
+    const cfg = join(dir, "reference.json");
+    writeFileSync(cfg, JSON.stringify({ profile: "reference" }));
+    expect(summary({}, "--config", cfg)).not.toContain(EDIT_LINES);
+    expect(summary({}, "--config", cfg, "--profile", "recall")).toContain(EDIT_LINES);
+    expect(summary({}, "--profile", "reference", "--edit-max-chars", "5000")).toContain(EDIT_LINES);
+    expect(summary({ CLIFF_PROFILE: "reference", CLIFF_EDIT_MAX_CHARS: "5000" })).toContain(EDIT_LINES);
+    expect(summary({}, "--edit-max-chars", "0")).not.toContain(EDIT_LINES);
+    expect(summary({}, "--keep-files", "a.md,b.md")).toContain(EDIT_LINES);
   });
 });
 
 describe("the Pi extension", () => {
-  it("a config file's profile reaches the rule; CLIFF_* over it turns the rule off", () => {
+  it("recall by default; a config file's profile reaches the rule; CLIFF_* over it turns the rule on again", () => {
     const cfg = join(dir, "pi.json");
-    writeFileSync(cfg, JSON.stringify({ profile: "recall" }));
+    writeFileSync(cfg, JSON.stringify({ profile: "reference" }));
     const msgs = session("pi", steps);
     const entries = msgs.map((message, i) => ({ type: "message", id: `e${i}`, parentId: i ? `e${i - 1}` : null, message }));
     const live = liveFromEntries(entries);
+    const defaults = loadConfig({ PI_CLIFF_CONFIG: join(dir, "absent.json") }, dir, "pi");
+    expect(defaults.config.profile).toBe("recall");
+    expect(compactSession(live, defaults.config, { reason: "manual" })!.summary).toContain(EDIT_LINES);
     const loaded = loadConfig({ PI_CLIFF_CONFIG: cfg }, dir, "pi");
     expect(loaded.problems).toEqual([]);
-    expect(compactSession(live, loaded.config, { reason: "manual" })!.summary).toContain(EDIT_LINES);
-    const off = loadConfig({ PI_CLIFF_CONFIG: cfg, CLIFF_EDIT_MAX_CHARS: "0" }, dir, "pi");
-    expect(compactSession(live, off.config, { reason: "manual" })!.summary).not.toContain(EDIT_LINES);
+    expect(compactSession(live, loaded.config, { reason: "manual" })!.summary).not.toContain(EDIT_LINES);
+    const on = loadConfig({ PI_CLIFF_CONFIG: cfg, CLIFF_EDIT_MAX_CHARS: "5000" }, dir, "pi");
+    expect(compactSession(live, on.config, { reason: "manual" })!.summary).toContain(EDIT_LINES);
   });
 });
 
@@ -78,7 +83,7 @@ describe("the proxy", () => {
     mock = await mockUpstream();
     // Crossed only by the last result, so the one cliff summarises the edit.
     const threshold = estimateTokens(proxyBody) - 200;
-    const p = parseArgs(["serve", "--profile", "recall", "--threshold", String(threshold), "--keep-recent", "1"]);
+    const p = parseArgs(["serve", "--threshold", String(threshold), "--keep-recent", "1"]);
     proxy = await startProxy({ config: configOf(settingLayers(p.values, {})), port: 0, upstreams: { anthropic: mock.url, openai: mock.url + "/v1" } });
   });
   afterAll(async () => {
@@ -86,7 +91,7 @@ describe("the proxy", () => {
     await mock.close();
   });
 
-  it("serve --profile recall compacts with the rule", async () => {
+  it("serve compacts with the rule by default (the recall profile)", async () => {
     const res = await fetch(proxy.url + "/v1/messages", { method: "POST", headers: { "x-api-key": "k", "content-type": "application/json" }, body: JSON.stringify(proxyBody) });
     expect(res.status).toBe(200);
     const sent = JSON.parse(mock.received[mock.received.length - 1].body.toString());

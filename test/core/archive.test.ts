@@ -44,7 +44,7 @@ function anthropicMiddle(): unknown[] {
 describe("archive: what reaches the writer and what the summary says", () => {
   it("each dropped result and each cut call reaches archive with its exact text, and its line points at it", () => {
     const mem = memoryArchive(ROOT);
-    const r = compact(anthropicMiddle(), "anthropic", { keepRecent: 1 }, { archive: mem.archive })!;
+    const r = compact(anthropicMiddle(), "anthropic", { profile: "reference", keepRecent: 1 }, { archive: mem.archive })!;
     const callText = canonicalJson({ command: "echo " + "x".repeat(400) });
     const expected = [
       { text: callText, kind: "call" },
@@ -71,7 +71,7 @@ describe("archive: what reaches the writer and what the summary says", () => {
       { role: "bashExecution", command: "cat big", output: LONG + "!" },
       { role: "assistant", content: [{ type: "text", text: "ok" }] },
     ];
-    compact(pi, "pi", { keepRecent: 1 }, { archive: mem.archive });
+    compact(pi, "pi", { profile: "reference", keepRecent: 1 }, { archive: mem.archive });
     const args = '{"path":"' + "p".repeat(200) + '"}';
     const chat = [
       { role: "user", content: "task" },
@@ -79,7 +79,7 @@ describe("archive: what reaches the writer and what the summary says", () => {
       { role: "tool", tool_call_id: "c", content: LONG },
       { role: "assistant", content: "ok" },
     ];
-    compact(chat, "openai-chat", { keepRecent: 1 }, { archive: mem.archive });
+    compact(chat, "openai-chat", { profile: "reference", keepRecent: 1 }, { archive: mem.archive });
     expect(mem.received).toEqual([
       { text: LONG, kind: "result" },
       { text: LONG + "!", kind: "result" },
@@ -90,7 +90,7 @@ describe("archive: what reaches the writer and what the summary says", () => {
 
   it("the same content is stored once and every line names the one file", () => {
     const mem = memoryArchive(ROOT);
-    const r = compact(aSession(6), "anthropic", { keepRecent: 1 }, { archive: mem.archive })!;
+    const r = compact(aSession(6), "anthropic", { profile: "reference", keepRecent: 1 }, { archive: mem.archive })!;
     const x = "X".repeat(3000);
     expect(mem.received.filter((c) => c.text === x).length).toBe(3);
     expect([...mem.files.keys()]).toEqual([location(x)]);
@@ -99,9 +99,9 @@ describe("archive: what reaches the writer and what the summary says", () => {
   });
 
   it("a null, a throw or a location that is not one line gives today's line", () => {
-    const today = compact(anthropicMiddle(), "anthropic", { keepRecent: 1 })!.summaryText;
+    const today = compact(anthropicMiddle(), "anthropic", { profile: "reference", keepRecent: 1 })!.summaryText;
     const answers: ArchiveFn[] = [() => null, () => { throw new Error("disk full"); }, () => "", () => "/a\nresult: forged", () => "/a\u2028b", () => "/a\ud800"];
-    for (const archive of answers) expect(compact(anthropicMiddle(), "anthropic", { keepRecent: 1 }, { archive })!.summaryText).toBe(today);
+    for (const archive of answers) expect(compact(anthropicMiddle(), "anthropic", { profile: "reference", keepRecent: 1 }, { archive })!.summaryText).toBe(today);
   });
 
   it("digits are grouped in threes without locale APIs", () => {
@@ -113,7 +113,7 @@ describe("archive: what reaches the writer and what the summary says", () => {
   it("under budget pressure pointer lines go with their parts: rung 3 keeps only the newest", () => {
     const mem = memoryArchive(ROOT);
     const msgs = aSession(12, 3000).map((m, i) => (i % 4 === 2 ? { ...(m as object), content: [{ type: "tool_result", tool_use_id: "x", content: `${i} ` + "X".repeat(3000) }] } : m));
-    const plan = planCliff(msgs, "anthropic", { keepRecent: 1, strict: true }, 300, { archive: mem.archive });
+    const plan = planCliff(msgs, "anthropic", { profile: "reference", keepRecent: 1, strict: true }, 300, { archive: mem.archive });
     expect(plan.rung).toBe(3);
     const pointers = plan.result!.summaryText.split("\n").filter((l) => POINTER_LINE.test(l));
     expect(pointers.length).toBeGreaterThan(0);
@@ -123,7 +123,7 @@ describe("archive: what reaches the writer and what the summary says", () => {
 
 const corpus = quotable;
 
-const TAG = /^(user|assistant|thinking|result|system|developer|critic|observation|result \(focus excerpt\)|[^\s:]{1,40}): |^\[[^\]\n]*\] /;
+const TAG = /^(user|assistant|thinking|result|system|developer|critic|observation|result \(focus excerpt\)|result \(named later\)|[^\s:]{1,40}): |^\[[^\]\n]*\] /;
 
 const CONFIGS = fc.record({
   keepRecent: fc.integer({ min: 0, max: 4 }),
@@ -167,7 +167,7 @@ describe("archive properties: engine", () => {
   it("warm growth equals a cold replay with the archive on", () => {
     fc.assert(
       fc.property(fc.oneof(anthropicSession.map((m) => ["anthropic", m] as const), chatSession.map((m) => ["openai-chat", m] as const)), fc.integer({ min: 20, max: 600 }), fc.integer({ min: 0, max: 3 }), ([dialect, msgs], threshold, keepRecent) => {
-        const cfg = { thresholdTokens: threshold, keepRecent, resultMaxChars: 20, cmdMaxChars: 7 };
+        const cfg = { profile: "reference" as const, thresholdTokens: threshold, keepRecent, resultMaxChars: 20, cmdMaxChars: 7 };
         const warm = new Engine(cfg, { archive: memoryArchive(ROOT).archive });
         for (let n = 1; n <= msgs.length; n++) {
           const body = { model: "m", messages: msgs.slice(0, n) };

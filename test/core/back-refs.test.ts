@@ -17,7 +17,7 @@ const ON = { backRefMaxChars: 800, backRefTotalMaxChars: 2000 };
 const tail: Step[] = [0, 1, 2].map(filler);
 
 function summaryOf(steps: Step[], dialect: (typeof ALL_DIALECTS)[number], cfg: Record<string, unknown> = {}): string {
-  const r = compact(session(dialect, steps), dialect, { keepRecent: 3, ...cfg });
+  const r = compact(session(dialect, steps), dialect, { profile: "reference", keepRecent: 3, ...cfg });
   expect(r).not.toBeNull();
   return r!.summaryText;
 }
@@ -61,7 +61,7 @@ describe("back-references: a dropped result a later message names gives the line
   });
 
   it("off in the reference profile, on in the recall profile; the caps hold", () => {
-    expect(resolveConfig({}).backRefMaxChars).toBe(0);
+    expect(resolveConfig({ profile: "reference" }).backRefMaxChars).toBe(0);
     expect(resolveConfig({ profile: "recall" }).backRefMaxChars).toBeGreaterThan(0);
     const steps: Step[] = [
       ...Array.from({ length: 6 }, (_, i): Step => ({ name: "bash", args: { command: `npm test ${i}` }, result: TEST_RUN })),

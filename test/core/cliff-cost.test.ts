@@ -20,7 +20,7 @@ function history(): unknown[] {
 
 describe("what a cliff cost the next turns", () => {
   const reader = new TokenReader("anthropic");
-  const cfg = resolveConfig({});
+  const cfg = resolveConfig({ profile: "reference" });
 
   it("names the dropped result and the cut call that held what the next turns needed, by message index", () => {
     const input = history();

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { CONFIG_KINDS, ConfigError, DEFAULT_CONFIG, PROFILES, envName, envValues, parseSetting, resolveConfig, resolveLayers, setBy } from "../../core/index.js";
+import { REFERENCE_CONFIG } from "../../core/config/index.js";
 
 describe("config kinds", () => {
-  it("profile is an enum: reference by default, a bad name refused with the names it accepts", () => {
-    expect(DEFAULT_CONFIG.profile).toBe("reference");
+  it("profile is an enum: recall by default, a bad name refused with the names it accepts", () => {
+    expect(DEFAULT_CONFIG.profile).toBe("recall");
+    expect(resolveConfig({}).profile).toBe("recall");
     expect(CONFIG_KINDS.profile).toBe("enum");
     expect(resolveConfig({ profile: "recall" }).profile).toBe("recall");
     expect(() => resolveConfig({ profile: "fast" })).toThrow(/profile.*reference, recall/);
@@ -20,8 +22,14 @@ describe("config kinds", () => {
 });
 
 describe("profiles", () => {
-  it("the reference profile changes nothing", () => {
-    expect(resolveConfig({ profile: "reference" })).toEqual(resolveConfig());
+  it("the recall profile is the default; the reference profile gives the reference's own defaults, whatever the base", () => {
+    expect(resolveConfig({ profile: "recall" })).toEqual(resolveConfig());
+    expect(resolveConfig({ profile: "reference" })).toEqual(REFERENCE_CONFIG);
+    expect(resolveConfig({ profile: "reference" }, resolveConfig({ profile: "recall" }))).toEqual(REFERENCE_CONFIG);
+    expect(resolveLayers([{ source: "flags", values: { profile: "reference" } }])).toEqual(REFERENCE_CONFIG);
+    // The reference's own values, written out: what the Python reference's defaults are.
+    expect(REFERENCE_CONFIG).toMatchObject({ profile: "reference", keepRecent: 3, thoughtMaxChars: 0, cmdMaxChars: 150, resultMaxChars: 500, humanMaxChars: 20000, keepThinking: true, editMaxChars: 0, workingSetFileMaxChars: 0, planMaxChars: 0, tailFocus: false, archive: false, keepEditedFiles: false, backRefMaxChars: 0, focusResultMaxChars: 800, focusTotalMaxChars: 6000 });
+    expect(REFERENCE_CONFIG.keepFiles).toEqual([]);
   });
   it("a profile supplies defaults; an explicit key wins whatever the order of keys", () => {
     const keys = Object.keys(PROFILES.recall) as (keyof typeof DEFAULT_CONFIG)[];

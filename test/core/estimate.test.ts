@@ -123,8 +123,9 @@ describe("json", () => {
 });
 
 describe("config", () => {
-  it("has the reference defaults", () => {
-    expect(DEFAULT_CONFIG).toMatchObject({ keepRecent: 3, thoughtMaxChars: 0, cmdMaxChars: 150, resultMaxChars: 500, humanMaxChars: 20000, keepThinking: true, thresholdTokens: 200000 });
+  it("has the reference defaults under the reference profile, the recall profile's by default", () => {
+    expect(DEFAULT_CONFIG.profile).toBe("recall");
+    expect(resolveConfig({ profile: "reference" })).toMatchObject({ keepRecent: 3, thoughtMaxChars: 0, cmdMaxChars: 150, resultMaxChars: 500, humanMaxChars: 20000, keepThinking: true, thresholdTokens: 200000 });
   });
   it("accepts snake_case and camelCase, rejects wrong types, negatives, fractions and unknown keys by name", () => {
     expect(resolveConfig({ keep_recent: 1, thoughtMaxChars: 300 })).toMatchObject({ keepRecent: 1, thoughtMaxChars: 300 });

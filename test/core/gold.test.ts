@@ -15,6 +15,7 @@ import { aBody, aSession, oSession, pngDataUri } from "../helpers/sessions.js";
 
 const gold = JSON.parse(readFileSync(new URL("../fixtures/reference-gold.json", import.meta.url), "utf8"));
 
+// Every compaction here runs under the reference profile, named: the gold values are the reference's output.
 describe("reference gold values", () => {
   it("canon_obj", () => {
     expect(canonicalJson({ b: 1, a: 2 })).toBe(gold.canon_obj);
@@ -22,7 +23,7 @@ describe("reference gold values", () => {
 
   it("a10: head, cut, count, byte-exact summary, tail roles", () => {
     const msgs = aSession(10);
-    const r = compact(msgs, "anthropic", { keepRecent: 2 })!;
+    const r = compact(msgs, "anthropic", { profile: "reference", keepRecent: 2 })!;
     expect(r.headLen).toBe(gold.a10.head_len);
     expect(r.cut).toBe(gold.a10.cut);
     expect(r.messages.length).toBe(gold.a10.n);
@@ -31,12 +32,12 @@ describe("reference gold values", () => {
   });
 
   it("a6_cmd20_summary", () => {
-    const r = compact(aSession(6), "anthropic", { keepRecent: 1, cmdMaxChars: 20 })!;
+    const r = compact(aSession(6), "anthropic", { profile: "reference", keepRecent: 1, cmdMaxChars: 20 })!;
     expect(r.summaryText).toBe(gold.a6_cmd20_summary);
   });
 
   it("o10 with a Python-style builder, byte-exact", () => {
-    const r = compact(oSession(10), "openai-chat", { keepRecent: 2 })!;
+    const r = compact(oSession(10), "openai-chat", { profile: "reference", keepRecent: 2 })!;
     expect(r.headLen).toBe(gold.o10.head_len);
     expect(r.cut).toBe(gold.o10.cut);
     expect(r.messages.length).toBe(gold.o10.n);

@@ -43,7 +43,7 @@ const byRule = (items: HeldItem[]): Record<string, string[]> => Object.fromEntri
 
 describe("which rule kept each needed token a cliff held", () => {
   it("the reference profile: the head, the kept tail, a short result whole and a call's signature line, each named with its key", () => {
-    const { items, held, needed } = heldBy(history(), resolveConfig({}));
+    const { items, held, needed } = heldBy(history(), resolveConfig({ profile: "reference" }));
     expect(needed).toBe(7);
     expect(held).toBe(4);
     expect(items).toEqual([
@@ -55,7 +55,7 @@ describe("which rule kept each needed token a cliff held", () => {
   });
 
   it("the recall rules: an edit's new text, the working set's newest read, a failed result's end, each by its own key", () => {
-    const cfg = resolveConfig({ editMaxChars: 8000, workingSetFileMaxChars: 4000, errorTailMaxChars: 300 });
+    const cfg = resolveConfig({ profile: "reference", editMaxChars: 8000, workingSetFileMaxChars: 4000, errorTailMaxChars: 300 });
     const { items, held, needed } = heldBy(history(), cfg);
     expect([held, needed]).toEqual([7, 7]);
     const rules = byRule(items);
@@ -71,10 +71,10 @@ describe("which rule kept each needed token a cliff held", () => {
     const msgs = history();
     // The kept tail names the failing test: the focus keeps the lines of the dropped run that mention it.
     (msgs[msgs.length - 2] as Msg).content = [{ type: "text", text: "look at test/totals.test.ts" }, { type: "tool_use", id: "f2", name: "Bash", input: { command: "npm run lint" } }];
-    const focus = byRule(heldBy(msgs, resolveConfig({ tailFocus: true, focusContextLines: 1 })).items);
+    const focus = byRule(heldBy(msgs, resolveConfig({ profile: "reference", tailFocus: true, focusContextLines: 1 })).items);
     expect(focus.focus).toContain("sumOfRows_4");
-    expect(heldBy(msgs, resolveConfig({ tailFocus: true })).items.find((i) => i.rule === "focus")!.key).toBe("tailFocus");
-    const pinned = heldBy(history(), resolveConfig({ keepFiles: ["lib/a.ts"] })).items;
+    expect(heldBy(msgs, resolveConfig({ profile: "reference", tailFocus: true })).items.find((i) => i.rule === "focus")!.key).toBe("tailFocus");
+    const pinned = heldBy(history(), resolveConfig({ profile: "reference", keepFiles: ["lib/a.ts"] })).items;
     expect(byRule(pinned).pinned).toEqual(["computeTotalV2"]);
     expect(pinned.find((i) => i.rule === "pinned")!.key).toBe("keepFiles");
   });
@@ -83,7 +83,7 @@ describe("which rule kept each needed token a cliff held", () => {
     const msgs = history();
     // A step after the failed run names the assertion; the next turns use the row it failed on.
     msgs.splice(9, 0, { role: "assistant", content: [{ type: "text", text: "the AssertionError again" }] });
-    const items = heldBy(msgs, resolveConfig({ backRefMaxChars: 800 })).items;
+    const items = heldBy(msgs, resolveConfig({ profile: "reference", backRefMaxChars: 800 })).items;
     expect(byRule(items)["back-ref"]).toEqual(["sumOfRows_4"]);
     expect(items.find((i) => i.rule === "back-ref")!.key).toBe("backRefMaxChars");
   });
@@ -93,7 +93,7 @@ describe("which rule kept each needed token a cliff held", () => {
     // The newest kept turn reads lib/a.ts again and gets the stub.
     msgs.splice(msgs.length - 2, 2);
     turn(msgs, "f2", "Read", { file_path: "lib/a.ts" }, READ_STUB_OPENINGS[0]);
-    const items = heldBy(msgs, resolveConfig({})).items;
+    const items = heldBy(msgs, resolveConfig({ profile: "reference" })).items;
     expect(byRule(items)["stubbed-read"]).toEqual(["computeTotalV2"]);
     expect(items.find((i) => i.rule === "stubbed-read")!.key).toBe("keepStubbedReads");
   });
@@ -118,7 +118,7 @@ describe("which rule kept each needed token a cliff held", () => {
   it("an archive's pointers are reproduced without writing: lines with pointers are still credited to their rule", () => {
     const written: string[] = [];
     const archive = (text: string): string => (written.push(text), `/arch/${text.length}.txt`);
-    const cfg = resolveConfig({ editMaxChars: 100, archive: true });
+    const cfg = resolveConfig({ profile: "reference", editMaxChars: 100, archive: true });
     const input = history();
     const r = compact(input, "anthropic", cfg, { archive })!;
     const before = written.length;

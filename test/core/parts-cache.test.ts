@@ -63,7 +63,7 @@ describe("parts shared across the rungs of one plan", () => {
       messages.push({ role: "user", content: [{ type: "tool_result", tool_use_id: `t${i}`, content: "ok" }] });
     }
     const { d, calls } = counted("anthropic");
-    planCliff(messages, d, { keepRecent: 3, strict: true }, 1);
+    planCliff(messages, d, { profile: "reference", keepRecent: 3, strict: true }, 1);
     // Rungs 0–3 all run (the budget is 1 token); each of the 40 messages before the kept tail is made once.
     expect(calls()).toBeLessThanOrEqual(messages.length - 1);
   });

@@ -10,7 +10,7 @@ import { ALL_DIALECTS, filler, numberedLines, session, stepMessages, taskMessage
 
 const fillers = (n = 3): Step[] => Array.from({ length: n }, (_, i) => filler(i));
 const summary = (msgs: unknown[], dialect: string, cfg: Record<string, unknown> = {}): string => {
-  const r: CompactResult | null = compact(msgs, dialect, { keepRecent: 3, ...cfg });
+  const r: CompactResult | null = compact(msgs, dialect, { profile: "reference", keepRecent: 3, ...cfg });
   expect(r).not.toBeNull();
   return r!.summaryText;
 };
@@ -204,10 +204,10 @@ describe("recall rule: a focus from the live tail (tailFocus)", () => {
     const lines = source.slice();
     lines.splice(10, 0, "the staging database port is 48213");
     const msgs = session("anthropic", [{ ...read, result: lines.join("\n") }, ...tail]);
-    const r = compact(msgs, "anthropic", { keepRecent: 3, tailFocus: true }, { focus: { text: "database port", terms: ["database port"] } })!;
+    const r = compact(msgs, "anthropic", { profile: "reference", keepRecent: 3, tailFocus: true }, { focus: { text: "database port", terms: ["database port"] } })!;
     expect(r.summaryText).toContain("the staging database port is 48213");
     expect(r.summaryText).toContain("parseWidgetSpec(spec: WidgetSpec)");
-    const capped = compact(msgs, "anthropic", { keepRecent: 3, tailFocus: true, focusResultMaxChars: 60 }, { focus: { text: "database port", terms: ["database port"] } })!;
+    const capped = compact(msgs, "anthropic", { profile: "reference", keepRecent: 3, tailFocus: true, focusResultMaxChars: 60 }, { focus: { text: "database port", terms: ["database port"] } })!;
     const excerpt = capped.parts.find((p) => p.startsWith("result (focus excerpt): "))!;
     expect(excerpt.length).toBeLessThanOrEqual("result (focus excerpt): ".length + 63);
   });
@@ -245,7 +245,7 @@ describe("recall rule: pins (keepResultsOf, keepFiles, pinMaxChars)", () => {
 });
 
 describe("the recall profile", () => {
-  it("turns its rules on (the error tail only when asked for); each rule's own key turns it off alone; the reference profile is the default", () => {
+  it("turns its rules on (the error tail only when asked for); each rule's own key turns it off alone; the recall profile is the default", () => {
     const trace = numberedLines("noise", 100) + "\nValueError: bad widget spec\nCommand exited with code 1";
     const steps: Step[] = [
       { name: "Edit", args: { file_path: "src/p.ts", old_string: "a", new_string: numberedLines("edited", 100) }, result: "ok" },
@@ -267,7 +267,7 @@ describe("the recall profile", () => {
       // AGENTS.md is pinned and, read whole, in the working set too: each key alone keeps it.
       expect(summary(msgs, dialect, { profile: "recall", keepFiles: [] })).toContain("agents rule line 59");
       expect(summary(msgs, dialect, { profile: "recall", keepFiles: [], workingSetFileMaxChars: 0 })).not.toContain("agents rule line 59");
-      expect(summary(msgs, dialect, { profile: "reference" })).toBe(summary(msgs, dialect));
+      expect(compact(msgs, dialect, { keepRecent: 3 })!.summaryText).toBe(recall);
     }
   });
 });
@@ -278,8 +278,8 @@ describe("focusContextLines", () => {
     lines.splice(20, 0, "the staging database port is 48213");
     const msgs = session("anthropic", [{ name: "read", args: { path: "a" }, result: lines.join("\n") }, ...fillers()]);
     const focus = { focus: { text: "database port", terms: ["database port"] } };
-    expect(compact(msgs, "anthropic", { keepRecent: 3 }, focus)!.summaryText).toContain("result (focus excerpt): ctx line 19\nthe staging database port is 48213\nctx line 20");
-    expect(compact(msgs, "anthropic", { keepRecent: 3, focusContextLines: 2 }, focus)!.summaryText).toContain("result (focus excerpt): ctx line 18\nctx line 19\nthe staging database port is 48213\nctx line 20\nctx line 21");
+    expect(compact(msgs, "anthropic", { profile: "reference", keepRecent: 3 }, focus)!.summaryText).toContain("result (focus excerpt): ctx line 19\nthe staging database port is 48213\nctx line 20");
+    expect(compact(msgs, "anthropic", { profile: "reference", keepRecent: 3, focusContextLines: 2 }, focus)!.summaryText).toContain("result (focus excerpt): ctx line 18\nctx line 19\nthe staging database port is 48213\nctx line 20\nctx line 21");
   });
 });
 

@@ -52,7 +52,7 @@ describe("needed tokens and what a compaction holds of them", () => {
     // Whole tokens only: the result's "lib/b.ts:12:3" is not the edit's "lib/b.ts".
     expect([...needed.keys()]).toEqual(["computeTotalV2", "tail_only_token_77"]);
     const history = msgs.slice(0, cut);
-    const r = compact(history, "anthropic", {})!;
+    const r = compact(history, "anthropic", { profile: "reference" })!;
     const m = measureCut(msgs, cut, r.messages, reader, needed);
     expect(m.lost).toEqual(["computeTotalV2"]);
     expect(m.held).toBe(1);

@@ -23,7 +23,7 @@ function lineFor(input: unknown, cmdMaxChars: number): string {
     { role: "assistant", content: "done" },
     { role: "user", content: "next" },
   ];
-  const r = compact(msgs, "anthropic", { keepRecent: 1, cmdMaxChars });
+  const r = compact(msgs, "anthropic", { profile: "reference", keepRecent: 1, cmdMaxChars });
   const line = r!.summaryText.split("\n").find((l) => l.startsWith("[edit] "));
   return line ?? "";
 }

@@ -12,7 +12,7 @@ import { ALL_DIALECTS, filler, numberedLines, session, stepMessages, taskMessage
 const fillers = (n = 3): Step[] => Array.from({ length: n }, (_, i) => filler(i));
 const ON = { editMaxChars: 8000, workingSetFileMaxChars: 4000, workingSetMaxChars: 40000 };
 const summary = (msgs: unknown[], dialect: string, cfg: Record<string, unknown> = {}): string => {
-  const r: CompactResult | null = compact(msgs, dialect, { keepRecent: 3, ...cfg });
+  const r: CompactResult | null = compact(msgs, dialect, { profile: "reference", keepRecent: 3, ...cfg });
   expect(r).not.toBeNull();
   return r!.summaryText;
 };

@@ -111,8 +111,8 @@ describe("prefix store", () => {
 });
 
 describe("engine", () => {
-  it("reproduces the gold engine values", () => {
-    const ctx = new Engine({ thresholdTokens: 2000, keepRecent: 1 }).prepare(aBody(aSession(10)), "anthropic");
+  it("reproduces the gold engine values (the reference profile)", () => {
+    const ctx = new Engine({ profile: "reference", thresholdTokens: 2000, keepRecent: 1 }).prepare(aBody(aSession(10)), "anthropic");
     const g = gold.engine;
     expect([ctx.compacted, ctx.modified, outMsgs(ctx).length, ctx.estTokensIn, ctx.estTokensOut, ctx.baseCut, ctx.baseHead]).toEqual([
       g.compacted, g.modified, g.n_out, g.est_in, g.est_out, g.base_cut, g.base_head,
@@ -285,7 +285,7 @@ describe("escalation", () => {
   });
 
   it("rung 2 caps thoughts and drops thinking even with keepRecent already 1", () => {
-    const ctx = new Engine({ thresholdTokens: 2000, keepRecent: 1 }).prepare({ messages: session(10, 570, 10, 60) }, "anthropic");
+    const ctx = new Engine({ profile: "reference", thresholdTokens: 2000, keepRecent: 1 }).prepare({ messages: session(10, 570, 10, 60) }, "anthropic");
     expect([ctx.rung, ctx.overBudget]).toEqual([2, false]);
     expect(summaryOf(ctx)).not.toContain("thinking:");
     expect(summaryOf(ctx)).toMatch(/assistant: (Step 8 ){42}Step 8\.\.\.\n/);

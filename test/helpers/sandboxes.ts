@@ -3,9 +3,10 @@ import { readFileSync } from "node:fs";
 import vm from "node:vm";
 import { getQuickJS } from "quickjs-emscripten";
 
+/** The default build: the recall profile (`npm run build`). */
 export const BUNDLE_PATH = new URL("../../dist/cliffcompaction.js", import.meta.url);
-/** The plugin built with the recall profile (`npm run build:recall`). */
-export const RECALL_BUNDLE_PATH = new URL("../../dist/cliffcompaction-recall.js", import.meta.url);
+/** The plugin built with the reference profile (`npm run build:reference`; `npm test` makes it). */
+export const REFERENCE_BUNDLE_PATH = new URL("../../dist/cliffcompaction-reference.js", import.meta.url);
 
 export interface Sandbox {
   name: string;

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { CliffInputError, compact, Engine, estimateTokens, messageDigest, SUMMARY_HEADER } from "../../core/index.js";
 import { renderEnvelope } from "../../plugin/envelope.js";
 import { parseEnvelope } from "../../plugin/envelope-read.js";
-import { vmSandbox } from "../helpers/sandboxes.js";
+import { REFERENCE_BUNDLE_PATH, vmSandbox } from "../helpers/sandboxes.js";
 
 const task = { role: "user", content: "the task" };
 const sb = vmSandbox();
@@ -63,13 +63,16 @@ describe("hostile sizes", () => {
     let deep: unknown = "bottom";
     for (let i = 0; i < 100_000; i++) deep = { k: deep };
     const msgs = [task, { role: "assistant", content: [{ type: "tool_use", id: "1", name: "deep", input: deep }] }, { role: "assistant", content: "b" }];
-    expect(compact(msgs, "anthropic", { keepRecent: 1 })!.summaryText).toBe(`${SUMMARY_HEADER}\n\n[deep] ${'{"k":'.repeat(30)}...`);
+    expect(compact(msgs, "anthropic", { profile: "reference", keepRecent: 1 })!.summaryText).toBe(`${SUMMARY_HEADER}\n\n[deep] ${'{"k":'.repeat(30)}...`);
     expect(estimateTokens({ messages: msgs })).toBe(Math.floor((JSON.stringify({ messages: [task, { role: "assistant", content: [{ type: "tool_use", id: "1", name: "deep", input: null }] }, { role: "assistant", content: "b" }] }).replace(/":/g, '": ').replace(/,"/g, ', "').replace(/,\{/g, ", {").length - 4 + 100_000 * 7 + 8) / 4));
     const ctx = new Engine({ thresholdTokens: 10, keepRecent: 1 }).prepare({ messages: msgs }, "anthropic");
     expect(ctx.modified).toBe(true);
-    // The plugin reads the object as its JSON text: 700,000 characters of assistant text, capped by rung 2.
+    // The plugin reads the object as its JSON text: 700,000 characters of assistant text, capped by
+    // the default profile's thoughtMaxChars (2,000), and by rung 2 in the reference's build.
     const s = sb.summarizeObject!({ messages: [task, { role: "assistant", content: deep }, { role: "assistant", content: "x" }] });
-    expect(parseEnvelope(s)!.digest).toBe("assistant: " + '{"k":'.repeat(60) + "...");
+    expect(parseEnvelope(s)!.digest).toBe("assistant: " + '{"k":'.repeat(400) + "...");
+    const ref = vmSandbox("", REFERENCE_BUNDLE_PATH).summarizeObject!({ messages: [task, { role: "assistant", content: deep }, { role: "assistant", content: "x" }] });
+    expect(parseEnvelope(ref)!.digest).toBe("assistant: " + '{"k":'.repeat(60) + "...");
   });
 
   it("a 50 MB single result is dropped by compact and by the plugin, within budget", () => {

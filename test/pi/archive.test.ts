@@ -60,10 +60,10 @@ describe("Pi: the archive", () => {
     h.dispose();
   });
 
-  it("the recall profile turns it on, under the agent folder; a session's folder is its id", async () => {
+  it("on by default (the recall profile), under the agent folder; a session's folder is its id", async () => {
     const agent = mkdtempSync(join(tmpdir(), "cliff-pi-agent-"));
     process.env.PI_CODING_AGENT_DIR = agent;
-    const h = await makeHarness({ config: { profile: "recall" } });
+    const h = await makeHarness();
     await threeRuns(h);
     await h.session.compact();
     const ps = pointers(h.lastCompaction().summary);
@@ -75,10 +75,10 @@ describe("Pi: the archive", () => {
     h.dispose();
   });
 
-  it("off by default: no pointer, no folder", async () => {
+  it("off in the reference profile: no pointer, no folder", async () => {
     const agent = mkdtempSync(join(tmpdir(), "cliff-pi-agent-"));
     process.env.PI_CODING_AGENT_DIR = agent;
-    const h = await makeHarness();
+    const h = await makeHarness({ config: { profile: "reference" } });
     await threeRuns(h);
     await h.session.compact();
     expect(pointers(h.lastCompaction().summary)).toEqual([]);

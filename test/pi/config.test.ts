@@ -43,7 +43,8 @@ describe("Pi extension config", () => {
     writeFileSync(file, JSON.stringify({ keep_recent: 2, strict: true, bogus: 1 }));
     const env = { PI_CLIFF_CONFIG: file, CLIFF_KEEP_RECENT: "5", CLIFF_SHADOW: "yes", CLIFF_STRICT: "off", CLIFF_RESULT_MAX_CHARS: "12abc" };
     const l = loadConfig(env, h);
-    expect(l.config).toMatchObject({ keepRecent: 5, shadow: true, strict: false, resultMaxChars: 500 });
+    // The bad value is ignored: resultMaxChars keeps the default profile's (recall) value.
+    expect(l.config).toMatchObject({ profile: "recall", keepRecent: 5, shadow: true, strict: false, resultMaxChars: 200 });
     expect(l.problems.join("\n")).toMatch(/bogus/);
     expect(l.problems.join("\n")).toMatch(/CLIFF_RESULT_MAX_CHARS="12abc"/);
     expect(envName("thoughtMaxChars")).toBe("CLIFF_THOUGHT_MAX_CHARS");

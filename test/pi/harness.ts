@@ -59,6 +59,8 @@ export async function makeHarness(opts: HarnessOptions = {}): Promise<Harness> {
   if (opts.configText !== undefined) writeFileSync(join(agentDir, "cliffcompaction.json"), opts.configText);
   else if (opts.config !== undefined) writeFileSync(join(agentDir, "cliffcompaction.json"), JSON.stringify(opts.config));
   process.env.PI_CLIFF_CONFIG = join(agentDir, "cliffcompaction.json");
+  // The extension's archive (on in the default profile) goes under the agent folder: a temporary one, never ~/.pi.
+  process.env.PI_CODING_AGENT_DIR ??= agentDir;
 
   const faux = fauxProvider({ provider: "faux", api: "faux", models: [{ id: "faux-1", contextWindow: opts.contextWindow ?? 200_000, maxTokens: 1000 }] });
   const modelRuntime = await ModelRuntime.create({ authPath: join(dir, "auth.json"), modelsPath: null, refreshOnCreate: false });

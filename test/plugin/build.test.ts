@@ -69,9 +69,14 @@ describe("build.mjs", () => {
     writeFileSync(join(dir, "recall.json"), JSON.stringify({ profile: "recall", resultMaxChars: 5 }));
     const ok = build("--config", join(dir, "recall.json"), "--out", dir, "--no-types");
     expect(ok.status, ok.stderr).toBe(0);
-    // A profile named in the config file builds that profile's plugin, under its own file names.
-    const s = vmSandbox("", join(dir, "cliffcompaction-recall.js")).summarize({ messages: [TASK, ...cycleTurns(0), ...cycleTurns(1)], threshold: 100000 });
+    // The recall profile is the default: its plugin has the usual file names.
+    const s = vmSandbox("", join(dir, "cliffcompaction.js")).summarize({ messages: [TASK, ...cycleTurns(0), ...cycleTurns(1)], threshold: 100000 });
     expect(s).not.toBe("");
     expect(s).not.toMatch(/kept at/);
+    // Another profile named in the config file builds that profile's plugin, under its own file names.
+    writeFileSync(join(dir, "reference.json"), JSON.stringify({ profile: "reference", resultMaxChars: 5 }));
+    const ref = build("--config", join(dir, "reference.json"), "--out", dir, "--no-types");
+    expect(ref.status, ref.stderr).toBe(0);
+    expect(vmSandbox("", join(dir, "cliffcompaction-reference.js")).summarize({ messages: [TASK, ...cycleTurns(0), ...cycleTurns(1)], threshold: 100000 })).not.toBe("");
   });
 });

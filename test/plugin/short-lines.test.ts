@@ -4,27 +4,13 @@
  * a string per line ran out of memory and returned ""). `npm run test:deep` runs the first size
  * found, 40 MB under 256 MB: the same ratio of input to memory.
  */
-import { beforeAll, describe, expect, it } from "vitest";
-import { spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { describe, expect, it } from "vitest";
 import { getQuickJS } from "quickjs-emscripten";
-import { bundleSource, BUNDLE_PATH } from "../helpers/sandboxes.js";
+import { bundleSource, BUNDLE_PATH, REFERENCE_BUNDLE_PATH } from "../helpers/sandboxes.js";
 import { DEEP } from "../helpers/scale.js";
 
 const MB = DEEP ? 40 : 10;
 const LIMIT_MB = MB * 6.4;
-
-// The recall build made here, as test/plugin/recall-build.test.ts makes it (npm test builds the default only).
-const BUILD = new URL("../../build.mjs", import.meta.url).pathname;
-let recallBundle = "";
-beforeAll(() => {
-  const dir = mkdtempSync(join(tmpdir(), "cliff-short-lines-"));
-  const r = spawnSync(process.execPath, [BUILD, "--profile", "recall", "--out", dir, "--no-types"], { encoding: "utf8" });
-  expect(r.status, r.stderr).toBe(0);
-  recallBundle = join(dir, "cliffcompaction-recall.js");
-}, 120_000);
 
 function shortLines(mb: number): string {
   const line = "1234\n";
@@ -35,7 +21,8 @@ function shortLines(mb: number): string {
   return JSON.stringify({ messages: msgs, focus: "done parser", threshold: 100_000 });
 }
 
-describe.each([["default", () => BUNDLE_PATH.pathname], ["recall", () => recallBundle]] as const)(`${MB} MB of short lines, the %s build`, (_name, bundle) => {
+// Both builds npm test makes: the default (recall) and the reference profile's.
+describe.each([["default (recall)", () => BUNDLE_PATH.pathname], ["reference", () => REFERENCE_BUNDLE_PATH.pathname]] as const)(`${MB} MB of short lines, the %s build`, (_name, bundle) => {
   it(`returns a non-empty summary in QuickJS under a ${LIMIT_MB} MB memory limit`, async () => {
     const json = shortLines(MB);
     expect(json.length).toBeGreaterThan(MB * 1e6);

@@ -11,7 +11,7 @@ const RUNS = runs(1000);
 
 const RECALL_RULES = { profile: "recall" as const };
 
-describe.each([["reference", {}], ["recall", RECALL_RULES]] as const)("properties: engine, %s profile", (_profile, rules) => {
+describe.each([["reference", { profile: "reference" as const }], ["recall", RECALL_RULES]] as const)("properties: engine, %s profile", (_profile, rules) => {
   it("never throws; sends only input messages plus at most one summary; warm growth equals a cold replay", () => {
     fc.assert(
       fc.property(fc.oneof(anthropicSession.map((m) => ["anthropic", m] as const), chatSession.map((m) => ["openai-chat", m] as const), ...(_profile === "recall" ? [piSession.map((m) => ["pi", m] as const)] : [])), fc.integer({ min: 20, max: 600 }), fc.integer({ min: 0, max: 3 }), ([dialect, msgs], threshold, keepRecent) => {

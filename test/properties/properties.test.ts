@@ -21,7 +21,7 @@ const REFERENCE_CONFIGS = fc.record({
   resultMaxChars: fc.constantFrom(0, 20, 500),
   thinkingMaxChars: fc.constantFrom(0, 9),
   keepThinking: fc.boolean(),
-});
+}).map((c) => ({ profile: "reference", ...c }));
 /** The recall profile, its rules at small and large caps, over the same settings. */
 const RECALL_CONFIGS = fc.tuple(REFERENCE_CONFIGS, fc.record({
   editMaxChars: fc.constantFrom(11, 2000),
@@ -33,7 +33,7 @@ const RECALL_CONFIGS = fc.tuple(REFERENCE_CONFIGS, fc.record({
   pinMaxChars: fc.constantFrom(0, 19, 4000),
   workingSetFileMaxChars: fc.constantFrom(0, 23, 16000),
   workingSetMaxChars: fc.constantFrom(29, 40000),
-}, { requiredKeys: [] })).map(([a, b]) => ({ profile: "recall", ...a, ...b }));
+}, { requiredKeys: [] })).map(([a, b]) => ({ ...a, ...b, profile: "recall" }));
 const PROFILES: [string, fc.Arbitrary<Record<string, unknown>>][] = [["reference", REFERENCE_CONFIGS], ["recall", RECALL_CONFIGS]];
 
 const corpus = quotable;

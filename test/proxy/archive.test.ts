@@ -62,7 +62,7 @@ describe("the proxy's archive and where it listens", () => {
     expect(proxyArchive(cfg, "127.0.0.1", undefined)?.dir).toBe(join(dir, "never"));
     expect(proxyArchive(cfg, "::1", undefined)).toBeDefined();
     for (const host of ["0.0.0.0", "192.168.1.5", "::", "example.com"]) expect(proxyArchive(cfg, host, undefined)).toBeUndefined();
-    expect(proxyArchive(resolveConfig({ archiveDir: join(dir, "never") }), "127.0.0.1", undefined)).toBeUndefined();
+    expect(proxyArchive(resolveConfig({ profile: "reference", archiveDir: join(dir, "never") }), "127.0.0.1", undefined)).toBeUndefined();
     expect(existsSync(join(dir, "never"))).toBe(false);
     expect(archiveOffNote(cfg, "0.0.0.0", true)).toMatch(/archive is off: the proxy listens on 0\.0\.0\.0, beyond loopback/);
     // Supplied by the recall profile, not asked for by name: off without a word.

@@ -89,11 +89,11 @@ describe("calibration, fed by the provider's input tokens", () => {
   });
 
   it("off (the default): every ratio stays 1 and the upstream gets what a fresh engine sends", async () => {
-    await start({ thresholdTokens: 2000, keepRecent: 1 }, 1.6);
+    await start({ profile: "reference", thresholdTokens: 2000, keepRecent: 1 }, 1.6);
     const { events, sent } = await grow(10, "cal-2");
     expect(events.every((e) => e.calibration === 1 && e.observed === null)).toBe(true);
     expect(events.some((e) => e.action === "cliff")).toBe(true);
-    const reference = new Engine(resolveConfig({ thresholdTokens: 2000, keepRecent: 1 }));
+    const reference = new Engine(resolveConfig({ profile: "reference", thresholdTokens: 2000, keepRecent: 1 }));
     sent.forEach((body, i) => {
       const p = reference.prepare(JSON.parse(body), "anthropic");
       expect(mock.received[i].body.toString("utf8")).toBe(p.modified ? JSON.stringify(p.outgoingBody()) : body);

@@ -32,7 +32,7 @@ function requests(model: string, head: number): Record<string, unknown>[] {
 
 /** The floor the first cliff leaves, decided as the proxy decides (the request's threshold and its own gain). */
 function firstFloor(bodies: Record<string, unknown>[], threshold: number): number {
-  const e = new Engine({ keepRecent: 1 });
+  const e = new Engine({ profile: "reference", keepRecent: 1 });
   for (const b of bodies) {
     const ctx = e.prepare(b, "anthropic", { thresholdTokens: threshold, minGainTokens: Math.floor(threshold / 10) });
     if (ctx.compacted) return ctx.floor()!.tokens;
@@ -55,7 +55,7 @@ describe("the floor warning and each request's own gain", () => {
       expect(floor >= threshold - own, `${c.model}: floor ${floor}, threshold ${threshold}`).toBe(c.warns);
       expect(floor >= threshold - FIXED_GAIN, `${c.model}: floor ${floor}`).toBe(!c.warns);
       const logs: string[] = [];
-      const p = await startProxy({ config: resolveConfig({ keepRecent: 1, minGainTokens: FIXED_GAIN }), thresholdShare: SHARE, minGainShare: 0.1, port: 0, upstreams: { anthropic: mock.url, openai: mock.url + "/v1" }, log: (l) => logs.push(l) });
+      const p = await startProxy({ config: resolveConfig({ profile: "reference", keepRecent: 1, minGainTokens: FIXED_GAIN }), thresholdShare: SHARE, minGainShare: 0.1, port: 0, upstreams: { anthropic: mock.url, openai: mock.url + "/v1" }, log: (l) => logs.push(l) });
       for (const b of bodies) {
         const r = await fetch(p.url + "/v1/messages", { method: "POST", headers: { "content-type": "application/json", "x-api-key": "k", "x-claude-code-session-id": c.model }, body: JSON.stringify(b) });
         await r.arrayBuffer();

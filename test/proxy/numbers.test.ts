@@ -13,7 +13,7 @@ import { delimiter, join } from "node:path";
 import { Engine, resolveConfig, SUMMARY_HEADER } from "../../core/index.js";
 import { splicedBody } from "../../proxy/decision/numbers.js";
 
-const CONFIG = { thresholdTokens: 300, keepRecent: 1 };
+const CONFIG = { profile: "reference" as const, thresholdTokens: 300, keepRecent: 1 };
 
 const bigInt = fc.bigInt({ min: -(10n ** 40n), max: 10n ** 40n }).map(String);
 const decimal = fc.tuple(fc.bigInt({ min: 0n, max: 10n ** 20n }), fc.stringMatching(/^[0-9]{1,40}$/), fc.boolean()).map(([i, f, neg]) => `${neg ? "-" : ""}${i}.${f}`);

@@ -13,7 +13,7 @@ import { nodeSha256, startProxy, type RunningProxy } from "../../proxy/index.js"
 import { mockUpstream, type MockUpstream } from "../helpers/mock-upstream.js";
 import { anthropicSession } from "../helpers/arbitraries.js";
 
-const CFG: Config = resolveConfig({ thresholdTokens: 2000, keepRecent: 1 });
+const CFG: Config = resolveConfig({ profile: "reference", thresholdTokens: 2000, keepRecent: 1 });
 
 /** A fetch that records what the SDK sent and what it got back. */
 function recordingFetch() {

@@ -39,7 +39,7 @@ process.exit(3);`);
     const r = await runCli([...CLI, "--anthropic-upstream", mock.url, "--", script], { ...process.env, ANTHROPIC_BASE_URL: "" });
     expect(r.status).toBe(3);
     expect(r.stdout).toMatch(/^AGENT 200 http:\/\/127\.0\.0\.1:\d+\/v1 mock answer to \/v1\/messages$/m);
-    const log = /log: (\S+)/.exec(r.stderr)![1];
+    const log = /log: ([^\s;]+)/.exec(r.stderr)![1];
     expect(existsSync(log)).toBe(true);
     expect(readFileSync(log, "utf8")).toMatch(/ anthropic 1→1 msgs .* pass /);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
