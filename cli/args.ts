@@ -114,7 +114,7 @@ const CONFIG_FLAGS: Flag[] = CONFIG_KEYS.filter((k) => NO_FLAG.indexOf(k) < 0).f
   // --archive names its folder: a switch would leave the agent a pointer to a folder it cannot guess.
   if (k === "archive") {
     return [
-      { name: "archive", value: "DIR", commands, help: "keep every dropped tool result and cut call in DIR; the summary points at each (on in the recall profile)" },
+      { name: "archive", value: "DIR", commands, help: "keep every dropped tool result and cut call in DIR; the summary points at each (on by default, in the recall profile; off in the reference profile)" },
       { name: "no-archive", commands, help: "turn the archive off (also under the recall profile)" },
     ];
   }

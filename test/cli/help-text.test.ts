@@ -59,7 +59,7 @@ describe("the help text", () => {
       const mine = resolveConfig({}).profile === "recall" ? [b, a, "reference"] : [a, b, "recall"];
       expect(defaults, flag).toBe(mine[0] === mine[1] ? mine[0] : `${mine[0]}; ${mine[2]} profile: ${mine[1]}`);
     }
-    expect(line("simulate", "tail-focus")).toMatch(/\(on (in the recall profile|by default)\)$/);
+    expect(line("simulate", "tail-focus")).toMatch(/\(on (in the recall profile|by default; off in the reference profile)\)$/);
     expect(line("simulate", "keep-thinking")).toMatch(/\((on by default; off in the recall profile|on in the reference profile)\)$/);
     expect(line("simulate", "archive-dir")).toMatch(/--archive-dir DIR +the archive folder .*\(default the host's\)$/);
   });
