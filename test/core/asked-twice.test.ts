@@ -11,7 +11,7 @@ import { ALL_DIALECTS, filler, numberedLines, session, type Step } from "../help
 const fillers = (n = 3): Step[] => Array.from({ length: n }, (_, i) => filler(i));
 const ON = { askedTwiceMaxChars: 8000, askedTwiceTotalMaxChars: 16000 };
 const summary = (msgs: unknown[], dialect: string, cfg: Record<string, unknown> = {}, prior?: Map<string, number>): string => {
-  const r: CompactResult | null = compact(msgs, dialect, { keepRecent: 3, ...cfg }, { priorCalls: prior });
+  const r: CompactResult | null = compact(msgs, dialect, { profile: "reference", keepRecent: 3, ...cfg }, { priorCalls: prior });
   expect(r).not.toBeNull();
   return r!.summaryText;
 };
@@ -87,7 +87,8 @@ describe("asked twice: the newest result of a repeated call stays", () => {
 
   it("on in the recall profile, off in the reference one", () => {
     expect(PROFILES.recall.askedTwiceMaxChars).toBeGreaterThan(0);
-    expect(PROFILES.reference.askedTwiceMaxChars).toBeUndefined();
+    // The reference profile sets it back to the reference's value (the recall profile is the default).
+    expect(PROFILES.reference.askedTwiceMaxChars).toBe(0);
     expect(new Engine({ profile: "reference" }).config.askedTwiceMaxChars).toBe(0);
   });
 });

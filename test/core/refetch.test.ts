@@ -15,7 +15,7 @@ const fillers = (from: number, n = 3): Step[] => Array.from({ length: n }, (_, i
 /** The session cut by a real cliff, then `after` steps: the re-fetches of those steps. */
 function after(dialect: (typeof ALL_DIALECTS)[number], before: Step[], later: Step[], cfg: Record<string, unknown> = {}) {
   const msgs = session(dialect, [...before, ...fillers(0)]);
-  const r = compact(msgs, dialect, { keepRecent: 3, ...cfg });
+  const r = compact(msgs, dialect, { profile: "reference", keepRecent: 3, ...cfg });
   expect(r).not.toBeNull();
   const from = msgs.length;
   const all = [...msgs, ...later.flatMap((s) => stepMessages(dialect, s))];
@@ -71,7 +71,7 @@ describe("re-fetches after a cliff", () => {
   it("a read of an archive file the summary points at counts (the agent fetched the dropped text back)", () => {
     const archive = (text: string) => `/tmp/arch/${text.length}.txt`;
     const msgs = session("anthropic", [{ name: "bash", args: { command: "make" }, result: big }, ...fillers(0)]);
-    const r = compact(msgs, "anthropic", { keepRecent: 3 }, { archive })!;
+    const r = compact(msgs, "anthropic", { profile: "reference", keepRecent: 3 }, { archive })!;
     expect(r.summaryText).toContain(`kept at /tmp/arch/${big.length}.txt`);
     const all = [...msgs, ...stepMessages("anthropic", { name: "Read", args: { file_path: `/tmp/arch/${big.length}.txt` }, result: big })];
     const found = refetchesIn(all, getDialect("anthropic"), { headLen: r.headLen, cut: r.cut, summaryText: r.summaryText }, msgs.length);
@@ -82,7 +82,7 @@ describe("re-fetches after a cliff", () => {
   it("calls before `from` (made before the cliff) are never counted", () => {
     const read = { name: "Read", args: { file_path: "src/widget.ts" }, result: big };
     const msgs = session("anthropic", [read, ...fillers(0), read, ...fillers(3)]);
-    const r = compact(msgs, "anthropic", { keepRecent: 3 })!;
+    const r = compact(msgs, "anthropic", { profile: "reference", keepRecent: 3 })!;
     expect(refetchesIn(msgs, getDialect("anthropic"), { headLen: r.headLen, cut: r.cut, summaryText: r.summaryText }, msgs.length)).toEqual([]);
   });
 });
