@@ -39,6 +39,8 @@ export interface ProxyOptions {
   idleCliffFloor?: number;
   /** The clock sessions and idle gaps are measured with (ms; tests pass a fake one). */
   now?: () => number;
+  /** The collection when quiet (idle-collect.ts) and its quiet time; tests pass their own. Default: V8's, QUIET_MS. */
+  idleCollect?: { collect: () => void; quietMs?: number };
   /** With `thresholdShare`: the minimum gain as a share of each request's threshold (serve and run: 0.1 unless a setting gives the gain). */
   minGainShare?: number;
   /** The window assumed for every model, instead of the table's. */

@@ -40,13 +40,17 @@ function answer(res: ServerResponse, status: number, text: string): void {
 /** The endpoint's own refusal before an API is named: `{error: {type, message}}`. */
 const plainError = (res: ServerResponse, status: number, type: string, message: string): void => answer(res, status, JSON.stringify({ error: { type, message: `cliffcompaction: ${message}` } }));
 
-/** The headers a gateway passed, as Node presents a request's: names in lower case, text values only. */
+/** A header name (an HTTP token) and a value a request could carry: no CR, LF or NUL, which the answer would echo into a gateway's headers. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/i;
+const HEADER_VALUE_BAD = /[\r\n\0]/;
+
+/** The headers a gateway passed, as Node presents a request's: names in lower case, text values only; any Node's parser would refuse left out. */
 function headersOf(v: unknown): IncomingHttpHeaders {
   const out: IncomingHttpHeaders = {};
   if (!isObj(v)) return out;
   for (const [k, x] of Object.entries(v)) {
-    if (typeof x === "string") out[k.toLowerCase()] = x;
-    else if (Array.isArray(x) && x.every((s) => typeof s === "string")) out[k.toLowerCase()] = x.join(", ");
+    const value = typeof x === "string" ? x : Array.isArray(x) && x.every((s) => typeof s === "string") ? x.join(", ") : null;
+    if (value !== null && HEADER_NAME.test(k) && !HEADER_VALUE_BAD.test(value)) out[k.toLowerCase()] = value;
   }
   return out;
 }

@@ -41,6 +41,8 @@ export interface Context {
   /** Who may read what under /_cliff/ (access.ts). */
   access: AdminAccess;
   adminToken: string;
+  /** Requests in flight that the collection when quiet waits for (working()). */
+  working?: number;
   /** Told to stop: health fails, and each answer closes its connection (see drain.ts). */
   draining: boolean;
   statusExtra: () => Record<string, unknown>;
@@ -169,11 +171,20 @@ async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context
   }
 }
 
+/**
+ * A request the collection when quiet waits out. The proxy's own GETs are not: an event stream
+ * (`watch`, the web view) stays open for hours, and the proxy would never count as quiet.
+ */
+function working(ctx: Context, res: ServerResponse): void {
+  ctx.working = (ctx.working ?? 0) + 1;
+  ctx.idle?.begin();
+  res.on("close", () => ctx.idle?.end((ctx.working = (ctx.working ?? 1) - 1)));
+}
+
 export async function handle(req: IncomingMessage, res: ServerResponse, ctx: Context): Promise<void> {
   ctx.stats.requests++;
   ctx.stats.inFlight++;
-  ctx.idle?.begin();
-  res.on("close", () => ctx.idle?.end(--ctx.stats.inFlight));
+  res.on("close", () => void ctx.stats.inFlight--);
   if (ctx.draining) res.shouldKeepAlive = false;
   const a = admit(req, ctx.options.upstreams, ctx.guard);
   if (a.kind === "refuse") {
@@ -181,10 +192,14 @@ export async function handle(req: IncomingMessage, res: ServerResponse, ctx: Con
     return refuse(res, a.refusal.status, a.refusal.upstream, a.refusal.type, a.refusal.message);
   }
   if (a.kind === "own") {
-    if (a.path === COMPACT_PATH && req.method === "POST") return compactEndpoint(req, res, ctx);
+    if (a.path === COMPACT_PATH && req.method === "POST") {
+      working(ctx, res);
+      return compactEndpoint(req, res, ctx);
+    }
     if (admin(req, res, ctx)) return;
     return refuse(res, 404, "openai", "not_found", `no endpoint ${req.method} ${a.path}`);
   }
+  working(ctx, res);
   const { route, url } = a;
   if (route.remoteSummary) ctx.stats.remoteSummaries++;
   if (route.api === null) return passThrough(req, res, ctx, url);

@@ -96,7 +96,7 @@ export async function startProxy(o: ProxyOptions = {}): Promise<RunningProxy> {
     agents, engine, options, stats, guard, observer, loopback, debug, access: adminAccess(token.token, loopback), adminToken: token.token, draining: false,
     statusExtra: () => ({ listen: `http://${options.host}:${port}`, upstreams: Object.fromEntries(Object.entries(options.upstreams).map(([k, u]) => [k, u.href])), allowedHosts: options.allowedHosts, logFile: options.logFile ?? null, shadow: engine.config.shadow, strict: engine.config.strict, thresholdTokens: engine.config.thresholdTokens, thresholdShare: options.threshold.share ?? null, thresholdRule: options.threshold.rule, thresholdText: ruleText(options.threshold), modelThresholds: options.threshold.modelThresholds ?? [], idleCliffMs: options.idleCliffMs ?? null, idleCliffFloor: options.idleCliffMs === undefined ? null : options.idleCliffFloor, contextWindow: options.threshold.contextWindow ?? null, debugDir: options.debugDir ?? null, adminTokenFile: token.file,
       archive: archive === undefined ? null : { dir: archive.dir, ...archive.stats() } }),
-    idle: idleCollector(v8Collect()),
+    idle: o.idleCollect === undefined ? idleCollector(v8Collect()) : idleCollector(o.idleCollect.collect, o.idleCollect.quietMs),
   };
   const server = http.createServer((req, res) => {
     handle(req, res, ctx).catch(() => {
