@@ -1181,9 +1181,13 @@ var CopyBook = class {
     this.byAt = /* @__PURE__ */ new Map();
   }
   note(copy) {
-    const list = this.byAt.get(copy.at);
-    if (list === void 0) this.byAt.set(copy.at, [copy]);
-    else if (!list.some((c) => c.path === copy.path && c.full === copy.full)) list.push(copy);
+    let at = this.byAt.get(copy.at);
+    if (at === void 0) this.byAt.set(copy.at, at = { list: [], paths: /* @__PURE__ */ new Map() });
+    let paths = at.paths.get(copy.full);
+    if (paths === void 0) at.paths.set(copy.full, paths = /* @__PURE__ */ new Set());
+    if (paths.has(copy.path)) return;
+    paths.add(copy.path);
+    at.list.push(copy);
   }
   get size() {
     return this.byAt.size;
@@ -1198,9 +1202,12 @@ var CopyBook = class {
     const out = /* @__PURE__ */ new Map();
     let used = 0;
     for (const i of at) {
-      const list = this.byAt.get(i);
       const lines = /* @__PURE__ */ new Map();
-      for (const c of list) lines.set(c.full, [...lines.get(c.full) ?? [], c]);
+      for (const c of this.byAt.get(i).list) {
+        const same = lines.get(c.full);
+        if (same === void 0) lines.set(c.full, [c]);
+        else same.push(c);
+      }
       for (const [full, copies] of lines) {
         const newest = copies.some((c) => !seen.has(c.path));
         for (const c of copies) seen.add(c.path);
@@ -1228,23 +1235,85 @@ function byFallbacks(fallbacks) {
     return fell === void 0 ? parts : applyFallbacks(parts, fell);
   };
 }
+var PartCuts = class {
+  constructor() {
+    this.list = [];
+    this.byStart = /* @__PURE__ */ new Map();
+    this.byEnd = /* @__PURE__ */ new Map();
+    this.reach = 0;
+  }
+  // the end of the furthest cut: a cut past it overlaps none
+  add(c) {
+    this.list.push(c);
+    this.byStart.set(c.start, c);
+    this.byEnd.set(c.end, c);
+    this.reach = Math.max(this.reach, c.end);
+  }
+  overlaps(c) {
+    return c.start < this.reach && this.list.some((x) => x.start < c.end && c.start < x.end);
+  }
+  /** Where the newline just before `pos` stands in the part as it now stands, if one does (-1: none, or one a fallback wrote). */
+  newlineBefore(p, pos) {
+    for (let c = this.byEnd.get(pos); c !== void 0; c = this.byEnd.get(pos)) {
+      if (c.text !== "") return -1;
+      pos = c.start;
+    }
+    return pos > 0 && p[pos - 1] === "\n" ? pos - 1 : -1;
+  }
+  newlineAfter(p, pos) {
+    for (let c = this.byStart.get(pos); c !== void 0; c = this.byStart.get(pos)) {
+      if (c.text !== "") return -1;
+      pos = c.end;
+    }
+    return p[pos] === "\n" ? pos : -1;
+  }
+};
+function cutLine(p, at, c, cuts) {
+  const end = at + c.full.length;
+  if (cuts.overlaps({ start: at, end, text: "" })) return;
+  if (c.fallback !== null) return cuts.add({ start: at, end, text: c.fallback });
+  cuts.add({ start: at, end, text: "" });
+  const before = cuts.newlineBefore(p, at);
+  const after = before < 0 ? cuts.newlineAfter(p, end) : -1;
+  const nl = before >= 0 ? before : after;
+  if (nl >= 0) cuts.add({ start: nl, end: nl + 1, text: "" });
+}
+function applyCuts(p, cuts) {
+  cuts.sort((a, b) => a.start - b.start);
+  let out = "";
+  let from = 0;
+  for (const c of cuts) {
+    out += p.slice(from, c.start) + c.text;
+    from = c.end;
+  }
+  return out + p.slice(from);
+}
 function applyFallbacks(parts, copies) {
   const out = parts.slice();
+  const whole = /* @__PURE__ */ new Map();
+  out.forEach((p, k) => (whole.get(p) ?? whole.set(p, []).get(p)).push(k));
+  const removed = /* @__PURE__ */ new Set();
+  const cuts = /* @__PURE__ */ new Map();
+  let last = -1;
+  let cursor = 0;
   for (const c of copies) {
-    const k = out.findIndex((p2) => p2.indexOf(c.full) >= 0);
-    if (k < 0) continue;
-    const p = out[k];
-    if (p === c.full) {
-      if (c.fallback === null) out.splice(k, 1);
-      else out[k] = c.fallback;
+    const own = whole.get(c.full)?.shift();
+    if (own !== void 0) {
+      if (c.fallback === null) removed.add(own);
+      else out[own] = c.fallback;
       continue;
     }
-    const at = p.indexOf(c.full);
-    const before = p.slice(0, at);
-    const after = p.slice(at + c.full.length);
-    out[k] = c.fallback !== null ? before + c.fallback + after : before.endsWith("\n") ? before.slice(0, -1) + after : after.startsWith("\n") ? before + after.slice(1) : before + after;
+    let at = last >= 0 ? out[last].indexOf(c.full, cursor) : -1;
+    const k = at >= 0 ? last : out.findIndex((p, j) => !removed.has(j) && (at = p.indexOf(c.full)) >= 0);
+    if (k < 0) continue;
+    cutLine(out[k], at, c, cuts.get(k) ?? cuts.set(k, new PartCuts()).get(k));
+    [last, cursor] = [k, at + c.full.length];
   }
-  return out;
+  for (const [k, list] of cuts) {
+    out[k] = applyCuts(out[k], list.list);
+    if (out[k] === "") removed.add(k);
+  }
+  return removed.size === 0 ? out : out.filter((_, k) => !removed.has(k));
 }
 var SHELL_TOOLS2 = /* @__PURE__ */ new Set("shell shell_command exec exec_command local_shell local_shell_call container.exec bash execute_bash run_command run_shell_command terminal".split(" "));
 var WRITE_TOOLS2 = /* @__PURE__ */ new Set("write write_file create_file".split(" "));

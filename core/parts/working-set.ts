@@ -17,7 +17,6 @@ import type { CallBook } from "./call-book.js";
 // The sandbox build has no one to tell which rule made a line (ctx.note): it leaves the calls out.
 declare const __CLIFF_SANDBOX__: boolean | undefined;
 
-
 /** One copy of a file's text in the summary: the line the rule keeps, and what stands when it is superseded. */
 export interface FileCopy {
   /** Body index of the message that holds it. */
@@ -41,14 +40,24 @@ export interface AskedBudget {
   budget: Budget;
 }
 
+/** One message's copies, and which (line, path) pairs it holds already (a message may hold thousands). */
+interface AtCopies {
+  list: FileCopy[];
+  paths: Map<string, Set<string>>;
+}
+
 /** Copies by body index, kept across the passes of one list (every pass covers a prefix of the body). */
 export class CopyBook {
-  private readonly byAt = new Map<number, FileCopy[]>();
+  private readonly byAt = new Map<number, AtCopies>();
 
   note(copy: FileCopy): void {
-    const list = this.byAt.get(copy.at);
-    if (list === undefined) this.byAt.set(copy.at, [copy]);
-    else if (!list.some((c) => c.path === copy.path && c.full === copy.full)) list.push(copy);
+    let at = this.byAt.get(copy.at);
+    if (at === undefined) this.byAt.set(copy.at, (at = { list: [], paths: new Map() }));
+    let paths = at.paths.get(copy.full);
+    if (paths === undefined) at.paths.set(copy.full, (paths = new Set()));
+    if (paths.has(copy.path)) return;
+    paths.add(copy.path);
+    at.list.push(copy);
   }
 
   get size(): number {
@@ -65,9 +74,12 @@ export class CopyBook {
     const out = new Map<number, FileCopy[]>();
     let used = 0;
     for (const i of at) {
-      const list = this.byAt.get(i)!;
       const lines = new Map<string, FileCopy[]>();
-      for (const c of list) lines.set(c.full, [...(lines.get(c.full) ?? []), c]);
+      for (const c of this.byAt.get(i)!.list) {
+        const same = lines.get(c.full);
+        if (same === undefined) lines.set(c.full, [c]);
+        else same.push(c);
+      }
       for (const [full, copies] of lines) {
         const newest = copies.some((c) => !seen.has(c.path));
         for (const c of copies) seen.add(c.path);
@@ -103,25 +115,106 @@ export function byFallbacks(fallbacks: ReadonlyMap<number, readonly FileCopy[]>)
   };
 }
 
-/** `parts` with each fallen-back copy's line replaced by its fallback (or removed). */
+
+/** A piece of one part to replace: [start, end) of its text by `text`. */
+type Cut = { start: number; end: number; text: string };
+
+/** The cuts made in one part so far, by where they start and end (to read the part as it now stands). */
+class PartCuts {
+  readonly list: Cut[] = [];
+  private readonly byStart = new Map<number, Cut>();
+  private readonly byEnd = new Map<number, Cut>();
+  reach = 0; // the end of the furthest cut: a cut past it overlaps none
+
+  add(c: Cut): void {
+    this.list.push(c);
+    this.byStart.set(c.start, c);
+    this.byEnd.set(c.end, c);
+    this.reach = Math.max(this.reach, c.end);
+  }
+
+  overlaps(c: Cut): boolean {
+    return c.start < this.reach && this.list.some((x) => x.start < c.end && c.start < x.end);
+  }
+
+  /** Where the newline just before `pos` stands in the part as it now stands, if one does (-1: none, or one a fallback wrote). */
+  newlineBefore(p: string, pos: number): number {
+    for (let c = this.byEnd.get(pos); c !== undefined; c = this.byEnd.get(pos)) {
+      if (c.text !== "") return -1;
+      pos = c.start;
+    }
+    return pos > 0 && p[pos - 1] === "\n" ? pos - 1 : -1;
+  }
+
+  newlineAfter(p: string, pos: number): number {
+    for (let c = this.byStart.get(pos); c !== undefined; c = this.byStart.get(pos)) {
+      if (c.text !== "") return -1;
+      pos = c.end;
+    }
+    return p[pos] === "\n" ? pos : -1;
+  }
+}
+
+/**
+ * Replaces a copy's line inside a part of several lines, as if the part were edited in turn: by its
+ * fallback, or removed with the newline before it (after it, when it leads what is left).
+ */
+function cutLine(p: string, at: number, c: FileCopy, cuts: PartCuts): void {
+  const end = at + c.full.length;
+  if (cuts.overlaps({ start: at, end, text: "" })) return; // a line inside one already cut: left as it stands
+  if (c.fallback !== null) return cuts.add({ start: at, end, text: c.fallback });
+  cuts.add({ start: at, end, text: "" });
+  const before = cuts.newlineBefore(p, at);
+  const after = before < 0 ? cuts.newlineAfter(p, end) : -1;
+  const nl = before >= 0 ? before : after;
+  if (nl >= 0) cuts.add({ start: nl, end: nl + 1, text: "" });
+}
+
+function applyCuts(p: string, cuts: Cut[]): string {
+  cuts.sort((a, b) => a.start - b.start);
+  let out = "";
+  let from = 0;
+  for (const c of cuts) {
+    out += p.slice(from, c.start) + c.text;
+    from = c.end;
+  }
+  return out + p.slice(from);
+}
+
+/**
+ * `parts` with each fallen-back copy's line replaced by its fallback (or removed). A message may
+ * hold thousands of copies, so nothing is searched once per copy from the start: a line that is a
+ * part of its own is found by a table of the parts; a line inside a part of several lines is
+ * searched for after the previous one (the calls' lines stand in the order of the calls), and
+ * each such part is rebuilt once (a part nothing is left of is removed, as a line that was the
+ * whole part is).
+ */
 export function applyFallbacks(parts: readonly string[], copies: readonly FileCopy[]): string[] {
   const out = parts.slice();
+  const whole = new Map<string, number[]>();
+  out.forEach((p, k) => (whole.get(p) ?? whole.set(p, []).get(p)!).push(k));
+  const removed = new Set<number>();
+  const cuts = new Map<number, PartCuts>();
+  let last = -1;
+  let cursor = 0;
   for (const c of copies) {
-    const k = out.findIndex((p) => p.indexOf(c.full) >= 0);
-    if (k < 0) continue;
-    const p = out[k];
-    if (p === c.full) {
-      if (c.fallback === null) out.splice(k, 1);
-      else out[k] = c.fallback;
+    const own = whole.get(c.full)?.shift();
+    if (own !== undefined) {
+      if (c.fallback === null) removed.add(own);
+      else out[own] = c.fallback;
       continue;
     }
-    const at = p.indexOf(c.full);
-    // A line inside a part of several lines: it stands between newlines.
-    const before = p.slice(0, at);
-    const after = p.slice(at + c.full.length);
-    out[k] = c.fallback !== null ? before + c.fallback + after : before.endsWith("\n") ? before.slice(0, -1) + after : after.startsWith("\n") ? before + after.slice(1) : before + after;
+    let at = last >= 0 ? out[last].indexOf(c.full, cursor) : -1;
+    const k = at >= 0 ? last : out.findIndex((p, j) => !removed.has(j) && (at = p.indexOf(c.full)) >= 0);
+    if (k < 0) continue;
+    cutLine(out[k], at, c, cuts.get(k) ?? cuts.set(k, new PartCuts()).get(k)!);
+    [last, cursor] = [k, at + c.full.length];
   }
-  return out;
+  for (const [k, list] of cuts) {
+    out[k] = applyCuts(out[k], list.list);
+    if (out[k] === "") removed.add(k);
+  }
+  return removed.size === 0 ? out : out.filter((_, k) => !removed.has(k));
 }
 
 const SHELL_TOOLS = /* @__PURE__ */ new Set("shell shell_command exec exec_command local_shell local_shell_call container.exec bash execute_bash run_command run_shell_command terminal".split(" "));
