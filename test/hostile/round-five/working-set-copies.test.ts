@@ -27,7 +27,7 @@ function scanned(n: number): { chars: number; summary: string } {
   try {
     // A total cap the copies overrun: most fall back to their signature lines inside the message's part.
     const r = compact(session(n), "anthropic", resolveConfig({ profile: "recall", thresholdTokens: 1000, keepRecent: 1, workingSetMaxChars: 2000 }));
-    return { chars, summary: JSON.stringify(r.messages) };
+    return { chars, summary: JSON.stringify(r?.messages) };
   } finally {
     vi.restoreAllMocks();
   }
