@@ -4,10 +4,16 @@
  * verbatim after it (the client replaces its whole history with the answer). No model is asked.
  * Claude Code reads the answer's `<summary>` block and starts again from it alone, so the task as
  * the user gave it (the head) opens it; Codex keeps its user messages itself, so its answer is the
- * summary alone. Only the client summary requests are answered: one that asks the provider to
- * compact (its `compaction` field, a `compaction_trigger`) needs the provider's own signed result.
+ * summary alone. Of the requests that ask the provider to compact, only a `compaction_trigger`
+ * bound for an upstream that is not OpenAI's is answered (Codex's remote compaction v2, which such
+ * an upstream cannot do): with a `compaction` item of ours, whose `encrypted_content` carries the
+ * summary; when Codex sends it back, `openOwnCompactions` turns it into the summary message the
+ * upstream can read. Anthropic's `compaction` field needs the provider's own signed block.
  */
 import { arr, compact, obj, summaryMessageText, truncate, type CompactionRequest, type Config, type PrepareContext } from "../../core/index.js";
+
+/** How our own `compaction` item's `encrypted_content` starts (the summary follows, base64url). */
+export const OWN_COMPACTION = "cliffcompaction-summary:";
 
 /** How much of the head's text opens Claude Code's answer. */
 const HEAD_MAX_CHARS = 8000;
@@ -34,14 +40,55 @@ function headText(head: readonly unknown[]): string {
   return truncate(texts.join("\n\n"), HEAD_MAX_CHARS);
 }
 
-/** The answer's text for a client summary request, or null when the proxy leaves it to the model (nothing to summarise, or not one it answers). */
-export function compactionAnswerText(prepared: PrepareContext, config: Config): string | null {
+/**
+ * The answer's text for a compaction request, or null when the proxy leaves it to the upstream
+ * (nothing to summarise, or not one it answers). `openaiUpstream` false: the route's upstream is
+ * not OpenAI's, so a `compaction_trigger` is answered too.
+ */
+export function compactionAnswerText(prepared: PrepareContext, config: Config, openaiUpstream = true): string | null {
   const request = prepared.compactionRequest;
-  if (request === null || request.asks !== "client") return null;
+  if (request === null || (request.asks !== "client" && !(request.by === "compaction-trigger" && !openaiUpstream))) return null;
   const history = historyOf(prepared.messages, request);
   const r = compact(history, prepared.dialect, { ...config, keepRecent: 0 });
   if (r === null) return null;
   if (request.by !== "claude-code") return r.summaryText;
   const task = headText(r.messages.slice(0, r.headLen));
   return `<summary>\n${task === "" ? "" : `The task, as the user gave it:\n${task}\n\n`}${r.summaryText}\n</summary>`;
+}
+
+/** Whether `url` is OpenAI's own API or ChatGPT's backend (the hosts that run remote compaction). */
+export function isOpenAIHost(url: URL): boolean {
+  const h = url.hostname.toLowerCase();
+  return h === "openai.com" || h.endsWith(".openai.com") || h === "chatgpt.com" || h.endsWith(".chatgpt.com");
+}
+
+/** Our own `compaction` item carrying `summary`, as the answer to a `compaction_trigger`. */
+export function ownCompactionItem(summary: string, id: string): Record<string, unknown> {
+  return { type: "compaction", id, encrypted_content: OWN_COMPACTION + Buffer.from(summary, "utf8").toString("base64url") };
+}
+
+/**
+ * A Responses body with each `compaction` item of ours turned into the user message holding its
+ * summary, for an upstream that cannot read such items; null when it holds none (or is not JSON).
+ */
+export function openOwnCompactions(raw: Buffer): Buffer | null {
+  if (raw.indexOf(OWN_COMPACTION) < 0) return null;
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString("utf8"));
+  } catch {
+    return null;
+  }
+  const input = obj(body).input;
+  if (!Array.isArray(input)) return null;
+  let opened = false;
+  const out = input.map((item) => {
+    const it = obj(item);
+    const enc = it.encrypted_content;
+    if (it.type !== "compaction" || typeof enc !== "string" || !enc.startsWith(OWN_COMPACTION)) return item;
+    opened = true;
+    const text = Buffer.from(enc.slice(OWN_COMPACTION.length), "base64url").toString("utf8");
+    return { type: "message", role: "user", content: [{ type: "input_text", text }] };
+  });
+  return opened ? Buffer.from(JSON.stringify({ ...obj(body), input: out }), "utf8") : null;
 }

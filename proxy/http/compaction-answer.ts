@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import type { Config, DialectName } from "../../core/index.js";
-import { compactionAnswerText, type Decision } from "../decision/index.js";
+import { compactionAnswerText, ownCompactionItem, type Decision } from "../decision/index.js";
 
 const id = (prefix: string): string => `${prefix}${randomBytes(12).toString("hex")}`;
 const event = (e: Record<string, unknown>): string => `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`;
@@ -25,11 +25,27 @@ function anthropicAnswer(model: unknown, text: string, stream: boolean): string 
   ].join("");
 }
 
+/** A `compaction_trigger` answered: one `compaction` item of ours (Codex's remote compaction v2 expects exactly one). */
+function compactionItemAnswer(model: unknown, text: string, stream: boolean): string {
+  const item = ownCompactionItem(text, id("cmp_cliff_"));
+  const response = { id: id("resp_cliff_"), object: "response", created_at: Math.floor(Date.now() / 1000), status: "completed", model, output: [item], usage: NO_USAGE };
+  if (!stream) return JSON.stringify(response);
+  let n = 0;
+  const at = (e: Record<string, unknown>): string => event({ ...e, sequence_number: n++ });
+  return [
+    at({ type: "response.created", response: { ...response, status: "in_progress", output: [], usage: null } }),
+    at({ type: "response.output_item.added", output_index: 0, item }),
+    at({ type: "response.output_item.done", output_index: 0, item }),
+    at({ type: "response.completed", response }),
+  ].join("");
+}
+
+const NO_USAGE = { input_tokens: 0, input_tokens_details: { cached_tokens: 0 }, output_tokens: 0, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 0 };
+
 function responsesAnswer(model: unknown, text: string, stream: boolean): string {
   const part = { type: "output_text", text, annotations: [] };
   const item = { type: "message", id: id("msg_cliff_"), status: "completed", role: "assistant", content: [part] };
-  const usage = { input_tokens: 0, input_tokens_details: { cached_tokens: 0 }, output_tokens: 0, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 0 };
-  const response = { id: id("resp_cliff_"), object: "response", created_at: Math.floor(Date.now() / 1000), status: "completed", model, output: [item], usage };
+  const response = { id: id("resp_cliff_"), object: "response", created_at: Math.floor(Date.now() / 1000), status: "completed", model, output: [item], usage: NO_USAGE };
   if (!stream) return JSON.stringify(response);
   let n = 0;
   const at = (e: Record<string, unknown>): string => event({ ...e, sequence_number: n++ });
@@ -45,10 +61,10 @@ function responsesAnswer(model: unknown, text: string, stream: boolean): string 
   ].join("");
 }
 
-/** Answers the request (`body` its parsed JSON) with `text`; the upstream is never asked. */
-export function answerCompaction(res: ServerResponse, api: DialectName, body: Record<string, unknown>, text: string): void {
+/** Answers the request (`body` its parsed JSON) with `text`, as a `compaction` item for a trigger; the upstream is never asked. */
+export function answerCompaction(res: ServerResponse, api: DialectName, body: Record<string, unknown>, text: string, trigger = false): void {
   const stream = body.stream === true;
-  const out = api === "anthropic" ? anthropicAnswer(body.model, text, stream) : responsesAnswer(body.model, text, stream);
+  const out = api === "anthropic" ? anthropicAnswer(body.model, text, stream) : trigger ? compactionItemAnswer(body.model, text, stream) : responsesAnswer(body.model, text, stream);
   const headers: Record<string, string> = { "content-type": stream ? "text/event-stream" : "application/json", "content-length": String(Buffer.byteLength(out)), "x-cliffcompaction": "answered" };
   if (stream) headers["cache-control"] = "no-cache";
   res.writeHead(200, headers);
@@ -59,16 +75,16 @@ export function answerCompaction(res: ServerResponse, api: DialectName, body: Re
  * Answers `d` itself when it is a client's compaction request the proxy can summarise: true when
  * it did (the record then says nothing was sent). Any fault of ours leaves it to the upstream.
  */
-export function answeredCompaction(res: ServerResponse, api: DialectName, d: Decision, config: Config): boolean {
+export function answeredCompaction(res: ServerResponse, api: DialectName, d: Decision, config: Config, openaiUpstream: boolean): boolean {
   if (d.prepared?.compactionRequest == null || d.parsed === null) return false;
   let text: string | null;
   try {
-    text = compactionAnswerText(d.prepared, config);
+    text = compactionAnswerText(d.prepared, config, openaiUpstream);
   } catch {
     text = null;
   }
   if (text === null) return false;
-  answerCompaction(res, api, d.parsed, text);
+  answerCompaction(res, api, d.parsed, text, d.prepared.compactionRequest.by === "compaction-trigger");
   Object.assign(d.record, { messagesOut: 0, tokensOut: 0 });
   return true;
 }

@@ -12,7 +12,7 @@ import type { Engine } from "../../core/index.js";
 import { admin } from "./admin.js";
 import { COMPACT_PATH, compactEndpoint } from "./compact-endpoint.js";
 import { answeredCompaction } from "./compaction-answer.js";
-import { bodyText, decide, mergedBeta, outgoingBytes, outgoingHeaders, thinkingPlan, type Decision } from "../decision/index.js";
+import { bodyText, decide, isOpenAIHost, mergedBeta, openOwnCompactions, outgoingBytes, outgoingHeaders, thinkingPlan, type Decision } from "../decision/index.js";
 import type { DebugDump } from "../observe/index.js";
 import { logLine, type RequestRecord } from "../observe/index.js";
 import type { Observer } from "../observe/index.js";
@@ -102,7 +102,7 @@ function finish(ctx: Context, d: Decision, action: Action, escalations: number, 
  * with the cliff's summary (--answer-compaction), or strict mode's 400 when every rung left it over its threshold.
  */
 function answeredHere(res: ServerResponse, ctx: Context, route: Route, d: Decision, watched: ReturnType<Observer["begin"]>): boolean {
-  if (ctx.options.answerCompaction && answeredCompaction(res, route.api!, d, ctx.engine.config)) {
+  if (ctx.options.answerCompaction && answeredCompaction(res, route.api!, d, ctx.engine.config, isOpenAIHost(ctx.options.upstreams[route.upstream]))) {
     watched.end(finish(ctx, d, "answered", 0, 200), 0);
     return true;
   }
@@ -212,5 +212,7 @@ export async function handle(req: IncomingMessage, res: ServerResponse, ctx: Con
     ctx.observer.begin(ctx.engine, req.headers, route.api, null, null).end(record, 0);
     return passThrough(req, res, ctx, url, body.chunks);
   }
-  return compacted(req, res, ctx, route, url, joined(body));
+  const raw = joined(body);
+  // Codex sends back the compaction item we answered a trigger with: what the upstream gets is its summary.
+  return compacted(req, res, ctx, route, url, (route.api === "openai-responses" ? openOwnCompactions(raw) : null) ?? raw);
 }

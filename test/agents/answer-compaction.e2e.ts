@@ -10,7 +10,10 @@
  * Codex 0.169.0 and 0.171.0 (signed in with ChatGPT), told a small window so that they compact by
  * themselves mid-task: every compaction turn (`request_kind: "compaction"`) is answered by the
  * proxy and none reaches the model, the turns after it carry the proxy's summary, and Codex
- * finishes its task.
+ * finishes its task. Codex 0.171.0 with an API key and the scripted model as its OpenAI upstream
+ * (not OpenAI's): its remote compaction v2 (`compaction_trigger`) is answered with a compaction item
+ * of ours and the model receives the summary in its place. The control: with
+ * `--no-answer-compaction` the same requests reach the model untouched.
  */
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
@@ -123,6 +126,29 @@ describe("a client's own compaction answered by run", () => {
       }
     });
   }
+
+  it("Codex 0.171.0 with an API key and an upstream that is not OpenAI's: its remote compaction (a compaction_trigger) is answered with a compaction item, and the turns after it reach the model with the summary", async () => {
+    const codex = installed("@openai/codex", "0.171.0", [".bin", "codex"]);
+    const model = await mockModel({ calls: 8, lifetimeMs: 900_000 });
+    const home = mkdtempSync(join(tmpdir(), "cliff-answer-codex-key-"));
+    mkdirSync(join(home, ".codex"), { recursive: true });
+    const env = { ...baseEnv(home), OPENAI_API_KEY: "sk-test" };
+    const agent = [codex, "-c", "features.plugins=false", "-c", "model_context_window=20000", "-c", "model_auto_compact_token_limit=6000", "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", PROMPT];
+    try {
+      const r = await run(["--openai-upstream", model.url + "/v1"], agent, home, env);
+      const seen = posts(model);
+      const answered = (r.log.match(/answered \(a compaction request: compaction-trigger\)/g) ?? []).length;
+      console.log(`codex 0.171.0 (API key): exit ${r.code}; the model saw ${seen.length} requests; the proxy answered ${answered} compaction trigger(s)`);
+      expect(r.code, r.err.slice(-2000)).toBe(0);
+      expect(r.err).not.toContain("expected exactly one compaction output item");
+      expect(r.out).toContain("ALL DONE");
+      expect(answered).toBeGreaterThan(0);
+      expect(seen.filter((s) => s.body.includes("compaction_trigger"))).toEqual([]);
+      expect(seen.some((s) => s.body.includes(SUMMARY_HEADER) && !s.body.includes("cliffcompaction-summary:"))).toBe(true);
+    } finally {
+      model.close();
+    }
+  });
 
   it("the control: with --no-answer-compaction, Claude Code's /compact and Codex's compaction turns reach the model, untouched", async () => {
     const claude = installed("@anthropic-ai/claude-code", CLAUDE_VERSION, ["@anthropic-ai", "claude-code", "bin", "claude.exe"]);

@@ -9,7 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
-import { resolveConfig, SUMMARY_HEADER } from "../../core/index.js";
+import { Engine, resolveConfig, SUMMARY_HEADER } from "../../core/index.js";
+import { compactionAnswerText, isOpenAIHost, OWN_COMPACTION } from "../../proxy/decision/index.js";
 import { startProxy, type RunningProxy } from "../../proxy/index.js";
 import { mockUpstream, type MockUpstream } from "../helpers/mock-upstream.js";
 import {
@@ -136,9 +137,51 @@ describe("answered by the proxy", () => {
   });
 });
 
+describe("a compaction_trigger bound for an upstream that is not OpenAI's (Codex remote compaction v2)", () => {
+  for (const stream of [true, false]) {
+    it(`answered (${stream ? "streamed" : "not streamed"}) with exactly one compaction item of ours; sent back later, the upstream gets its summary as a user message`, async () => {
+      const from = mock.received.length;
+      const body = { ...compactionTriggerRequest(12), stream } as any;
+      const r = await fetch(on.url + "/v1/responses", { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer k", ...codexTurnMetadata("compaction") }, body: JSON.stringify(body) });
+      const answer = await r.text();
+      await settle();
+      expect(mock.received.length).toBe(from);
+      let output: any[];
+      if (stream) {
+        const events = answer.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)));
+        expect(events.map((e) => e.type)).toEqual(["response.created", "response.output_item.added", "response.output_item.done", "response.completed"]);
+        output = events[events.length - 1].response.output;
+      } else output = JSON.parse(answer).output;
+      expect(output.length).toBe(1);
+      expect(output[0].type).toBe("compaction");
+      expect(typeof output[0].encrypted_content).toBe("string");
+      // Codex keeps the item and sends it back after the history it kept: the upstream reads the summary.
+      const later = { model: "gpt-5.6-sol", input: [body.input[0], { type: "compaction", id: output[0].id, encrypted_content: output[0].encrypted_content }, { type: "message", role: "user", content: [{ type: "input_text", text: "go on" }] }] };
+      const again = await fetch(on.url + "/v1/responses", { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer k" }, body: JSON.stringify(later) });
+      await again.text();
+      await settle();
+      expect(mock.received.length).toBe(from + 1);
+      const got = JSON.parse(mock.received[from].body.toString("utf8"));
+      expect(got.input.length).toBe(3);
+      expect(got.input[1].role).toBe("user");
+      expect(got.input[1].content[0].text.startsWith(SUMMARY_HEADER)).toBe(true);
+      expect(got.input[1].content[0].text).toContain("pytest tests/test_11.py");
+      expect(mock.received[from].body.toString("utf8")).not.toContain(OWN_COMPACTION);
+    });
+  }
+
+  it("bound for OpenAI's own API or ChatGPT's backend it is left to the provider", () => {
+    for (const u of ["https://api.openai.com/v1", "https://chatgpt.com/backend-api", "https://eu.api.openai.com"]) expect(isOpenAIHost(new URL(u))).toBe(true);
+    for (const u of ["http://127.0.0.1:8080/v1", "https://openai.com.example.net", "https://my-gateway.internal/openai"]) expect(isOpenAIHost(new URL(u))).toBe(false);
+    const prepared = new Engine({ thresholdTokens: 2000 }).prepare(compactionTriggerRequest(12), "openai-responses");
+    expect(compactionAnswerText(prepared, resolveConfig(CONFIG), true)).toBeNull();
+    expect(compactionAnswerText(prepared, resolveConfig(CONFIG), false)).toContain(SUMMARY_HEADER);
+  });
+});
+
 describe("passed untouched, never cliffed", () => {
-  it("requests that ask the provider to compact, even with answering on", async () => {
-    for (const [path, body] of [["/v1/messages", anthropicCompactionRequest(12)], ["/v1/responses", compactionTriggerRequest(12)]] as const) {
+  it("Anthropic's compaction field, even with answering on (only the provider can sign its block)", async () => {
+    for (const [path, body] of [["/v1/messages", anthropicCompactionRequest(12)]] as const) {
       const from = mock.received.length;
       const sent = JSON.stringify(body);
       const auth: Record<string, string> = path.endsWith("messages") ? { "x-api-key": "k" } : { authorization: "Bearer k" };
