@@ -17,10 +17,13 @@ export function contentText(content: unknown, types: readonly string[] = ["text"
 }
 
 /** The text a summary message carries, in any dialect (a string, or its text / input_text blocks). */
+// The AgentParley sandbox build reads flat messages only: the Gemini shape is left out of its bundle.
+declare const __CLIFF_SANDBOX__: boolean | undefined;
+
 export function summaryMessageText(message: unknown): string {
   const m = obj(message);
   // A Gemini content holds untyped `{text}` parts.
-  if (m.content === undefined && Array.isArray(m.parts)) return m.parts.map((p) => obj(p).text).filter((t) => typeof t === "string").join("\n");
+  if (!(typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__) && m.content === undefined && Array.isArray(m.parts)) return m.parts.map((p) => obj(p).text).filter((t) => typeof t === "string").join("\n");
   return contentText(m.content, ["text", "input_text"]);
 }
 
