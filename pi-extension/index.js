@@ -621,7 +621,7 @@ function pythonJsonLength(value) {
 
 // core/parts/call-kinds.ts
 var words = (list) => new Set(list.split(" "));
-var EDIT_TOOLS = words("edit replace write multiedit notebookedit write_file edit_file create_file str_replace_editor str_replace_based_edit_tool apply_patch apply_patch_call");
+var EDIT_TOOLS = words("edit write multiedit notebookedit write_file edit_file create_file str_replace_editor str_replace_based_edit_tool apply_patch apply_patch_call" + (typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__ ? "" : " replace"));
 var SHELL_TOOLS = words("shell shell_command exec exec_command local_shell local_shell_call container.exec bash execute_bash run_command run_shell_command terminal");
 var NEW_TEXT_KEYS = ["new_string", "newText", "new_str", "new_text", "content", "file_text", "new_source", "input", "patch", "diff"];
 var PLAN_TOOLS = words("todowrite todo_write write_todos todo todos update_plan task_tracker manage_todo_list todo_list");
@@ -681,7 +681,7 @@ function isPlanCall(name, rawArgs) {
   return args.command !== "view" && args.action !== "list" && args.action !== "view";
 }
 var READ_TOOLS = words("read read_file view view_file notebookread open_file");
-var WRITE_TOOLS = words("write edit replace multiedit notebookedit write_file edit_file create_file str_replace_based_edit_tool");
+var WRITE_TOOLS = words("write edit multiedit notebookedit write_file edit_file create_file str_replace_based_edit_tool" + (typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__ ? "" : " replace"));
 var PATCH_TOOLS = words("apply_patch apply_patch_call");
 var EDITOR_TOOLS = words("str_replace_editor str_replace_based_edit_tool");
 var FILE_PATH_KEYS = ["path", "file_path", "filePath", "filename", "notebook_path"];
@@ -1051,9 +1051,12 @@ function contentText(content, types = ["text"]) {
   return out.join("\n");
 }
 function summaryMessageText(message) {
-  const m = obj(message);
-  if (m.content === void 0 && Array.isArray(m.parts)) return m.parts.map((p) => obj(p).text).filter((t) => typeof t === "string").join("\n");
-  return contentText(m.content, ["text", "input_text"]);
+  if (!(typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__) && Array.isArray(obj(message).parts)) return partsText(obj(message));
+  return contentText(obj(message).content, ["text", "input_text"]);
+}
+function partsText(m) {
+  if (m.content !== void 0) return contentText(m.content, ["text", "input_text"]);
+  return arr(m.parts).map((p) => obj(p).text).filter((t) => typeof t === "string").join("\n");
 }
 function isSummaryText(text) {
   return typeof text === "string" && text.startsWith(SUMMARY_HEADER);

@@ -6,7 +6,9 @@
 import { arr, isArray, jsonParse, obj, str } from "../guards.js";
 
 const words = (list: string): Set<string> => new Set(list.split(" "));
-const EDIT_TOOLS = words("edit replace write multiedit notebookedit write_file edit_file create_file str_replace_editor str_replace_based_edit_tool apply_patch apply_patch_call");
+// Gemini CLI's edit tool; the AgentParley sandbox build (flat messages, its bundle within 45 KiB) leaves it out.
+declare const __CLIFF_SANDBOX__: boolean | undefined;
+const EDIT_TOOLS = words("edit write multiedit notebookedit write_file edit_file create_file str_replace_editor str_replace_based_edit_tool apply_patch apply_patch_call" + (typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__ ? "" : " replace"));
 const SHELL_TOOLS = words("shell shell_command exec exec_command local_shell local_shell_call container.exec bash execute_bash run_command run_shell_command terminal");
 /** Where each tool family keeps the text it writes, in the order they are looked for. */
 const NEW_TEXT_KEYS = ["new_string", "newText", "new_str", "new_text", "content", "file_text", "new_source", "input", "patch", "diff"];
@@ -92,7 +94,7 @@ export function isPlanCall(name: unknown, rawArgs: unknown): boolean {
 
 // Which files a call read and modified (the file lists read these; so does the keepFiles pin).
 const READ_TOOLS = words("read read_file view view_file notebookread open_file");
-const WRITE_TOOLS = words("write edit replace multiedit notebookedit write_file edit_file create_file str_replace_based_edit_tool");
+const WRITE_TOOLS = words("write edit multiedit notebookedit write_file edit_file create_file str_replace_based_edit_tool" + (typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__ ? "" : " replace"));
 const PATCH_TOOLS = words("apply_patch apply_patch_call");
 const EDITOR_TOOLS = words("str_replace_editor str_replace_based_edit_tool");
 const FILE_PATH_KEYS = ["path", "file_path", "filePath", "filename", "notebook_path"];

@@ -16,15 +16,19 @@ export function contentText(content: unknown, types: readonly string[] = ["text"
   return out.join("\n");
 }
 
-/** The text a summary message carries, in any dialect (a string, or its text / input_text blocks). */
 // The AgentParley sandbox build reads flat messages only: the Gemini shape is left out of its bundle.
 declare const __CLIFF_SANDBOX__: boolean | undefined;
 
+/** The text a summary message carries, in any dialect (a string, its text / input_text blocks, or a Gemini content's parts). */
 export function summaryMessageText(message: unknown): string {
-  const m = obj(message);
-  // A Gemini content holds untyped `{text}` parts.
-  if (!(typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__) && m.content === undefined && Array.isArray(m.parts)) return m.parts.map((p) => obj(p).text).filter((t) => typeof t === "string").join("\n");
-  return contentText(m.content, ["text", "input_text"]);
+  if (!(typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__) && Array.isArray(obj(message).parts)) return partsText(obj(message));
+  return contentText(obj(message).content, ["text", "input_text"]);
+}
+
+/** A Gemini content's untyped `{text}` parts, joined (its `content`, if it has one, as any other dialect's). */
+function partsText(m: Record<string, unknown>): string {
+  if (m.content !== undefined) return contentText(m.content, ["text", "input_text"]);
+  return arr(m.parts).map((p) => obj(p).text).filter((t) => typeof t === "string").join("\n");
 }
 
 /** True when a text is a previous summary (it opens with the header). */
