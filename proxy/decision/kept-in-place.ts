@@ -32,7 +32,10 @@ export function keptFromSpan(span: readonly unknown[]): unknown[] {
   const calls = new Map<string, unknown>();
   for (const m of span) {
     if (!isObj(m)) continue;
-    if (m.role === "system") systems.push(m);
+    // An empty one folds to nothing in the summary and is not put back (the API refuses empty content).
+    if (m.role === "system") {
+      if (textBlocks(m.content).length > 0 && m.content !== "") systems.push(m);
+    }
     else if (m.role === "assistant" && Array.isArray(m.content)) {
       for (const b of m.content) if (isObj(b) && b.type === "tool_use" && typeof b.id === "string") calls.set(b.id, b);
     } else if (m.role === "user" && Array.isArray(m.content)) results.push(...m.content.filter(loadsTools));

@@ -143,6 +143,7 @@ describe("Claude Code 2.1.332's requests through a cliff", () => {
   it("a single system message keeps its own object; nothing to keep leaves the span's place empty", () => {
     const one = { role: "system", content: "only" };
     expect(keptFromSpan([{ role: "user", content: "x" }, one])).toEqual([one]);
+    expect(keptFromSpan([{ role: "system", content: [] }, { role: "system", content: "" }, one])).toEqual([one]);
     expect(keptFromSpan([{ role: "assistant", content: [{ type: "tool_use", id: "a", name: "Bash", input: {} }] }, { role: "user", content: [{ type: "tool_result", tool_use_id: "a", content: "out" }] }])).toEqual([]);
     // A tool load whose call is not in the span (it stays in the head) is not put back twice.
     expect(keptFromSpan([{ role: "user", content: [{ type: "tool_result", tool_use_id: "elsewhere", content: [{ type: "tool_reference", tool_name: "X" }] }] }])).toEqual([]);
