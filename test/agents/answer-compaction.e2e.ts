@@ -10,7 +10,7 @@
  * Codex 0.169.0 and 0.171.0 (signed in with ChatGPT), told a small window so that they compact by
  * themselves mid-task: every compaction turn (`request_kind: "compaction"`) is answered by the
  * proxy and none reaches the model, the turns after it carry the proxy's summary, and Codex
- * finishes its task. Codex 0.171.0 with an API key and the scripted model as its OpenAI upstream
+ * finishes its task. Codex 0.169.0 and 0.171.0 with an API key and the scripted model as their OpenAI upstream
  * (not OpenAI's): its remote compaction v2 (`compaction_trigger`) is answered with a compaction item
  * of ours and the model receives the summary in its place. The control: with
  * `--no-answer-compaction` the same requests reach the model untouched.
@@ -50,7 +50,7 @@ const baseEnv = (home: string): NodeJS.ProcessEnv => ({
 /** `cliffcompaction run` (answering on by default) around `agent`; its output and the proxy's log. */
 async function run(flags: string[], agent: string[], home: string, env: NodeJS.ProcessEnv): Promise<Finished & { log: string }> {
   const r = await runChild(process.execPath, [join(process.cwd(), "dist/cli.mjs"), "run", ...flags, "--", ...agent], home, env, 300_000);
-  const path = /log: (\S+)/.exec(r.err)?.[1];
+  const path = /log: ([^\s;]+)/.exec(r.err)?.[1];
   return { ...r, log: path !== undefined && existsSync(path) ? readFileSync(path, "utf8") : "" };
 }
 
@@ -127,8 +127,8 @@ describe("a client's own compaction answered by run", () => {
     });
   }
 
-  it("Codex 0.171.0 with an API key and an upstream that is not OpenAI's: its remote compaction (a compaction_trigger) is answered with a compaction item, and the turns after it reach the model with the summary", async () => {
-    const codex = installed("@openai/codex", "0.171.0", [".bin", "codex"]);
+  for (const version of CODEX_VERSIONS) it(`Codex ${version} with an API key and an upstream that is not OpenAI's: its remote compaction (a compaction_trigger) is answered with a compaction item, and the turns after it reach the model with the summary`, async () => {
+    const codex = installed("@openai/codex", version, [".bin", "codex"]);
     const model = await mockModel({ calls: 8, lifetimeMs: 900_000 });
     const home = mkdtempSync(join(tmpdir(), "cliff-answer-codex-key-"));
     mkdirSync(join(home, ".codex"), { recursive: true });
@@ -138,7 +138,7 @@ describe("a client's own compaction answered by run", () => {
       const r = await run(["--openai-upstream", model.url + "/v1"], agent, home, env);
       const seen = posts(model);
       const answered = (r.log.match(/answered \(a compaction request: compaction-trigger\)/g) ?? []).length;
-      console.log(`codex 0.171.0 (API key): exit ${r.code}; the model saw ${seen.length} requests; the proxy answered ${answered} compaction trigger(s)`);
+      console.log(`codex ${version} (API key): exit ${r.code}; the model saw ${seen.length} requests; the proxy answered ${answered} compaction trigger(s)`);
       expect(r.code, r.err.slice(-2000)).toBe(0);
       expect(r.err).not.toContain("expected exactly one compaction output item");
       expect(r.out).toContain("ALL DONE");
