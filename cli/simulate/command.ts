@@ -58,7 +58,7 @@ export function simulateCommand(file: string, session: Session, values: Values, 
     out.push(JSON.stringify({
       file, format: session.format, dialect: session.dialect, model: choice.model, threshold: cfg.thresholdTokens, thresholdWhy: choice.why, requests: sim.steps.length, cliffs: cliffsJson(session, sim), idleCliffs: sim.idleCliffs, peak: sim.peak, floor: sim.floor, cacheDiscount: discount,
       cacheTtlSeconds: Math.round(choice.cacheTtlMs / 1000), timed: sim.timed, price: choice.price, tier: choice.tier,
-      minGainTokens: sim.minGain, held: sim.held, tightFloor: sim.tightFloor,
+      minGainTokens: sim.minGain, held: sim.held, tightFloor: sim.tightFloor, reachedThreshold: reached(sim, cfg.thresholdTokens),
       billing: { cliff: billingJson(sim.cliff, sim.priced), noCompaction: billingJson(sim.none, sim.priced), llmSummary: billingJson(sim.llm, sim.priced) },
       archive: writer === undefined ? null : { dir: writer.dir, ...writer.stats() },
     }, null, 2));
@@ -71,10 +71,32 @@ export function simulateCommand(file: string, session: Session, values: Values, 
   out.push(cacheLine(sim, choice));
   out.push("", `input tokens (cached input billed at ${discount}×)${sim.priced ? "; dollars at the model's list prices" : ""}`);
   out.push(...billingTable(sim));
-  if (sim.none.billed > 0) out.push("", `cliffcompaction bills ${(100 * (1 - sim.cliff.billed / sim.none.billed)).toFixed(1)}% less than no compaction and ${(100 * (1 - sim.cliff.billed / Math.max(1, sim.llm.billed))).toFixed(1)}% less than an LLM summary at the same threshold.`);
+  const note = thresholdNote(sim, cfg.thresholdTokens, choice);
+  if (note !== null) out.push("", note);
+  else if (sim.none.billed > 0) out.push("", `cliffcompaction bills ${(100 * (1 - sim.cliff.billed / sim.none.billed)).toFixed(1)}% less than no compaction and ${(100 * (1 - sim.cliff.billed / Math.max(1, sim.llm.billed))).toFixed(1)}% less than an LLM summary at the same threshold.`);
   if (writer !== undefined) out.push(`archive   ${n(writer.stats().written)} text(s) written to ${writer.dir}, ${n(writer.stats().refreshed)} archived again${writer.stats().failures > 0 ? `, ${n(writer.stats().failures)} could not be written` : ""}`);
   if (typeof values.svg === "string") out.push(`chart     ${values.svg}`);
   if (typeof values.csv === "string") out.push(`csv       ${values.csv}`);
+}
+
+/** Whether the session's own context (no compaction) ever crossed the threshold. */
+const reached = (sim: Simulation, threshold: number): boolean => sim.cliffs > 0 || sim.steps.some((s) => s.baselineContext > threshold);
+
+/** Two significant figures: a threshold worth typing. */
+const roundish = (v: number): number => {
+  const unit = 10 ** Math.max(0, Math.floor(Math.log10(Math.max(1, v))) - 1);
+  return Math.max(1, Math.round(v / unit) * unit);
+};
+
+/**
+ * When the session never crossed its threshold, the bills are equal for want of a cliff, not of a
+ * saving: say so, with the threshold's source, and a threshold that would show cliffs.
+ */
+export function thresholdNote(sim: Simulation, threshold: number, choice: Pick<SimChoice, "why" | "chosen">): string | null {
+  if (reached(sim, threshold) || sim.steps.length === 0) return null;
+  const share = Math.floor((100 * sim.peak) / threshold);
+  const which = choice.chosen ? `the default threshold, ${n(threshold)} (${choice.why})` : `its threshold, ${n(threshold)} (${choice.why})`;
+  return `note      the session never reached ${which}: its context peaked at ${n(sim.peak)} tokens, ${share}% of it, so there was nothing to compact and the bills are the same. To see where it would cliff, try --threshold ${n(roundish(sim.peak / 2)).replace(/,/g, "")} (half its peak).`;
 }
 
 /** The cache's lifetime as the replay applied it, and the idle cliff. */
