@@ -4,7 +4,14 @@
  */
 import type { Source } from "./retention-corpus.js";
 import type { NamedPolicy } from "./retention-policies.js";
-import type { Tally } from "./retention.js";
+
+/** One policy's sums over a session's cuts: the tokens the next turns needed and what of them it held, the tokens it kept of the history. */
+export interface Tally {
+  needed: number;
+  held: number;
+  kept: number;
+  history: number;
+}
 
 export interface Measured {
   src: Source;

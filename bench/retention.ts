@@ -14,18 +14,11 @@ import { cutPoints, measureCut, neededTokens, TokenReader } from "../core/retent
 import { agentSession } from "./agent-dialects.js";
 import { corpusDir, corpusSources, type Half, type Source } from "./retention-corpus.js";
 import { policies, rulesOff, type NamedPolicy } from "./retention-policies.js";
-import { familyTable, paysTable, targetLines, type Measured } from "./retention-tables.js";
+import { familyTable, paysTable, targetLines, type Measured, type Tally } from "./retention-tables.js";
 
 export { corpusDir, corpusSources, type Source };
 
 /** Totals of one policy over some cuts. */
-export interface Tally {
-  needed: number;
-  held: number;
-  kept: number;
-  history: number;
-}
-
 const GENERATED_SEEDS = [11, 23, 37];
 
 export function generatedSources(seeds = GENERATED_SEEDS): Source[] {

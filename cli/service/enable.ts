@@ -10,7 +10,8 @@ import { planCodexWiring, removeCodexWiring, writeCodexWiring, type CodexWiringP
 import { checkServiceFile, serviceArgv } from "./argv.js";
 import { addBlock, removeBlock } from "../../node/clients/index.js";
 import { probe, waitForProxy } from "./probe.js";
-import { logFile, serviceManager, stateDir, validName, type Instance, type Platform, type ServiceManager } from "./service.js";
+import { logFile, stateDir, validName, type Instance, type Platform, type ServiceManager } from "./service.js";
+import { serviceManager } from "./manager.js";
 import { blockId, profileLines, shellProfile, type ShellProfile } from "../../node/clients/index.js";
 
 /** What `enable` did for one instance. */

@@ -6,7 +6,7 @@
 import { UsageError, type Parsed } from "../args.js";
 import { instanceName, readState, type ServiceDeps } from "./enable.js";
 import { waitForProxy } from "./probe.js";
-import { serviceManager } from "./service.js";
+import { serviceManager } from "./manager.js";
 
 export async function restartCommand(p: Parsed, d: ServiceDeps): Promise<number> {
   if (p.positionals.length > 0 || p.rest.length > 0) throw new UsageError("restart takes no FILE or command");

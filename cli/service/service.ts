@@ -7,8 +7,6 @@
 import { spawnSync } from "node:child_process";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { launchdManager } from "./launchd.js";
-import { systemdManager } from "./systemd.js";
 
 export interface Instance {
   /** "default", or the `--name` of a second instance. */
@@ -69,19 +67,6 @@ export const realExec: Exec = (command, args) => {
 
 export function hostPlatform(env: NodeJS.ProcessEnv = process.env): Platform {
   return { platform: process.platform, home: env.HOME || homedir(), env, exec: realExec, uid: process.getuid?.() ?? 0 };
-}
-
-/** The manager this machine has, or null (a container, a machine without a user session). */
-export function serviceManager(p: Platform): ServiceManager | null {
-  if (p.platform === "linux") {
-    const r = p.exec("systemctl", ["--user", "show-environment"]);
-    return r.status === 0 ? systemdManager(p) : null;
-  }
-  if (p.platform === "darwin") {
-    const r = p.exec("launchctl", ["print", `gui/${p.uid}`]);
-    return r.status === 0 ? launchdManager(p) : null;
-  }
-  return null;
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/;

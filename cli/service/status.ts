@@ -10,7 +10,8 @@ import { findBlock } from "../../node/clients/index.js";
 import { adminToken, listenerHolds } from "../admin-auth.js";
 import { installedVersion, staleWarning } from "./installed-version.js";
 import { probe, type Probe } from "./probe.js";
-import { serviceManager, type ServiceManager, type ServiceState } from "./service.js";
+import { serviceManager } from "./manager.js";
+import type { ServiceManager, ServiceState } from "./service.js";
 import { blockId, shellProfile } from "../../node/clients/index.js";
 import { inertCell } from "../terminal-text.js";
 

@@ -1,5 +1,5 @@
 /** What every dialect (one API's message shapes) provides to the compactor. */
-import type { PartContext } from "../parts/index.js";
+import type { PartContext } from "../parts/context.js";
 
 export type DialectName = "anthropic" | "openai-chat" | "openai-responses" | "gemini" | "pi" | "plain";
 

@@ -8,11 +8,10 @@ import type { IncomingHttpHeaders } from "node:http";
 import { isObj, type DialectName, type Engine, type PrepareContext, type PrepareOptions } from "../../core/index.js";
 import { bodyText } from "./body.js";
 import { compactionRequest } from "./compaction-request.js";
-import type { RequestRecord } from "../observe/index.js";
 import { replacedValue, splicedBody } from "./numbers.js";
 import { mergedBeta, thinkingPlan, withoutKeptThinking, type ThinkingPlan } from "./preserved-thinking.js";
 import { withKeptInPlace } from "./kept-in-place.js";
-import type { Action } from "../observe/index.js";
+import type { Action, RequestRecord } from "./record.js";
 import { thresholdFor, type ThresholdChoice, type ThresholdPolicy } from "./window.js";
 
 export interface Decision {

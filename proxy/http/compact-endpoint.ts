@@ -11,7 +11,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { isObj, type DialectName } from "../../core/index.js";
 import { decide } from "../decision/index.js";
-import type { Context } from "./handler.js";
+import type { Context } from "./context.js";
 import { errorBody, overBudgetMessage } from "./refusal.js";
 import { readUpTo } from "./upstream.js";
 

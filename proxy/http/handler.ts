@@ -8,47 +8,20 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream";
-import type { Engine } from "../../core/index.js";
 import { admin } from "./admin.js";
 import { COMPACT_PATH, compactEndpoint } from "./compact-endpoint.js";
 import { answeredCompaction } from "./compaction-answer.js";
 import { bodyText, decide, isOpenAIHost, mergedBeta, openOwnCompactions, outgoingBytes, outgoingHeaders, thinkingPlan, type Decision } from "../decision/index.js";
-import type { DebugDump } from "../observe/index.js";
 import { logLine, type RequestRecord } from "../observe/index.js";
 import type { Observer } from "../observe/index.js";
-import type { Resolved } from "../options.js";
 import { ERROR_BODY_LIMIT, errorType, fallsBack, isContextError } from "../decision/index.js";
 import { admit } from "./admission.js";
-import type { HostGuard } from "./guard.js";
 import { overBudgetMessage, refuse } from "./refusal.js";
 import type { Route } from "../routes.js";
-import type { Action, Stats } from "../observe/index.js";
-import type { AdminAccess } from "./access.js";
-import type { IdleCollector } from "./idle-collect.js";
-import { endToEnd, joined, readUpTo, send, type Agents, type UpstreamRequest } from "./upstream.js";
+import type { Action } from "../observe/index.js";
+import { endToEnd, joined, readUpTo, send, type UpstreamRequest } from "./upstream.js";
 import { withReadableOffer } from "../encoding.js";
-
-export interface Context {
-  agents: Agents;
-  engine: Engine;
-  options: Resolved;
-  stats: Stats;
-  guard: HostGuard;
-  observer: Observer;
-  /** The proxy listens on a loopback address only. */
-  loopback: boolean;
-  debug: DebugDump | null;
-  /** Who may read what under /_cliff/ (access.ts). */
-  access: AdminAccess;
-  adminToken: string;
-  /** Requests in flight that the collection when quiet waits for (working()). */
-  working?: number;
-  /** Told to stop: health fails, and each answer closes its connection (see drain.ts). */
-  draining: boolean;
-  statusExtra: () => Record<string, unknown>;
-  /** Collects the heap once the proxy is quiet after a burst (idle-collect.ts). */
-  idle?: IdleCollector;
-}
+import type { Context } from "./context.js";
 
 /**
  * The upstream's answer, as it arrives. Either side going away ends the other: a client that

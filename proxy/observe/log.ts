@@ -1,30 +1,5 @@
 /** One log line per compacted-route request: what happened and what it cost, never content or headers. */
-import type { CompactionRequestBy } from "../../core/index.js";
-import type { Action } from "./stats.js";
-import { ruleText, type ThresholdPolicy } from "../decision/index.js";
-
-export interface RequestRecord {
-  api: string;
-  messagesIn: number;
-  messagesOut: number;
-  tokensIn: number;
-  tokensOut: number;
-  action: Action;
-  /** Escalations after an upstream context-length error. */
-  escalations: number;
-  /** Milliseconds the proxy added before the request left for the upstream. */
-  addedMs: number;
-  /** The upstream's status (0 when it could not be reached, or never asked). */
-  status: number;
-  /** Shadow mode: the counts are what would have been sent; the original was. */
-  shadow?: boolean;
-  /** A fallback: the upstream's refusal of the compacted body (status and the provider's error type), before the original was sent. */
-  refused?: { status: number; type: string | null };
-  /** Why a cliff was made below the threshold: the session had been idle longer than the cache lives. */
-  reason?: "idle";
-  /** The request asks for a compaction (decision/compaction-request.ts), and whose: it is never cliffed. */
-  compaction?: CompactionRequestBy;
-}
+import { ruleText, type RequestRecord, type ThresholdPolicy } from "../decision/index.js";
 
 const n = (v: number): string => v.toLocaleString("en-US");
 

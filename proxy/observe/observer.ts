@@ -8,7 +8,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import { getDialect, observedCalibration, summaryMessageText, type Engine, type PrepareContext, type PrepareOptions } from "../../core/index.js";
 import { EventHub } from "./events.js";
 import { lastCliff } from "./last-cliff.js";
-import type { RequestRecord } from "./log.js";
+import type { RequestRecord } from "../decision/index.js";
 import { Prices, type PriceTable } from "./prices.js";
 import { modelName, requestShape, sessionKey, type RequestShape } from "./session-key.js";
 import { Sessions, type Session } from "./sessions.js";

@@ -3,9 +3,7 @@ import type { Engine } from "../../core/index.js";
 
 import { modelFacts } from "../../core/models/index.js";
 import { VERSION } from "../version.js";
-import { overTierText, reasonText, type ThresholdChoice } from "../decision/index.js";
-
-export type Action = "pass" | "reuse" | "cliff" | "escalate" | "fail-open" | "oversize" | "refuse" | "fallback" | "answered";
+import { overTierText, reasonText, type Action, type ThresholdChoice } from "../decision/index.js";
 
 /** How many models' windows the status remembers (the newest ones). */
 export const WINDOWS_SHOWN = 32;

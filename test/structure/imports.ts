@@ -63,9 +63,9 @@ export function importsOf(file: string): { spec: string; typeOnly: boolean }[] {
   return out;
 }
 
-/** Every edge between sources of the rooms; a relative import that resolves to nothing is reported too. */
-export function graph(): { files: string[]; edges: Edge[]; unresolved: string[] } {
-  const files = ROOMS.flatMap(sources);
+/** Every edge between sources of the rooms (or of the folders named); a relative import that resolves to nothing is reported too. */
+export function graph(rooms: readonly string[] = ROOMS): { files: string[]; edges: Edge[]; unresolved: string[] } {
+  const files = rooms.flatMap(sources);
   const edges: Edge[] = [];
   const unresolved: string[] = [];
   for (const from of files) {
@@ -79,10 +79,13 @@ export function graph(): { files: string[]; edges: Edge[]; unresolved: string[] 
   return { files, edges, unresolved };
 }
 
-/** The strongly connected components with more than one file (or a file importing itself), by Tarjan's algorithm. */
-export function cycles(files: string[], edges: Edge[]): string[][] {
+/**
+ * The strongly connected components with more than one file (or a file importing itself), by
+ * Tarjan's algorithm; type-only imports count only when `types` says so.
+ */
+export function cycles(files: string[], edges: Edge[], types: "values only" | "types too" = "values only"): string[][] {
   const next = new Map<string, string[]>(files.map((f) => [f, []]));
-  for (const e of edges) if (!e.typeOnly) next.get(e.from)?.push(e.to);
+  for (const e of edges) if (!e.typeOnly || types === "types too") next.get(e.from)?.push(e.to);
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const stack: string[] = [];

@@ -5,10 +5,11 @@ import { crowdedFolders, cycles, pastFace } from "./imports.js";
 const edge = (from: string, to: string, typeOnly = false) => ({ from, to, typeOnly });
 
 describe("layout rules", () => {
-  it("find a cycle of values and ignore one closed only by a type-only import", () => {
+  it("find a cycle of values, and one closed only by a type-only import when types count", () => {
     const files = ["cli/a.ts", "cli/b.ts", "cli/c.ts"];
     expect(cycles(files, [edge("cli/a.ts", "cli/b.ts"), edge("cli/b.ts", "cli/a.ts")])).toEqual([["cli/a.ts", "cli/b.ts"]]);
     expect(cycles(files, [edge("cli/a.ts", "cli/b.ts"), edge("cli/b.ts", "cli/c.ts"), edge("cli/c.ts", "cli/a.ts", true)])).toEqual([]);
+    expect(cycles(files, [edge("cli/a.ts", "cli/b.ts"), edge("cli/b.ts", "cli/c.ts"), edge("cli/c.ts", "cli/a.ts", true)], "types too")).toEqual([["cli/a.ts", "cli/b.ts", "cli/c.ts"]]);
   });
 
   it("count the sources directly in a folder, not those of its sub-folders", () => {

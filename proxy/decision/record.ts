@@ -1,0 +1,31 @@
+/**
+ * What a decision makes of one request: the action it took and the record the log, the stats and
+ * the observer read. They live here, beside decide.ts that makes them, so that observe/ (which
+ * reads them) imports decision/ and never the other way round.
+ */
+import type { CompactionRequestBy } from "../../core/index.js";
+
+export type Action = "pass" | "reuse" | "cliff" | "escalate" | "fail-open" | "oversize" | "refuse" | "fallback" | "answered";
+
+export interface RequestRecord {
+  api: string;
+  messagesIn: number;
+  messagesOut: number;
+  tokensIn: number;
+  tokensOut: number;
+  action: Action;
+  /** Escalations after an upstream context-length error. */
+  escalations: number;
+  /** Milliseconds the proxy added before the request left for the upstream. */
+  addedMs: number;
+  /** The upstream's status (0 when it could not be reached, or never asked). */
+  status: number;
+  /** Shadow mode: the counts are what would have been sent; the original was. */
+  shadow?: boolean;
+  /** A fallback: the upstream's refusal of the compacted body (status and the provider's error type), before the original was sent. */
+  refused?: { status: number; type: string | null };
+  /** Why a cliff was made below the threshold: the session had been idle longer than the cache lives. */
+  reason?: "idle";
+  /** The request asks for a compaction (decision/compaction-request.ts), and whose: it is never cliffed. */
+  compaction?: CompactionRequestBy;
+}
