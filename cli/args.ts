@@ -70,6 +70,8 @@ const CONFIG_HELP: Partial<Record<keyof Config, string>> = {
   workingSetMaxChars: "the working set's characters in all, newest files first",
   backRefMaxChars: "recall rule, back-references: a dropped result the next model turns name keeps the naming lines, up to N characters a result (0 = off)",
   backRefTotalMaxChars: "back-references' characters in all, newest first",
+  askedTwiceMaxChars: "recall rule, asked twice: a call the history repeats (a file read again, a tool with the same arguments) keeps its newest result up to N characters (0 = off)",
+  askedTwiceTotalMaxChars: "asked-twice results' characters in all, newest first",
 };
 
 // Defaults a host sets (cli/host-defaults.ts), shown as the help says them.
