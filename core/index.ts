@@ -51,7 +51,9 @@ export { canonicalJson, pythonJson, pythonJsonLength, serializeJson, measureJson
 export { parseFocus, focusExcerpt, FOCUS_EXCERPT_TAG, type Focus } from "./focus.js";
 export { truncate, strip, toWellFormed, isWellFormed, stripTaskNotifications } from "./text.js";
 export { CliffInputError } from "./errors.js";
-export { Engine, type PrepareContext, type PrepareOptions, type CliffFloor, type EngineOptions, type EngineStats } from "./engine/engine.js";
+export { Engine, type PrepareContext, type PrepareOptions, type CliffFloor, type EngineOptions, type EngineStats, type RefetchesSeen } from "./engine/engine.js";
+export { refetchesIn, refetchTotals, type CliffSeen, type Refetch } from "./refetch.js";
+export { countCallKeys, type PriorCalls } from "./repeats/asked-twice.js";
 export { boundCalibration, observedCalibration, CALIBRATION_MIN, CALIBRATION_MAX } from "./engine/calibration.js";
 export { PrefixStore, type StoreEntry } from "./engine/store.js";
 export { messageDigest, chainHashes, canonicalForm, canonicalText } from "./engine/digest.js";

@@ -24,6 +24,11 @@ export interface WatchEvent {
   status: number;
   shadow?: boolean;
   usage: { input: number; cacheRead: number; cacheWrite: number; output: number } | null;
+  /** A `refetch` event's own fields (proxy/observe/refetches.ts). */
+  count?: number;
+  tokens?: number;
+  cut?: number;
+  calls?: { tool: string; tokens: number; message: number }[];
 }
 
 export interface FrameState {
@@ -73,7 +78,7 @@ function header(s: any, state: FrameState): string[] {
   const c = s.config ?? {};
   const top = `${state.paused ? "PAUSED · " : ""}cliffcompaction ${s.version ?? ""} · ${state.url} · up ${duration((s.uptimeSeconds ?? 0) * 1000)} · threshold ${typeof s.thresholdShare === "number" ? `${Math.round(s.thresholdShare * 100)}% of each model's window` : s.thresholdRule === "default" ? "by model" : int(c.thresholdTokens ?? 0)} · keepRecent ${c.keepRecent ?? "?"}${c.shadow ? " · shadow" : ""}`;
   const u = s.usage ?? { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
-  const fallbacks = ((s.fallbacks ?? 0) > 0 ? ` · fallbacks ${int(s.fallbacks)}` : "") + ((s.answered ?? 0) > 0 ? ` · compactions answered ${int(s.answered)}` : "");
+  const fallbacks = ((s.fallbacks ?? 0) > 0 ? ` · fallbacks ${int(s.fallbacks)}` : "") + ((s.answered ?? 0) > 0 ? ` · compactions answered ${int(s.answered)}` : "") + ((s.refetches?.count ?? 0) > 0 ? ` · re-fetches ${int(s.refetches.count)} (${short(s.refetches.tokens ?? 0)} tokens)` : "");
   const totals = `requests ${int(s.compactable ?? 0)} · cliffs ${int(s.cliffs ?? 0)} · reuses ${int(s.reuses ?? 0)}${fallbacks} · saved ${short(s.tokensSaved ?? 0)} tokens, net ${dollars(s.netDollars)}`;
   const provider = `provider's count: input ${short(u.input)} · cache read ${short(u.cacheRead)} · cache write ${short(u.cacheWrite)} · output ${short(u.output)}`;
   const models = Object.entries(s.windows ?? {}) as [string, any][];
@@ -108,9 +113,16 @@ function sessionRows(s: any, state: FrameState, width: number, rows: number, pla
 }
 
 export function eventLine(e: WatchEvent): string {
+  if (e.action === "refetch") return refetchLine(e);
   const u = e.usage === null ? "" : ` · provider in ${short(e.usage.input)} cache ${short(e.usage.cacheRead)}/${short(e.usage.cacheWrite)} out ${short(e.usage.output)}`;
   const time = e.time.slice(11, 19);
   return `${time} ${fit(e.session ?? "-", 10)} ${fit(e.action + (e.shadow ? "*" : ""), 9)} ${int(e.messagesIn)}→${int(e.messagesOut)} msgs ${int(e.tokensIn)}→${int(e.tokensOut)} tok +${e.addedMs.toFixed(1)}ms ${e.status || "no upstream"}${u}`;
+}
+
+/** A `refetch` event: the calls of a session that asked again for what its cliff dropped. */
+function refetchLine(e: WatchEvent): string {
+  const tools = (e.calls ?? []).map((c) => c.tool).join(", ");
+  return `${e.time.slice(11, 19)} ${fit(e.session ?? "-", 10)} ${fit("refetch", 9)} ${int(e.count ?? 0)} call${e.count === 1 ? "" : "s"} (${tools}) ${int(e.tokens ?? 0)} tok after the cliff at message ${int(e.cut ?? 0)}`;
 }
 
 /** The frame's lines, at most `height` of them, each at most `width` characters. */

@@ -24,10 +24,12 @@ import { cloneSummary as clone, PrefixStore, type StoreEntry } from "./store.js"
 import type { ArchiveFn } from "../archive.js";
 import { withoutStubbedReads, withStubbedReads } from "./stubbed.js";
 import { verdictOf, type Verdict } from "./verdict.js";
+import { refetchesOf, type RefetchesSeen } from "./refetches.js";
 
 export type { CliffFloor, PrepareContext } from "./request.js";
 export type { EngineOptions, EngineStats, PrepareOptions } from "./options.js";
 export type { Verdict } from "./verdict.js";
+export type { RefetchesSeen } from "./refetches.js";
 
 export class Engine {
   readonly config: Config;
@@ -94,7 +96,24 @@ export class Engine {
    * alone (see verdict.ts): what the status, events, metrics and ledger count.
    */
   verdict(ctx: PrepareContext, options: PrepareOptions = {}): Verdict {
-    return verdictOf(ctx, (earlier) => this.prepare(earlier, ctx.dialect.name, options));
+    return verdictOf(ctx, (earlier) => this.earlier(ctx, earlier, options));
+  }
+
+  /**
+   * The calls of the request's newest turn that repeat a call whose result the request without
+   * that turn no longer held (see refetches.ts), from the request alone; null when no cliff stood.
+   */
+  refetches(ctx: PrepareContext, options: PrepareOptions = {}): RefetchesSeen | null {
+    return refetchesOf(ctx, (earlier) => this.earlier(ctx, earlier, options));
+  }
+
+  // The request without its newest turn, prepared once for the verdict and the re-fetches.
+  private readonly earlierOf = new WeakMap<PrepareContext, PrepareContext>();
+
+  private earlier(ctx: PrepareContext, body: Record<string, unknown>, options: PrepareOptions): PrepareContext {
+    let e = this.earlierOf.get(ctx);
+    if (e === undefined) this.earlierOf.set(ctx, (e = this.prepare(body, ctx.dialect.name, options)));
+    return e;
   }
 
   private prepareWith(body: unknown, dialectName: DialectName | string, ratio: number, cfg: Config, options: PrepareOptions = {}): RequestState {

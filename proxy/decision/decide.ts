@@ -5,7 +5,7 @@
  * decides for the original bytes.
  */
 import type { IncomingHttpHeaders } from "node:http";
-import { isObj, type DialectName, type Engine, type PrepareContext, type PrepareOptions } from "../../core/index.js";
+import { isObj, type DialectName, type Engine, type PrepareContext, type PrepareOptions, type RefetchesSeen } from "../../core/index.js";
 import { bodyText } from "./body.js";
 import { compactionRequest } from "./compaction-request.js";
 import { replacedValue, splicedBody } from "./numbers.js";
@@ -23,6 +23,8 @@ export interface Decision {
   prepared: PrepareContext | null;
   /** `cliff`, `reuse` or `pass` from the request alone (core/engine/verdict.ts), computed when first read. */
   readonly action: Action;
+  /** The re-fetches of its newest turn, from the request alone (core/engine/refetches.ts), computed when first read; null: none, or no cliff stood before it. */
+  readonly refetches: RefetchesSeen | null;
   /** The window and threshold used and why (null when the body did not parse). */
   threshold: ThresholdChoice | null;
   /** The threshold the request was decided against. */
@@ -76,7 +78,7 @@ export function decide(
   const started = performance.now();
   const record = { api, messagesIn: 0, messagesOut: 0, tokensIn: 0, tokensOut: 0, addedMs: 0 };
   let parsed: unknown;
-  const failOpen = (text: string | null): Decision => ({ body: raw, text, parsed: isObj(parsed) ? parsed : null, prepared: null, action: "fail-open", threshold: null, thresholdTokens: policy.tokens, record: { ...record, addedMs: performance.now() - started }, thinking: NO_PLAN, headers: undefined, minGainTokens: engine.config.minGainTokens });
+  const failOpen = (text: string | null): Decision => ({ body: raw, text, parsed: isObj(parsed) ? parsed : null, prepared: null, action: "fail-open", refetches: null, threshold: null, thresholdTokens: policy.tokens, record: { ...record, addedMs: performance.now() - started }, thinking: NO_PLAN, headers: undefined, minGainTokens: engine.config.minGainTokens });
   let text: string;
   try {
     text = bodyText(raw);
@@ -110,8 +112,19 @@ export function decide(
   // In shadow mode the counts are what would have been sent; the original goes. The verdict
   // prepares the request once more without its newest turn: asked for once the body is on its way.
   let verdict: Action | undefined;
+  let refetched: RefetchesSeen | null | undefined;
   const ctx = prepared;
   return {
+    get refetches(): RefetchesSeen | null {
+      if (refetched === undefined) {
+        try {
+          refetched = ctx.compactionRequest === null ? engine.refetches(ctx, options) : null;
+        } catch {
+          refetched = null;
+        }
+      }
+      return refetched;
+    },
     get action(): Action {
       // An idle cliff is a cliff of its own: the request without its newest turn was made before the gap.
       if (verdict === undefined && ctx.idle === true && ctx.compacted) verdict = "cliff";

@@ -4,7 +4,7 @@ export { bodyText } from "./body.js";
 export { compactionRequest, codexRequestKind } from "./compaction-request.js";
 export { compactionAnswerText, historyOf, isOpenAIHost, openOwnCompactions, ownCompactionItem, OWN_COMPACTION } from "./compaction-answer.js";
 export { decide, type Decision, outgoingBytes, outgoingHeaders } from "./decide.js";
-export type { Action, RequestRecord } from "./record.js";
+export type { Action, RefetchRecord, RequestRecord } from "./record.js";
 export { mergedBeta, thinkingPlan, THINKING_BINDING_BETA, type ThinkingPlan } from "./preserved-thinking.js";
 export { ERROR_BODY_LIMIT, isContextError } from "./reactive.js";
 export { errorType, fallsBack } from "./fallback.js";

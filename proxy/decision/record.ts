@@ -7,6 +7,16 @@ import type { CompactionRequestBy } from "../../core/index.js";
 
 export type Action = "pass" | "reuse" | "cliff" | "escalate" | "fail-open" | "oversize" | "refuse" | "fallback" | "answered";
 
+export interface RefetchRecord {
+  /** Where the tail of the cliff they follow starts, and its summary's fingerprint: which cliff it was. */
+  cut: number;
+  summary: string;
+  count: number;
+  tokens: number;
+  /** Each re-fetch: its tool, the tokens its result cost, and the message index of the call. */
+  calls: { tool: string; tokens: number; message: number }[];
+}
+
 export interface RequestRecord {
   api: string;
   messagesIn: number;
@@ -26,6 +36,8 @@ export interface RequestRecord {
   refused?: { status: number; type: string | null };
   /** Why a cliff was made below the threshold: the session had been idle longer than the cache lives. */
   reason?: "idle";
+  /** Calls of its newest turn that re-fetch what the cliff before them dropped (core/refetch.ts): counts and tool names, never a path. */
+  refetches?: RefetchRecord;
   /** The request asks for a compaction (decision/compaction-request.ts), and whose: it is never cliffed. */
   compaction?: CompactionRequestBy;
 }

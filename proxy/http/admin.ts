@@ -53,6 +53,7 @@ export function statusOf(ctx: AdminContext, sessions = STATUS_SESSIONS): Record<
     usage: { ...o.usage },
     probes: o.sessions.probes, sideCalls: o.sessions.sideCalls,
     netDollars: o.pricedCliffs > 0 ? o.netDollars : null,
+    refetches: [...o.byApi.values()].reduce((t, c) => ({ count: t.count + c.refetches, tokens: t.tokens + c.refetchTokens }), { count: 0, tokens: 0 }),
     events: { published: o.events.published, dropped: o.events.dropped, subscribers: o.events.subscriberCount },
     sessionCount: list.length,
     sessions: list.slice(0, sessions).map((s) => s.view()),

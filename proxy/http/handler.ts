@@ -12,7 +12,7 @@ import { admin } from "./admin.js";
 import { COMPACT_PATH, compactEndpoint } from "./compact-endpoint.js";
 import { answeredCompaction } from "./compaction-answer.js";
 import { bodyText, decide, isOpenAIHost, mergedBeta, openOwnCompactions, outgoingBytes, outgoingHeaders, thinkingPlan, type Decision } from "../decision/index.js";
-import { logLine, type RequestRecord } from "../observe/index.js";
+import { logLine, refetchRecord, type RequestRecord } from "../observe/index.js";
 import type { Observer } from "../observe/index.js";
 import { ERROR_BODY_LIMIT, errorType, fallsBack, isContextError } from "../decision/index.js";
 import { admit } from "./admission.js";
@@ -63,7 +63,8 @@ function overBudget(res: ServerResponse, route: Route, d: Decision): void {
 }
 
 function finish(ctx: Context, d: Decision, action: Action, escalations: number, status: number): RequestRecord {
-  const record: RequestRecord = { ...d.record, action, escalations, status };
+  const seen = action === "cliff" || action === "reuse" || action === "pass" || action === "escalate" || action === "fallback" ? d.refetches : null;
+  const record: RequestRecord = { ...d.record, action, escalations, status, ...(seen !== null && seen.list.length > 0 ? { refetches: refetchRecord(seen) } : {}) };
   ctx.stats.count(action, d.record.tokensIn, d.record.shadow === true ? d.record.tokensIn : d.record.tokensOut, escalations);
   ctx.options.log?.(logLine(record, ctx.options.logJson));
   ctx.debug?.write(d, action, status);

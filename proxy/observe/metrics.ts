@@ -41,6 +41,8 @@ export function metricsText(stats: Stats, engine: Engine, observer: Observer): s
   m.metric("fallbacks_total", "counter", "Compacted requests the upstream refused for a reason other than their length, resent as the client sent them, by API.", action("fallback"));
   m.metric("compactions_answered_total", "counter", "Compaction requests of the clients (Claude Code's summary request, Codex's compaction turn) answered by the proxy with the cliff's summary, no model asked (--answer-compaction), by API.", action("answered"));
   m.metric("compactions_answered_tokens_total", "counter", "Estimated tokens those answered compaction requests would have sent the model, by API.", byApi((c) => c.answeredTokens));
+  m.metric("refetches_total", "counter", "Calls made after a cliff that repeat a call whose result the cliff dropped (the same tool and arguments, or a read of the same file), counted from the requests alone, by API.", byApi((c) => c.refetches));
+  m.metric("refetch_tokens_total", "counter", "Estimated tokens of the results those re-fetches brought back, by API.", byApi((c) => c.refetchTokens));
   m.metric("thinking_blocks_dropped_total", "counter", "Thinking blocks the provider dropped from compacted requests (preserved thinking's input_transformations), by API.", byApi((c) => c.thinkingDropped));
   m.metric("escalations_total", "counter", "Rungs taken after an upstream context-length refusal, by API.", byApi((c) => c.escalations));
   m.metric("fail_opens_total", "counter", "Requests forwarded as received because the proxy could not decide them, by API.", action("fail-open"));

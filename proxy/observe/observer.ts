@@ -8,7 +8,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import { getDialect, observedCalibration, summaryMessageText, type Engine, type PrepareContext, type PrepareOptions } from "../../core/index.js";
 import { EventHub } from "./events.js";
 import { lastCliff } from "./last-cliff.js";
-import type { RequestRecord } from "../decision/index.js";
+import type { RefetchRecord, RequestRecord } from "../decision/index.js";
 import { Prices, type PriceTable } from "./prices.js";
 import { modelName, requestShape, sessionKey, type RequestShape } from "./session-key.js";
 import { Sessions, type Session } from "./sessions.js";
@@ -42,6 +42,9 @@ export interface ApiCounts {
   /** The tokens the clients' compaction requests the proxy answered would have sent. */
   answeredTokens: number;
   usage: Usage;
+  /** Calls that re-fetched what a cliff dropped (refetches.ts), and the estimated tokens of their results. */
+  refetches: number;
+  refetchTokens: number;
 }
 
 /** A session's fallbacks before the proxy warns that it keeps falling back. */
@@ -112,7 +115,7 @@ export class Observer {
   apiCounts(api: string): ApiCounts {
     let c = this.byApi.get(api);
     if (c === undefined) {
-      c = { requests: 0, thinkingDropped: 0, actions: {}, escalations: 0, tokensIn: 0, tokensOut: 0, answeredTokens: 0, usage: zeroUsage() };
+      c = { requests: 0, thinkingDropped: 0, actions: {}, escalations: 0, tokensIn: 0, tokensOut: 0, answeredTokens: 0, usage: zeroUsage(), refetches: 0, refetchTokens: 0 };
       this.byApi.set(api, c);
     }
     return c;
@@ -185,6 +188,16 @@ export class Watched {
       ...(thinkingDropped > 0 ? { thinkingDropped } : {}),
       ...(floor !== null ? { floor } : {}),
     });
+    if (session !== null && kind === "turn" && r.refetches !== undefined) this.refetched(session, counts, r.refetches, now);
+  }
+
+  /** The re-fetches not counted before: the session's, the API's, and one `refetch` event. */
+  private refetched(session: Session, counts: ApiCounts, r: RefetchRecord, now: number): void {
+    const fresh = session.refetches.add(r);
+    if (fresh === null) return;
+    counts.refetches += fresh.count;
+    counts.refetchTokens += fresh.tokens;
+    this.o.events.publish({ time: new Date(now).toISOString(), session: session.id, api: this.api, model: this.model, action: "refetch", kind: "refetch", ...fresh });
   }
 
   /** The ratio of the provider's prompt tokens to the estimate of what was sent; the calibration the engine took. */

@@ -8,6 +8,7 @@
  * it knew: that session's next request without a model turn opens it again as a turn).
  */
 import { Ledger } from "./ledger.js";
+import { SessionRefetches } from "./refetches.js";
 import type { LastCliff } from "./last-cliff.js";
 import type { Price } from "./prices.js";
 import type { RequestKind, RequestShape } from "./session-key.js";
@@ -72,6 +73,8 @@ export class Session {
   /** With `calibrate`: the ratio its cliffs are decided with (changed only at a cliff), and the newest one its answers showed. */
   calibration = 1;
   observedCalibration: number | null = null;
+  /** The calls that re-fetched what its cliffs dropped, by cliff (refetches.ts). */
+  readonly refetches = new SessionRefetches();
   /** Anything a host adds for this session (a warning given once, say). */
   readonly notes: Record<string, unknown> = {};
 
@@ -117,7 +120,7 @@ export class Session {
 
   /** Estimated bytes it holds: its fields, its points, its bills, and its last cliff's text. */
   bytes(): number {
-    return 600 + this.context.length * 9 + this.ledger.bills.length * 80 + lastCliffBytes(this.lastCliff);
+    return 600 + this.context.length * 9 + this.ledger.bills.length * 80 + lastCliffBytes(this.lastCliff) + this.refetches.bytes();
   }
 
   /** The session as `/_cliff/status` shows it. */
@@ -131,6 +134,7 @@ export class Session {
       context: [...this.context], cliffAt: this.cliffAt.flatMap((c, i) => (c ? [i] : [])),
       ledger: { ...this.ledger.total, netDollars: this.ledger.total.priced > 0 ? this.ledger.total.netDollars : null, bills: this.ledger.bills.map((b) => ({ ...b, time: new Date(b.time).toISOString() })) },
       started: new Date(this.started).toISOString(), lastSeen: new Date(this.lastSeen).toISOString(),
+      refetches: this.refetches.view(),
       lastCliff: this.lastCliff !== null, calibration: this.calibration, observedCalibration: this.observedCalibration, ...this.notes,
     };
   }

@@ -1,0 +1,64 @@
+/**
+ * Re-fetches as the proxy shows them: each request's record carries the re-fetches of its newest
+ * turn (counts and tool names, never a path or any other text of the body), and each session keeps
+ * them by the cliff they follow. A re-fetch is known by its cliff and the message that made it, so
+ * a request sent again (a retry, another replica's) counts nothing twice.
+ */
+import type { RefetchesSeen } from "../../core/index.js";
+import type { RefetchRecord } from "../decision/index.js";
+
+/** Cliffs a session keeps the re-fetches of (the newest), and calls listed per cliff. */
+export const REFETCH_CLIFFS = 32;
+export const REFETCH_CALLS = 50;
+
+export function refetchRecord(seen: RefetchesSeen): RefetchRecord {
+  const calls = seen.list.map((r) => ({ tool: r.tool, tokens: r.tokens, message: r.at }));
+  return { cut: seen.cut, summary: seen.summaryFp, count: calls.length, tokens: calls.reduce((n, c) => n + c.tokens, 0), calls };
+}
+
+interface CliffRefetches {
+  cut: number;
+  summary: string;
+  count: number;
+  tokens: number;
+  calls: RefetchRecord["calls"];
+  seen: Set<number>;
+}
+
+/** One session's re-fetches, by cliff. */
+export class SessionRefetches {
+  count = 0;
+  tokens = 0;
+  private readonly cliffs: CliffRefetches[] = [];
+
+  /** Adds a request's re-fetches; returns those not counted before (null: none new). */
+  add(r: RefetchRecord): RefetchRecord | null {
+    let c = this.cliffs.find((x) => x.cut === r.cut && x.summary === r.summary);
+    if (c === undefined) {
+      c = { cut: r.cut, summary: r.summary, count: 0, tokens: 0, calls: [], seen: new Set() };
+      this.cliffs.push(c);
+      if (this.cliffs.length > REFETCH_CLIFFS) this.cliffs.shift();
+    }
+    const fresh = r.calls.filter((call) => !c!.seen.has(call.message));
+    if (fresh.length === 0) return null;
+    for (const call of fresh) {
+      c.seen.add(call.message);
+      c.count++;
+      c.tokens += call.tokens;
+      if (c.calls.length < REFETCH_CALLS) c.calls.push(call);
+    }
+    const tokens = fresh.reduce((n, call) => n + call.tokens, 0);
+    this.count += fresh.length;
+    this.tokens += tokens;
+    return { ...r, count: fresh.length, tokens, calls: fresh };
+  }
+
+  /** As `/_cliff/status` shows it: the totals, and each cliff's (oldest first). */
+  view(): Record<string, unknown> {
+    return { count: this.count, tokens: this.tokens, cliffs: this.cliffs.map((c) => ({ cut: c.cut, summary: c.summary, count: c.count, tokens: c.tokens, calls: c.calls.slice() })) };
+  }
+
+  bytes(): number {
+    return this.cliffs.reduce((n, c) => n + 64 + c.calls.length * 48 + c.seen.size * 16, 0);
+  }
+}
