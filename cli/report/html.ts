@@ -30,10 +30,15 @@ export interface ReportInput {
   profiles: ProfileRun[];
 }
 
+// Session text can be one long token (a JSON line, a path, a base64 blob): every box wraps it or
+// scrolls it inside itself, so the page never grows sideways and a cliff's two columns keep their
+// shares at any width (one column on a phone).
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1100px;color:#222;padding:0 16px}
 h1{font-size:20px}h2{font-size:16px;margin-top:28px}table{border-collapse:collapse}td,th{padding:3px 10px;border-bottom:1px solid #eee;text-align:right}
-td:first-child,th:first-child{text-align:left}pre{white-space:pre-wrap;word-break:break-word;background:#f7f7f7;padding:8px;max-height:420px;overflow:auto;font-size:12px}
-.cols{display:grid;grid-template-columns:1fr 1fr;gap:16px}.bar{display:flex;height:26px;border-radius:4px;overflow:hidden;margin:8px 0}
+td:first-child,th:first-child{text-align:left}pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f7f7f7;padding:8px;max-height:420px;overflow:auto;font-size:12px}
+code{overflow-wrap:anywhere}table{display:block;max-width:100%;overflow-x:auto}#chart{overflow-x:auto}#chart svg{max-width:100%;height:auto}
+.cols{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:16px}.cols>div{min-width:0}
+@media (max-width:700px){body{margin:12px auto;padding:0 10px}.cols{grid-template-columns:minmax(0,1fr)}}.bar{display:flex;height:26px;border-radius:4px;overflow:hidden;margin:8px 0}
 .bar span{display:block}.key span{display:inline-block;width:12px;height:12px;margin:0 4px 0 14px;vertical-align:middle}details{margin:10px 0;border:1px solid #ddd;border-radius:6px;padding:6px 10px}
 summary{cursor:pointer;font-weight:600}.muted{color:#777}li{margin:2px 0}`;
 

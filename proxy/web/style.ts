@@ -1,4 +1,8 @@
-/** The web view's style sheet, inline in the page and pinned by its hash like the script. */
+/**
+ * The web view's style sheet, inline in the page and pinned by its hash like the script. A summary
+ * or a dropped text can be one long token: the columns are minmax(0, 1fr), so it wraps inside its
+ * own box instead of widening its column past the other's share.
+ */
 export const PAGE_STYLE = `
 body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1240px;color:#222;padding:8px 16px 32px}
 h1{font-size:20px;margin:12px 0 4px}h2{font-size:16px;margin:22px 0 6px}p{margin:4px 0}
@@ -13,10 +17,10 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 button{font:inherit;padding:3px 10px;margin:0 4px 4px 0;border:1px solid #bbb;border-radius:4px;background:#fff;cursor:pointer}
 button[aria-pressed=true]{background:#2563eb;color:#fff;border-color:#2563eb}button:focus-visible{outline:2px solid #1e3a8a;outline-offset:2px}
 #chart{width:100%;max-width:900px;height:auto;display:block;border:1px solid #eee}
-.cols{display:grid;grid-template-columns:1fr 1fr;gap:16px}
-pre,#dropped{white-space:pre-wrap;word-break:break-word;background:#f7f7f7;padding:8px;max-height:420px;overflow:auto;font-size:12px;margin:0}
+.cols{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:16px}.cols>div{min-width:0}
+pre,#dropped{white-space:pre-wrap;overflow-wrap:anywhere;background:#f7f7f7;padding:8px;max-height:420px;overflow:auto;font-size:12px;margin:0}
 #dropped{list-style:none}#dropped li{margin-bottom:6px}.role{color:#666}
 #events{list-style:none;padding:0;font-family:ui-monospace,monospace;font-size:12px;max-height:300px;overflow:auto}
 #events li{white-space:nowrap}#events li.cliff{color:#b91c1c}
-@media (max-width:700px){body{padding:4px 8px}.cols{grid-template-columns:1fr}.wide{display:none}#events li{white-space:normal}}
+@media (max-width:700px){body{padding:4px 8px}.cols{grid-template-columns:minmax(0,1fr)}.wide{display:none}#events li{white-space:normal}}
 `;

@@ -136,4 +136,25 @@ describe("the web view in a browser", () => {
     await page.close();
     expect((await get(rig.proxy, "/_cliff/", { headers: { origin: "http://evil.example" } })).status).toBe(403);
   });
+
+  it("shows a last cliff of unbroken long lines at 1,280 and 390 px: no sideways page, the summary column at least a third of the width", async () => {
+    await grow(rig.proxy, "wide-session", 1, 12, "W".repeat(4000));
+    const st: any = await (await get(rig.proxy, "/_cliff/status")).json();
+    const wide = st.sessions.find((x: any) => x.requests === 12 && x.cliffs > 0);
+    expect(wide).toBeDefined();
+    for (const width of [1280, 390]) {
+      const { page, problems } = await open({ width, height: 900 });
+      await row(page, wide.id).click();
+      await page.locator("#cliff-head").filter({ hasText: "Last cliff at" }).waitFor();
+      expect(await page.locator("#summary").innerText()).toContain("WWWW");
+      const m = await page.evaluate(() => {
+        const doc = (globalThis as any).document;
+        return { scroll: doc.documentElement.scrollWidth as number, column: doc.querySelector("#summary").parentElement.getBoundingClientRect().width as number };
+      });
+      expect(m.scroll, `page at ${width}px`).toBeLessThanOrEqual(width);
+      expect(m.column, `summary column at ${width}px`).toBeGreaterThanOrEqual(width / 3);
+      expect(problems).toEqual([]);
+      await page.close();
+    }
+  });
 });
