@@ -24,7 +24,7 @@ import { cloneSummary as clone, PrefixStore, type StoreEntry } from "./store.js"
 import type { ArchiveFn } from "../archive.js";
 import { withoutStubbedReads, withStubbedReads } from "./stubbed.js";
 import { verdictOf, type Verdict } from "./verdict.js";
-import { refetchesOf, type RefetchesSeen } from "./refetches.js";
+import { EarlierRequests, refetchesOf, type RefetchesSeen } from "./refetches.js";
 
 export type { CliffFloor, PrepareContext } from "./request.js";
 export type { EngineOptions, EngineStats, PrepareOptions } from "./options.js";
@@ -91,31 +91,15 @@ export class Engine {
     return withStubbedReads(again.compacted ? again : ctx, this.config);
   }
 
-  /**
-   * `cliff`, `reuse` or `pass` for a request `prepare` decided with `options`, from the request
-   * alone (see verdict.ts): what the status, events, metrics and ledger count.
-   */
+  /** `cliff`, `reuse` or `pass` for a request `prepare` decided with `options`, from the request alone (verdict.ts). */
   verdict(ctx: PrepareContext, options: PrepareOptions = {}): Verdict {
-    return verdictOf(ctx, (earlier) => this.earlier(ctx, earlier, options));
+    return verdictOf(ctx, (body) => this.earlier.of(ctx, () => this.prepare(body, ctx.dialect.name, options)));
   }
-
-  /**
-   * The calls of the request's newest turn that repeat a call whose result the request without
-   * that turn no longer held (see refetches.ts), from the request alone; null when no cliff stood.
-   */
+  /** The re-fetches of the request's newest turn, from the request alone (refetches.ts); null: no cliff stood before it. */
   refetches(ctx: PrepareContext, options: PrepareOptions = {}): RefetchesSeen | null {
-    return refetchesOf(ctx, (earlier) => this.earlier(ctx, earlier, options));
+    return refetchesOf(ctx, (body) => this.earlier.of(ctx, () => this.prepare(body, ctx.dialect.name, options)));
   }
-
-  // The request without its newest turn, prepared once for the verdict and the re-fetches.
-  private readonly earlierOf = new WeakMap<PrepareContext, PrepareContext>();
-
-  private earlier(ctx: PrepareContext, body: Record<string, unknown>, options: PrepareOptions): PrepareContext {
-    let e = this.earlierOf.get(ctx);
-    if (e === undefined) this.earlierOf.set(ctx, (e = this.prepare(body, ctx.dialect.name, options)));
-    return e;
-  }
-
+  private readonly earlier = new EarlierRequests();
   private prepareWith(body: unknown, dialectName: DialectName | string, ratio: number, cfg: Config, options: PrepareOptions = {}): RequestState {
     const d = getDialect(dialectName);
     const b = (body !== null && typeof body === "object" && !Array.isArray(body) ? body : {}) as Record<string, unknown>;

@@ -15,6 +15,17 @@ export interface RefetchesSeen {
   list: Refetch[];
 }
 
+/** The request without its newest turn, prepared once per request for the verdict and the re-fetches. */
+export class EarlierRequests {
+  private readonly byRequest = new WeakMap<PrepareContext, PrepareContext>();
+
+  of(ctx: PrepareContext, prepare: () => PrepareContext): PrepareContext {
+    let e = this.byRequest.get(ctx);
+    if (e === undefined) this.byRequest.set(ctx, (e = prepare()));
+    return e;
+  }
+}
+
 /** `prepareEarlier` prepares a body with the same engine and options as `ctx` was (null: no cliff stood before the newest turn). */
 export function refetchesOf(ctx: PrepareContext, prepareEarlier: (body: Record<string, unknown>) => PrepareContext): RefetchesSeen | null {
   const start = newestTurnStart(ctx.messages, ctx.dialect);

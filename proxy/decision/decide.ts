@@ -67,6 +67,25 @@ function withPathModel(body: Record<string, unknown>, pathModel: string | undefi
   return pathModel !== undefined && body.model === undefined ? { ...body, model: pathModel } : body;
 }
 
+/** The decision with its re-fetches (core/engine/refetches.ts), computed when first read (null: none, or no cliff stood before). */
+function withRefetches(d: Omit<Decision, "refetches">, engine: Engine, options: PrepareOptions): Decision {
+  let refetched: RefetchesSeen | null | undefined;
+  const ctx = d.prepared!;
+  return Object.defineProperty(d, "refetches", {
+    enumerable: true,
+    get(): RefetchesSeen | null {
+      if (refetched === undefined) {
+        try {
+          refetched = ctx.compactionRequest === null ? engine.refetches(ctx, options) : null;
+        } catch {
+          refetched = null;
+        }
+      }
+      return refetched;
+    },
+  }) as Decision;
+}
+
 /**
  * `more` adds the host's other per-request options (the session's calibration, an idle gap), given the request's threshold; `preserveThinking` false turns that handling off;
  * `pathModel` is the model a Gemini path names, for the window, the session and the bill (the body sent keeps its own fields).
@@ -112,19 +131,8 @@ export function decide(
   // In shadow mode the counts are what would have been sent; the original goes. The verdict
   // prepares the request once more without its newest turn: asked for once the body is on its way.
   let verdict: Action | undefined;
-  let refetched: RefetchesSeen | null | undefined;
   const ctx = prepared;
-  return {
-    get refetches(): RefetchesSeen | null {
-      if (refetched === undefined) {
-        try {
-          refetched = ctx.compactionRequest === null ? engine.refetches(ctx, options) : null;
-        } catch {
-          refetched = null;
-        }
-      }
-      return refetched;
-    },
+  return withRefetches({
     get action(): Action {
       // An idle cliff is a cliff of its own: the request without its newest turn was made before the gap.
       if (verdict === undefined && ctx.idle === true && ctx.compacted) verdict = "cliff";
@@ -140,5 +148,5 @@ export function decide(
     body, text, parsed: view, prepared, threshold, thresholdTokens: threshold.threshold, thinking: plan, headers: out,
     minGainTokens: options.minGainTokens ?? engine.config.minGainTokens,
     record: { ...record, messagesIn: prepared.messages.length, messagesOut: prepared.substituted.length, tokensIn: prepared.estTokensIn, tokensOut: prepared.estTokensOut, addedMs: performance.now() - started, ...(shadow ? { shadow: true } : {}), ...(prepared.idle === true && prepared.compacted ? { reason: "idle" as const } : {}), ...(prepared.compactionRequest === null ? {} : { compaction: prepared.compactionRequest.by }) },
-  };
+  }, engine, options);
 }
