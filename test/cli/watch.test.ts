@@ -78,6 +78,12 @@ describe("the frame", () => {
     expect(lines.find((l) => l.startsWith("● 3f9a1c2b0d"))).toContain(" ▄█▂ ");
   });
 
+  it("compaction requests the proxy answered (--answer-compaction) are counted in the totals line, only when there are some", () => {
+    const status = { ...scriptedStatus(), answered: 2 };
+    expect(frame({ url: "u", status, events: [], paused: false, selected: 0, problem: null, now: NOW }, 120, 40, true)[1]).toBe("requests 42 · cliffs 3 · reuses 30 · compactions answered 2 · saved 123k tokens, net $0.042");
+    expect(frame({ url: "u", status: scriptedStatus(), events: [], paused: false, selected: 0, problem: null, now: NOW }, 120, 40, true)[1]).not.toContain("answered");
+  });
+
   it("keys read together are taken one by one, escape sequences whole", () => {
     expect(keys("p\r")).toEqual(["p", "\r"]);
     expect(keys("\x1b[A\x1b[Bq")).toEqual(["\x1b[A", "\x1b[B", "q"]);
