@@ -15,6 +15,9 @@ import { frame, type FrameState } from "../../cli/watch/frame.js";
 import { keys } from "../../cli/watch/command.js";
 import { sparkline } from "../../cli/watch/sparkline.js";
 import { runChild } from "../helpers/child.js";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { PTY_SCRIPT } from "../helpers/pty.js";
 import { mockUpstream, type MockUpstream } from "../helpers/mock-upstream.js";
 import { freePort } from "../helpers/free-port.js";
@@ -130,7 +133,9 @@ const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runChild(process.ex
 describe("watch --once", () => {
   it("prints one plain frame of a scripted proxy and exits 0", async () => {
     const p = await scriptedProxy();
-    const r = await cli(["watch", "--once", "--port", String(p.port)]);
+    // A state folder of its own: a token another test's proxy left would have to be proven by the
+    // scripted listener, which knows no token (that refusal is tested with the proof itself).
+    const r = await cli(["watch", "--once", "--port", String(p.port)], { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), "cliff-watch-state-")) });
     p.close();
     expect(r.err).toBe("");
     expect(r.code).toBe(0);

@@ -7,6 +7,9 @@
  * replicas, one of them restarted mid-session, gives the upstream the bytes one proxy gives.
  */
 import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveConfig, SUMMARY_HEADER, type Config } from "../../core/index.js";
 import { startProxy, type RunningProxy } from "../../proxy/index.js";
@@ -75,7 +78,9 @@ async function backlog(p: RunningProxy): Promise<Record<string, unknown>[]> {
 
 function watchOnce(p: RunningProxy): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["dist/cli.mjs", "watch", "--once", "--port", String(p.port)], { stdio: ["ignore", "pipe", "pipe"] });
+    // No token file: the counts are open, and a token another test's proxy left is not this proxy's.
+    const env = { ...process.env, XDG_STATE_HOME: mkdtempSync(join(tmpdir(), "cliff-wire-state-")) };
+    const child = spawn(process.execPath, ["dist/cli.mjs", "watch", "--once", "--port", String(p.port)], { stdio: ["ignore", "pipe", "pipe"], env });
     let out = "";
     child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")));
     child.on("error", reject);
