@@ -45,6 +45,21 @@ export function parseFocus(text: unknown): Focus | undefined {
   return terms.length === 0 ? undefined : { text, terms };
 }
 
+/**
+ * What the recall rules' term searches may still cost in one compaction, in characters searched
+ * once per term: each term is one pass of the engine's search over a result, so without a bound a
+ * result is read 40 to 80 times (the sandbox has no faster search). The terms before `from` (the
+ * user's own focus) are searched whatever the budget; the rest while it lasts, newest result first
+ * where the rule goes newest first.
+ */
+export interface TermScans {
+  left: number;
+  readonly from: number;
+}
+
+/** Each recall rule's term searches in one compaction: 4 M characters searched (about 50 KB of results read for 80 terms; 0.1 s in QuickJS). */
+export const TERM_SCAN_BUDGET = 4_000_000;
+
 /** Running allowance for focus excerpts within one compaction. */
 export interface FocusBudget {
   focus: Focus;
@@ -52,6 +67,19 @@ export interface FocusBudget {
   /** Lines of context kept either side of a matching line. */
   context: number;
   remaining: number;
+  /** The recall rules' bound on searching (absent: every term is searched, as the reference does). */
+  scans?: TermScans;
+}
+
+/** The terms to search `result` for under the budget's scans, charged to them. */
+function termsToSearch(result: string, budget: FocusBudget): readonly string[] {
+  const terms = budget.focus.terms;
+  const s = budget.scans;
+  if (s === undefined || terms.length <= s.from) return terms;
+  const per = Math.max(1, result.length);
+  const n = s.left <= 0 ? 0 : Math.min(terms.length - s.from, Math.ceil(s.left / per));
+  s.left -= n * per;
+  return n === terms.length - s.from ? terms : terms.slice(0, s.from + n);
 }
 
 /**
@@ -59,16 +87,20 @@ export interface FocusBudget {
  * total allowance is spent. Each excerpt line is a whole line of the result; windows are in order.
  * Linear in the result and making no string per line: the engine's own search finds each term and
  * each hit's line ends, so a result of millions of short lines costs what one long line does.
+ * Lines are counted only when a term matches more than 5 times, and then only as far as deciding
+ * whether it is on more than a fifth of them needs.
  */
 export function focusExcerpt(result: string, budget: FocusBudget): string | null {
   if (budget.remaining <= 0) return null;
+  const terms = termsToSearch(result, budget);
+  if (terms.length === 0) return null;
   const lower = result.toLowerCase();
-  const lineCount = countLines(result);
   // A term found on most lines says nothing about which lines matter: use the selective ones,
-  // or failing that the rarest. Counts stop past the line count; only the first hits are kept.
-  const byTerm = budget.focus.terms.map((term) => termHits(lower, term, lineCount)).filter((t) => t.count > 0);
+  // or failing that the rarest. Only the first hits are kept.
+  const byTerm = terms.map((term) => termHits(lower, term)).filter((t) => t.count > 0);
   if (byTerm.length === 0) return null;
-  const selective = byTerm.filter((t) => t.count <= Math.max(5, lineCount * 0.2));
+  for (const t of byTerm) weigh(result, t);
+  const selective = byTerm.filter((t) => t.selective);
   const chosen = selective.length > 0 ? selective : [byTerm.reduce((a, b) => (b.count < a.count ? b : a))];
   const hits = ([] as number[]).concat(...chosen.map((t) => t.first)).slice(0, MAX_HITS);
   const wanted = new Set<number>();
@@ -89,21 +121,47 @@ export function focusExcerpt(result: string, budget: FocusBudget): string | null
 /** At most this many hits make windows. */
 const MAX_HITS = 256;
 
-function countLines(text: string): number {
+/** Lines of `text` up to `limit` (counting stops there). */
+function linesUpTo(text: string, limit: number, end = text.length): number {
   let n = 1;
-  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
+  for (let i = text.indexOf("\n"); i >= 0 && i < end && n < limit; i = text.indexOf("\n", i + 1)) n++;
   return n;
 }
 
-/** How often `term` occurs (counting stops past `lineCount`) and where, its first MAX_HITS. */
-function termHits(lower: string, term: string, lineCount: number): { count: number; first: number[] } {
+interface TermHits {
+  /** Occurrences, as the selectivity rule counts them (at most the lines + 1; MAX_HITS + 1 when there are more). */
+  count: number;
+  first: number[];
+  /** More than MAX_HITS occurrences: counting stopped. */
+  more: boolean;
+  selective: boolean;
+}
+
+/** Where `term` occurs, its first MAX_HITS (and whether there are more). */
+function termHits(lower: string, term: string): TermHits {
   const first: number[] = [];
-  let count = 0;
-  for (let i = lower.indexOf(term); i >= 0 && count <= lineCount; i = lower.indexOf(term, i + term.length)) {
-    if (count < MAX_HITS) first.push(i);
-    count++;
+  let i = lower.indexOf(term);
+  for (; i >= 0 && first.length < MAX_HITS; i = lower.indexOf(term, i + term.length)) first.push(i);
+  return { count: first.length, first, more: i >= 0, selective: false };
+}
+
+/**
+ * Whether a term is selective: on at most max(5, a fifth of the lines), its count taken as at most
+ * the lines + 1 (and its hits with it). Exact up to MAX_HITS hits or 5 × (MAX_HITS + 1) lines,
+ * the lines counted only as far as five per hit; past both, the term is weighed by the lines before
+ * its last hit kept (a term that dense there is on most lines).
+ */
+function weigh(text: string, t: TermHits): void {
+  const count = t.more ? MAX_HITS + 1 : t.count;
+  const lines = linesUpTo(text, 5 * count);
+  if (!t.more || lines < 5 * count) {
+    t.count = Math.min(count, lines + 1);
+    if (t.first.length > t.count) t.first = t.first.slice(0, t.count);
+    t.selective = t.count <= Math.max(5, lines * 0.2);
+    return;
   }
-  return { count, first };
+  t.count = count;
+  t.selective = linesUpTo(text, 5 * count, t.first[t.first.length - 1]) >= 5 * count;
 }
 
 /** Where the line holding `pos` starts. */

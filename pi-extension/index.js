@@ -897,13 +897,25 @@ function parseFocus(text) {
   for (const word of rest.split(/[^\p{L}\p{N}_.\/:-]+/u)) add(word.replace(/^[.:\/-]+|[.:\/-]+$/g, ""));
   return terms.length === 0 ? void 0 : { text, terms };
 }
+var TERM_SCAN_BUDGET = 4e6;
+function termsToSearch(result, budget) {
+  const terms = budget.focus.terms;
+  const s = budget.scans;
+  if (s === void 0 || terms.length <= s.from) return terms;
+  const per = Math.max(1, result.length);
+  const n = s.left <= 0 ? 0 : Math.min(terms.length - s.from, Math.ceil(s.left / per));
+  s.left -= n * per;
+  return n === terms.length - s.from ? terms : terms.slice(0, s.from + n);
+}
 function focusExcerpt(result, budget) {
   if (budget.remaining <= 0) return null;
+  const terms = termsToSearch(result, budget);
+  if (terms.length === 0) return null;
   const lower = result.toLowerCase();
-  const lineCount = countLines(result);
-  const byTerm = budget.focus.terms.map((term) => termHits(lower, term, lineCount)).filter((t) => t.count > 0);
+  const byTerm = terms.map((term) => termHits(lower, term)).filter((t) => t.count > 0);
   if (byTerm.length === 0) return null;
-  const selective = byTerm.filter((t) => t.count <= Math.max(5, lineCount * 0.2));
+  for (const t of byTerm) weigh(result, t);
+  const selective = byTerm.filter((t) => t.selective);
   const chosen = selective.length > 0 ? selective : [byTerm.reduce((a, b) => b.count < a.count ? b : a)];
   const hits = [].concat(...chosen.map((t) => t.first)).slice(0, MAX_HITS);
   const wanted = /* @__PURE__ */ new Set();
@@ -918,19 +930,28 @@ function focusExcerpt(result, budget) {
   return FOCUS_EXCERPT_TAG + excerpt;
 }
 var MAX_HITS = 256;
-function countLines(text) {
+function linesUpTo(text, limit, end = text.length) {
   let n = 1;
-  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
+  for (let i = text.indexOf("\n"); i >= 0 && i < end && n < limit; i = text.indexOf("\n", i + 1)) n++;
   return n;
 }
-function termHits(lower, term, lineCount) {
+function termHits(lower, term) {
   const first = [];
-  let count = 0;
-  for (let i = lower.indexOf(term); i >= 0 && count <= lineCount; i = lower.indexOf(term, i + term.length)) {
-    if (count < MAX_HITS) first.push(i);
-    count++;
+  let i = lower.indexOf(term);
+  for (; i >= 0 && first.length < MAX_HITS; i = lower.indexOf(term, i + term.length)) first.push(i);
+  return { count: first.length, first, more: i >= 0, selective: false };
+}
+function weigh(text, t) {
+  const count = t.more ? MAX_HITS + 1 : t.count;
+  const lines = linesUpTo(text, 5 * count);
+  if (!t.more || lines < 5 * count) {
+    t.count = Math.min(count, lines + 1);
+    if (t.first.length > t.count) t.first = t.first.slice(0, t.count);
+    t.selective = t.count <= Math.max(5, lines * 0.2);
+    return;
   }
-  return { count, first };
+  t.count = count;
+  t.selective = linesUpTo(text, 5 * count, t.first[t.first.length - 1]) >= 5 * count;
 }
 function lineStartAt(text, pos) {
   return pos <= 0 ? 0 : text.lastIndexOf("\n", pos - 1) + 1;
@@ -1442,6 +1463,7 @@ function backRefs(book, end, made, isModel2, cfg, note) {
   };
   const out = /* @__PURE__ */ new Map();
   let remaining = cfg.backRefTotalMaxChars;
+  const scans = { left: TERM_SCAN_BUDGET, from: 0 };
   const at = [...dropped.keys()].filter((i) => i < end).sort((a, b) => b - a);
   for (const i of at) {
     if (remaining <= 0) break;
@@ -1453,7 +1475,7 @@ function backRefs(book, end, made, isModel2, cfg, note) {
     }
     if (terms.length === 0) continue;
     for (const text of dropped.get(i)) {
-      const budget = { focus: { text: "", terms }, perResult: cfg.backRefMaxChars, remaining, context: cfg.focusContextLines };
+      const budget = { focus: { text: "", terms }, perResult: cfg.backRefMaxChars, remaining, context: cfg.focusContextLines, scans };
       const ex = focusExcerpt(text, budget);
       if (ex === null) continue;
       remaining = budget.remaining;

@@ -9,7 +9,7 @@
 import type { CallBook } from "./call-book.js";
 import type { Config } from "../config/index.js";
 import type { PartContext } from "./context.js";
-import { focusExcerpt, FOCUS_EXCERPT_TAG, type FocusBudget } from "../focus.js";
+import { focusExcerpt, FOCUS_EXCERPT_TAG, TERM_SCAN_BUDGET, type FocusBudget } from "../focus.js";
 import { addDistinctive } from "../retention/distinctive.js";
 import { toWellFormed } from "../text.js";
 
@@ -53,6 +53,8 @@ export function backRefs(book: CallBook, end: number, made: readonly string[][],
   };
   const out = new Map<number, string[]>();
   let remaining = cfg.backRefTotalMaxChars;
+  // One bound on the searching for the whole span, spent newest result first (one call: the same whatever order parts were made in).
+  const scans = { left: TERM_SCAN_BUDGET, from: 0 };
   const at = [...dropped.keys()].filter((i) => i < end).sort((a, b) => b - a);
   for (const i of at) {
     if (remaining <= 0) break;
@@ -64,7 +66,7 @@ export function backRefs(book: CallBook, end: number, made: readonly string[][],
     }
     if (terms.length === 0) continue;
     for (const text of dropped.get(i)!) {
-      const budget: FocusBudget = { focus: { text: "", terms }, perResult: cfg.backRefMaxChars, remaining, context: cfg.focusContextLines };
+      const budget: FocusBudget = { focus: { text: "", terms }, perResult: cfg.backRefMaxChars, remaining, context: cfg.focusContextLines, scans };
       const ex = focusExcerpt(text, budget);
       if (ex === null) continue;
       remaining = budget.remaining;

@@ -1,0 +1,73 @@
+/**
+ * Round five, items 7 and 10: the recall rules' term searches. A dropped result was searched once
+ * per term (up to 40 back-reference and 40 tail terms) and its lines were all counted before any
+ * term was known to match; now the searching has a bound per compaction (TERM_SCAN_BUDGET) and
+ * lines are counted only as far as a matching term needs. Counted as String.prototype.indexOf's
+ * work: characters scanned, and searches for a line end.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { compact, resolveConfig } from "../../../core/index.js";
+import { focusExcerpt, TERM_SCAN_BUDGET } from "../../../core/focus.js";
+
+function counted<T>(run: () => T): { chars: number; newlines: number; value: T } {
+  const own = String.prototype.indexOf;
+  let chars = 0;
+  let newlines = 0;
+  vi.spyOn(String.prototype, "indexOf").mockImplementation(function (this: string, s: string, from?: number) {
+    const start = Math.max(0, Math.min(this.length, from ?? 0));
+    const at = own.call(this, s, from);
+    chars += (at >= 0 ? at : this.length) - start;
+    if (s === "\n") newlines++;
+    return at;
+  });
+  try {
+    return { chars, newlines, value: run() } as never;
+  } finally {
+    const out = { chars, newlines };
+    vi.restoreAllMocks();
+    Object.assign(counted, { last: out });
+  }
+}
+
+/** Dropped results, each followed by a model message naming 45 distinctive words none of them holds. */
+function backRefSession(results: number): unknown[] {
+  const body = Array.from({ length: 2000 }, (_, k) => `line ${k}: value ${k * 7} of the build log`).join("\n");
+  const msgs: unknown[] = [{ role: "user", content: "task" }];
+  for (let i = 0; i < results; i++) {
+    msgs.push({ role: "assistant", content: `[bash] {"command":"make ${i}"}` }, { role: "tool", content: `${i}\n${body}` });
+    msgs.push({ role: "assistant", content: `next I check ${Array.from({ length: 45 }, (_, k) => `zqIdent${i}_${k}`).join(" ")}` }, { role: "tool", content: "ok" });
+  }
+  return msgs;
+}
+
+const chars = (run: () => unknown): number => {
+  counted(run);
+  return (counted as unknown as { last: { chars: number } }).last.chars;
+};
+
+describe("round five: the recall rules' term searches", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("7. the recall build searches a dropped result within a bound, not once per term", () => {
+    // The back-references alone (the tail focus searches each result for the kept tail's terms; not bounded yet).
+    const cfg = resolveConfig({ profile: "recall", thresholdTokens: 20_000, keepRecent: 1, tailFocus: false });
+    const ref = resolveConfig({ profile: "reference", thresholdTokens: 20_000, keepRecent: 1 });
+    const messages = backRefSession(60); // about 4.9 MB of dropped results
+    const recall = chars(() => compact(messages, "plain", cfg));
+    const reference = chars(() => compact(messages, "plain", ref));
+    // Once per term would be about 40 × 4.9 M characters (377 M with the tail focus); the bound is the budget past what the reference reads.
+    expect(recall - reference).toBeLessThanOrEqual(TERM_SCAN_BUDGET + 82_000);
+  });
+
+  it("10. the tail focus counts no line of a dropped result before a term matches, and few after", () => {
+    const text = "ok 1234 done\n".repeat(300_000);
+    const budget = (terms: string[]) => ({ focus: { text: "", terms }, perResult: 800, remaining: 6000, context: 1 });
+    const none = counted(() => focusExcerpt(text, budget(["parser", "zq"])));
+    expect((counted as unknown as { last: { newlines: number } }).last.newlines).toBe(0);
+    expect(none.value).toBeNull();
+    const every = counted(() => focusExcerpt(text, budget(["done", "parser"])));
+    expect(every.value).toMatch(/^result \(focus excerpt\): ok 1234 done\n/);
+    // A term on every line: weighed from its first 257 hits, never by counting 300,000 lines.
+    expect((counted as unknown as { last: { newlines: number } }).last.newlines).toBeLessThan(5_000);
+  });
+});
