@@ -32,7 +32,7 @@ export function reportCommand(file: string, session: Session, values: Values, ch
   const html = renderReport({
     file, format: session.format, dialect: session.dialect, note: session.note, messages: session.messages.length, threshold: cfg.thresholdTokens,
     sim, chartSvg, anatomy: anatomy(session.messages), cliffs, files: filesTouched(session.messages, session.dialect),
-    costs: cliffCosts(session.messages, session.dialect, sim), profiles: compareProfiles(session, cfg, discount),
+    costs: cliffCosts(session.messages, session.dialect, sim), profiles: compareProfiles(session, cfg, discount, sim, choice), profile: cfg.profile,
   });
   const target = outputOf(values);
   writeFileSync(target, html);

@@ -28,6 +28,8 @@ export interface ReportInput {
   costs: CliffCostRow[];
   /** The session under each profile. */
   profiles: ProfileRun[];
+  /** The profile the report's own replay ran under. */
+  profile: string;
 }
 
 // Session text can be one long token (a JSON line, a path, a base64 blob): every box wraps it or
@@ -54,10 +56,11 @@ function anatomyHtml(a: Anatomy): string {
   return `<div class="bar" id="anatomy">${bar}</div><div class="key">${key}</div>`;
 }
 
-function billingHtml(sim: Simulation): string {
-  const row = (name: string, b: Simulation["cliff"]): string => `<tr><td>${name}</td><td>${n(Math.round(b.input))}</td><td>${n(Math.round(b.cached))}</td><td>${n(Math.round(b.billed))}</td><td>${b.extraCalls ? `+${b.extraCalls} summary calls` : ""}</td></tr>`;
-  return `<table id="billing"><tr><th></th><th>sent</th><th>cached</th><th>billed</th><th></th></tr>${row("cliffcompaction", sim.cliff)}${row("no compaction", sim.none)}${row("LLM summary, same cliffs", sim.llm)}</table>
-<p class="muted">Input tokens over the whole session; cached input billed at ${sim.cacheDiscount}×.</p>`;
+function billingHtml(sim: Simulation, profile: string): string {
+  const usd = (b: Simulation["cliff"]): string => (sim.priced ? `<td>$${b.dollars.toFixed(2)}</td>` : "");
+  const row = (name: string, b: Simulation["cliff"]): string => `<tr><td>${name}</td><td>${n(Math.round(b.input))}</td><td>${n(Math.round(b.cached))}</td><td>${n(Math.round(b.billed))}</td>${usd(b)}<td>${b.extraCalls ? `+${b.extraCalls} summary calls` : ""}</td></tr>`;
+  return `<table id="billing"><tr><th></th><th>sent</th><th>cached</th><th>billed</th>${sim.priced ? "<th>dollars</th>" : ""}<th></th></tr>${row(`cliffcompaction (${esc(profile)} profile)`, sim.cliff)}${row("no compaction", sim.none)}${row("LLM summary, same cliffs", sim.llm)}</table>
+<p class="muted">Input tokens over the whole session, as <code>simulate</code> bills them; cached input billed at ${sim.cacheDiscount}×${sim.priced ? "; dollars at the model's list prices" : ""}.</p>`;
 }
 
 function preview(m: unknown): string {
@@ -112,7 +115,7 @@ ${gainHtml(r.sim, r.threshold)}
 <h2>Context per request</h2>
 <div id="chart">${r.chartSvg}</div>
 <h2>What it costs</h2>
-${billingHtml(r.sim)}
+${billingHtml(r.sim, r.profile)}
 <h2>Where the tokens are (the whole session)</h2>
 ${anatomyHtml(r.anatomy)}
 <h2>Cliffs</h2>

@@ -1,8 +1,10 @@
 /**
  * The report's retention parts: for each cliff, what the next turns needed that it dropped; and
  * the session replayed under both profiles (each with its own defaults at the report's threshold,
- * keepRecent and archive folder), side by side: tokens kept, the bill, and what the next turns needed that each
- * profile's cliffs dropped.
+ * keepRecent, minimum gain and archive folder), side by side: tokens kept, the bill, and what the
+ * next turns needed that each profile's cliffs dropped. The bill is the one "What it costs" shows:
+ * the profile in force is that very replay, the other is replayed with the same cache lifetime,
+ * timestamps, prices and idle cliff, so the two rows differ by the profile alone.
  */
 import { createHash } from "node:crypto";
 import { archiveName, fixedChars, getDialect, resolveConfig, type ArchiveFn, type Config, type Profile } from "../../core/index.js";
@@ -10,7 +12,7 @@ import { defaultArchiveDir } from "../../node/archive.js";
 import { cliffCosts, type CliffCostRow, type NeededDropped } from "../simulate/index.js";
 import type { HeldItem } from "../../core/retention/cliff-cost.js";
 import type { Session } from "../readers/index.js";
-import { simulate } from "../simulate/index.js";
+import { simulate, type SimChoice, type Simulation } from "../simulate/index.js";
 import { esc } from "./escape.js";
 import { n } from "../table.js";
 
@@ -21,6 +23,8 @@ export interface ProfileRun {
   meanAfter: number;
   peak: number;
   billed: number;
+  /** The bill in dollars, or null when the model has no price. */
+  dollars: number | null;
   needed: number;
   held: number;
   /** Distinct needed tokens the cliffs dropped, in order of the cliffs. */
@@ -39,18 +43,22 @@ function dryArchive(cfg: Config): ArchiveFn | undefined {
   return (text) => [root, ...archiveName(createHash("sha256").update(text).digest("hex"))].join("/");
 }
 
-export function compareProfiles(session: Session, cfg: Config, discount: number): ProfileRun[] {
+/** `main` is the report's own replay (under `cfg`); the other profile is replayed as it was. */
+export function compareProfiles(session: Session, cfg: Config, discount: number, main: Simulation, choice: Pick<SimChoice, "cacheTtlMs" | "price" | "tier" | "idle">): ProfileRun[] {
   const fixed = fixedChars(session.body, getDialect(session.dialect).messagesKey);
   return PROFILE_NAMES.map((profile) => {
-    const c = resolveConfig({ profile, thresholdTokens: cfg.thresholdTokens, keepRecent: cfg.keepRecent, archiveDir: cfg.archiveDir });
-    const sim = simulate(session.messages, session.dialect, c, { threshold: c.thresholdTokens, cacheDiscount: discount, fixedChars: fixed, archive: dryArchive(c) });
+    const c = resolveConfig({ profile, thresholdTokens: cfg.thresholdTokens, keepRecent: cfg.keepRecent, minGainTokens: cfg.minGainTokens, archiveDir: cfg.archiveDir });
+    const sim = profile === cfg.profile ? main : simulate(session.messages, session.dialect, c, {
+      threshold: c.thresholdTokens, cacheDiscount: discount, fixedChars: fixed, archive: dryArchive(c),
+      times: session.times, cacheTtlMs: choice.cacheTtlMs, price: choice.price, tier: choice.tier, idle: choice.idle,
+    });
     const costs = cliffCosts(session.messages, session.dialect, sim);
     const dropped = new Set<string>();
     for (const row of costs) for (const item of row.neededDropped) for (const t of item.tokens) dropped.add(t);
     const afters = sim.records.map((r) => r.after);
     return {
       profile, cliffs: sim.cliffs, meanAfter: afters.length === 0 ? 0 : Math.round(afters.reduce((a, b) => a + b, 0) / afters.length), peak: sim.peak,
-      billed: sim.cliff.billed, needed: costs.reduce((s, r) => s + r.needed, 0), held: costs.reduce((s, r) => s + r.held, 0), dropped: [...dropped],
+      billed: sim.cliff.billed, dollars: sim.priced ? sim.cliff.dollars : null, needed: costs.reduce((s, r) => s + r.needed, 0), held: costs.reduce((s, r) => s + r.held, 0), dropped: [...dropped],
     };
   });
 }
@@ -91,9 +99,11 @@ export function heldHtml(cost: CliffCostRow | undefined): string {
 
 /** The two profiles side by side. */
 export function profilesHtml(runs: readonly ProfileRun[]): string {
-  const rows = runs.map((r) => `<tr class="profile-${r.profile}"><td>${r.profile}</td><td>${n(r.cliffs)}</td><td>${n(r.meanAfter)}</td><td>${n(r.peak)}</td><td>${n(Math.round(r.billed))}</td><td>${n(r.held)} / ${n(r.needed)} (${pct(r.held, r.needed)})</td></tr>`);
+  const priced = runs.some((r) => r.dollars !== null);
+  const usd = (r: ProfileRun): string => (priced ? `<td>${r.dollars === null ? "" : `$${r.dollars.toFixed(2)}`}</td>` : "");
+  const rows = runs.map((r) => `<tr class="profile-${r.profile}"><td>${r.profile}</td><td>${n(r.cliffs)}</td><td>${n(r.meanAfter)}</td><td>${n(r.peak)}</td><td>${n(Math.round(r.billed))}</td>${usd(r)}<td>${n(r.held)} / ${n(r.needed)} (${pct(r.held, r.needed)})</td></tr>`);
   const lists = runs.map((r) => `<p><b>${r.profile}</b> dropped ${n(r.dropped.length)} needed token(s)${r.dropped.length === 0 ? "." : `: ${tokenList(r.dropped)}`}</p>`);
-  return `<table id="profiles"><tr><th>profile</th><th>cliffs</th><th>tokens after a cliff (mean)</th><th>peak</th><th>billed input</th><th>needed tokens held</th></tr>${rows.join("")}</table>
-<p class="muted">The session replayed with each profile's own defaults at the same threshold; "needed" counts, at every cliff, the distinctive tokens the next 8 model turns used that only the history before the cliff held.</p>
+  return `<table id="profiles"><tr><th>profile</th><th>cliffs</th><th>tokens after a cliff (mean)</th><th>peak</th><th>billed input tokens</th>${priced ? "<th>dollars</th>" : ""}<th>needed tokens held</th></tr>${rows.join("")}</table>
+<p class="muted">The session replayed with each profile's own defaults at the same threshold, billed as in "What it costs" (the profile in force is that bill, the other the same replay under its own profile); "needed" counts, at every cliff, the distinctive tokens the next 8 model turns used that only the history before the cliff held.</p>
 <div id="profile-dropped">${lists.join("")}</div>`;
 }

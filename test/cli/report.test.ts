@@ -89,3 +89,24 @@ describe("report", () => {
     expect(textOf(doc)).toContain(`read ${evil}/f0`);
   });
 });
+
+describe("one bill", () => {
+  // A Codex rollout with timestamps and a priced model: the profiles' table was once replayed
+  // without the cache's lifetime, the prices and the minimum gain, and billed other numbers.
+  it.each([["examples/session.json", "20000"], ["test/fixtures/sessions/codex-rollout.jsonl", "800"]])("%s: the profile in force bills in the profiles' table what \"What it costs\" bills, dollars in both when priced", (session, threshold) => {
+    for (const profile of ["reference", "recall"]) {
+      const { els, html } = report(session, "--threshold", threshold, "--profile", profile);
+      const data = JSON.parse(textOf(els.find((e) => attr(e, "id") === "cliff-data")!));
+      const run = data.profiles.find((p: { profile: string }) => p.profile === profile);
+      expect(run.billed, profile).toBe(data.billing.cliff.billed);
+      const billing = textOf(els.find((e) => attr(e, "id") === "billing")!);
+      const row = textOf(els.find((e) => attr(e, "class") === `profile-${profile}`)!);
+      const billed = Math.round(data.billing.cliff.billed).toLocaleString("en-US");
+      expect(billing).toContain(`cliffcompaction (${profile} profile)`);
+      expect(billing).toContain(billed);
+      expect(row).toContain(billed);
+      const priced = JSON.parse(cli("simulate", session, "--threshold", threshold, "--profile", profile, "--json").stdout).billing.cliff.dollars as number | null;
+      expect(priced === null ? html.includes("<th>dollars</th>") : billing.includes(`$${priced.toFixed(2)}`) && row.includes(`$${priced.toFixed(2)}`)).toBe(priced !== null);
+    }
+  });
+});
