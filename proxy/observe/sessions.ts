@@ -65,6 +65,8 @@ export class Session {
   threshold = 0;
   /** Estimated tokens sent per request, and whether it was a new cliff, newest last. */
   readonly context: number[] = [];
+  /** What each of those requests held as the client sent it: the context without compaction. */
+  readonly baseline: number[] = [];
   readonly cliffAt: boolean[] = [];
   readonly ledger = new Ledger();
   /** What its requests cost at list prices (the provider's counts × the model's price); null until one was priced. */
@@ -104,9 +106,11 @@ export class Session {
     this.last = { messagesIn: e.messagesIn, messagesOut: e.messagesOut, tokensIn: e.tokensIn, tokensOut: e.tokensOut };
     this.threshold = e.threshold;
     this.context.push(e.tokensOut);
+    this.baseline.push(e.tokensIn);
     this.cliffAt.push(cliff);
     if (this.context.length > POINTS) {
       this.context.shift();
+      this.baseline.shift();
       this.cliffAt.shift();
     }
     this.ledger.add(cliff, Math.max(0, e.tokensIn - e.tokensOut), e.usage, e.price, e.time);
@@ -120,7 +124,7 @@ export class Session {
 
   /** Estimated bytes it holds: its fields, its points, its bills, and its last cliff's text. */
   bytes(): number {
-    return 600 + this.context.length * 9 + this.ledger.bills.length * 80 + lastCliffBytes(this.lastCliff) + this.refetches.bytes();
+    return 600 + this.context.length * 18 + this.ledger.bills.length * 80 + lastCliffBytes(this.lastCliff) + this.refetches.bytes();
   }
 
   /** The session as `/_cliff/status` shows it. */

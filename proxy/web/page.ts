@@ -44,7 +44,7 @@ const BODY = `<header>
 <section id="detail" hidden>
 <h2 id="detail-title"></h2>
 <img id="chart" alt="" width="900" height="380">
-<h2>Each cliff's bill</h2><ul id="bills"></ul>
+<h2>Each cliff's bill</h2><p class="note" id="net-note">Net: the tokens a cliff shed over its span, priced as cache reads (the least they could have cost), less what rewriting the prompt's cache cost beyond a read. A cliff pays its rewrite once and saves on every request after it, so a cliff with a short span, or a model whose cache reads are cheap, nets below zero though it shed many tokens.</p><ul id="bills"></ul>
 <h2>What the last cliff sent and dropped</h2><p id="cliff-head"></p>
 <div class="cols"><div><h3>Summary sent</h3><pre id="summary"></pre></div><div><h3>Dropped</h3><ol id="dropped"></ol></div></div>
 </section>

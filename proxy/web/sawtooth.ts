@@ -12,6 +12,8 @@ export interface SawtoothCounts {
   requests: number;
   /** Tokens sent per request, newest last. */
   context: readonly number[];
+  /** Tokens each of those held as the client sent it (the no-compaction line). */
+  baseline: readonly number[];
   /** Whether each of those made a new cliff. */
   cliffAt: readonly boolean[];
   threshold: number;
@@ -21,7 +23,8 @@ export function sawtoothSvg(s: SawtoothCounts): string {
   const shown = s.context.length;
   const title = shown < s.requests ? `context per request: the newest ${shown} of ${s.requests} requests` : `context per request: ${s.requests} requests`;
   const cliffs = s.cliffAt.flatMap((c, i) => (c ? [i] : []));
-  return renderSvg({ context: [...s.context], baseline: [], cliffs, threshold: s.threshold, title });
+  // The client's own requests are the session without us: the gap between the two lines is what the cliffs saved.
+  return renderSvg({ context: [...s.context], baseline: [...s.baseline], cliffs, threshold: s.threshold, title });
 }
 
 export function sendSawtooth(res: ServerResponse, s: SawtoothCounts): void {

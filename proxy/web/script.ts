@@ -70,7 +70,7 @@ export const PAGE_SCRIPT = String.raw`"use strict";
     $("listen").textContent = String(s.listen || location.origin);
     $("facts").textContent = "version " + (s.version || "?") + " · up " + duration(num(s.uptimeSeconds) * 1000) + " · threshold " + t + " · " + (c.profile || "?") + " profile · keepRecent " + (c.keepRecent === undefined ? "?" : c.keepRecent) + (c.shadow ? " · shadow" : "");
     const u = s.usage || {};
-    $("totals").textContent = "requests " + int(s.compactable) + " · cliffs " + int(s.cliffs) + " · reuses " + int(s.reuses) + " · saved " + short(s.tokensSaved) + " tokens, net " + dollars(s.netDollars);
+    $("totals").textContent = "requests " + int(s.compactable) + " · cliffs " + int(s.cliffs) + " · reuses " + int(s.reuses) + " · saved " + short(s.tokensSaved) + " tokens, net " + dollars(s.netDollars) + (num(s.netDollars) < 0 ? " (below zero while the cliffs' cache rewrites outweigh what their spans saved: see each cliff's bill)" : "");
     $("provider").textContent = "provider's count: input " + short(u.input) + " · cache read " + short(u.cacheRead) + " · cache write " + short(u.cacheWrite) + " · output " + short(u.output);
   }
 
@@ -162,7 +162,7 @@ export const PAGE_SCRIPT = String.raw`"use strict";
       if (x.lastCliff) loadCliff(x.id);
       else cliffView(null);
     }
-    const bills = ((x.ledger && x.ledger.bills) || []).map((b) => el("li", "", String(b.time).slice(11, 19) + ": shed " + short(b.shed) + " tokens over " + int(b.requests) + " requests, rewrote " + short(b.rewrote) + ", read back " + short(b.readBack) + ", net " + dollars(b.netDollars)));
+    const bills = ((x.ledger && x.ledger.bills) || []).map((b) => el("li", "", String(b.time).slice(11, 19) + ": shed " + short(b.shed) + " tokens over " + int(b.requests) + (num(b.requests) === 1 ? " request" : " requests") + ", rewrote " + short(b.rewrote) + ", read back " + short(b.readBack) + ", net " + dollars(b.netDollars)));
     fill($("bills"), bills.length ? bills : [el("li", "muted", "no cliff yet")]);
   }
 

@@ -66,7 +66,7 @@ describe("the web view in a browser", () => {
     expect(await row(page, hostileId).locator("td.cliffs").innerText()).not.toBe("0");
     expect(await row(page, hostileId).locator("td.cost").innerText()).toMatch(/^\$\d/);
     expect(await page.locator("#thresholds").innerText()).toContain("claude-sonnet-4-5");
-    expect(await page.locator(".note").innerText()).toMatch(/one replica/);
+    expect(await page.locator(".note").first().innerText()).toMatch(/one replica/);
     await row(page, longId).click();
     await page.locator("#cliff-head").filter({ hasText: "Last cliff at" }).waitFor();
     expect((await page.locator("#summary").innerText()).length).toBeGreaterThan(20);
@@ -147,6 +147,10 @@ describe("the web view in a browser", () => {
       await row(page, wide.id).click();
       await page.locator("#cliff-head").filter({ hasText: "Last cliff at" }).waitFor();
       expect(await page.locator("#summary").innerText()).toContain("WWWW");
+      // Each cliff's bill in words ("over 1 request"), and what its net means.
+      expect(await page.locator("#bills").innerText()).toMatch(/over \d+ requests?, rewrote/);
+      expect(await page.locator("#bills").innerText()).not.toMatch(/\b1 requests\b/);
+      expect(await page.locator("#net-note").innerText()).toContain("nets below zero though it shed many tokens");
       const m = await page.evaluate(() => {
         const doc = (globalThis as any).document;
         return { scroll: doc.documentElement.scrollWidth as number, column: doc.querySelector("#summary").parentElement.getBoundingClientRect().width as number };

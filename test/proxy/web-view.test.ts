@@ -8,7 +8,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { PAGE_CSP, PAGE_SCRIPT, PAGE_STYLE, sawtoothSvg } from "../../proxy/web/index.js";
-import { renderSvg } from "../../node/sawtooth.js";
 import { get, grow, HOSTILE, TOKEN, webRig, type WebRig } from "../helpers/web-sessions.js";
 
 let rig: WebRig;
@@ -127,14 +126,20 @@ describe("a session's sawtooth", () => {
     expect(r.headers.get("content-type")).toBe("image/svg+xml; charset=utf-8");
     expect(r.headers.get("content-security-policy")).toMatch(/^default-src 'none'/);
     const svg = await r.text();
-    expect(svg).toBe(renderSvg({ context: x.context, baseline: [], cliffs: x.cliffAt, threshold: x.threshold, title: `context per request: ${x.requests} requests` }));
+    // The sawtooth beside the no-compaction line (each request as the client sent it): the gap is the saving.
+    const points = (cls: string) => /points="([^"]*)"/.exec(svg.slice(svg.indexOf(`class="${cls}"`)))![1].split(" ").map((p) => Number(p.split(",")[1]));
     expect(svg.match(/class="cliff"/g)).toHaveLength(x.cliffs);
-    expect(/points="([^"]*)"/.exec(svg.slice(svg.indexOf('class="context"')))![1].split(" ")).toHaveLength(x.requests);
+    expect(points("context")).toHaveLength(x.requests);
+    expect(points("baseline")).toHaveLength(x.requests);
+    // SVG's y grows downward: the baseline is never below the context sent, and above it after a cliff.
+    points("baseline").forEach((y, i) => expect(y).toBeLessThanOrEqual(points("context")[i]));
+    expect(points("baseline").some((y, i) => y < points("context")[i])).toBe(true);
+    expect(svg).toContain("no compaction");
     expect((await get(rig.proxy, "/_cliff/sessions/0123456789/sawtooth.svg")).status).toBe(404);
   });
 
   it("says when it shows only the newest requests", () => {
-    const svg = sawtoothSvg({ requests: 500, context: [100, 3000, 200], cliffAt: [false, false, true], threshold: 2000 });
+    const svg = sawtoothSvg({ requests: 500, context: [100, 3000, 200], baseline: [100, 3000, 3100], cliffAt: [false, false, true], threshold: 2000 });
     expect(svg).toContain("the newest 3 of 500 requests");
     expect(svg.match(/class="cliff"/g)).toHaveLength(1);
   });
