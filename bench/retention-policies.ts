@@ -96,6 +96,7 @@ export const RECALL_RULES: readonly [string, Partial<Config>][] = [
   ["thoughtMaxChars=0", { thoughtMaxChars: 0 }],
   ["-tailFocus", { tailFocus: false }],
   ["-backRefMaxChars", { backRefMaxChars: 0 }],
+  ["-askedTwiceMaxChars", { askedTwiceMaxChars: 0 }],
 ];
 
 /** The recall profile with one rule changed, per rule (named "recall <change>"): what each rule pays. */

@@ -7,7 +7,7 @@
  * an extra table. Then what each recall rule pays: the recall profile with that rule off, per family.
  * Environment: CLIFF_RETENTION_EXTRA='{"cmd1000":{"cmdMaxChars":1000}}' adds configurations;
  * CLIFF_RETENTION_HALF=tuning|checking reads one half; CLIFF_RETENTION_PAYS=0 and
- * CLIFF_RETENTION_GENERATED=0 leave those tables out.
+ * CLIFF_RETENTION_GENERATED=0 and CLIFF_RETENTION_REFETCH=0 leave those tables out.
  */
 import { DIALECT_NAMES } from "../core/index.js";
 import { cutPoints, measureCut, neededTokens, TokenReader } from "../core/retention/retention.js";
@@ -15,6 +15,7 @@ import { agentSession } from "./agent-dialects.js";
 import { corpusDir, corpusSources, type Half, type Source } from "./retention-corpus.js";
 import { policies, rulesOff, type NamedPolicy } from "./retention-policies.js";
 import { familyTable, paysTable, targetLines, type Measured, type Tally } from "./retention-tables.js";
+import { refetchTable } from "./retention-refetches.js";
 
 export { corpusDir, corpusSources, type Source };
 
@@ -80,6 +81,10 @@ export function benchRetention(): void {
       console.log(`\n  corpus${half === undefined ? "" : `, ${half} half`} (${rows.length} sessions): held / kept per family and pooled`);
       for (const l of familyTable(rows, named.slice(0, shown))) console.log(l);
       for (const l of targetLines(rows, named)) console.log(l);
+    }
+    if (process.env.CLIFF_RETENTION_REFETCH !== "0") {
+      console.log("\n  re-fetches after each cliff (simulated at a fifth of each session's tokens, at least 20,000): calls of the turns a cliff stood for that repeat a call whose result it dropped");
+      for (const l of refetchTable(corpus)) console.log(l);
     }
     if (pays) {
       for (const half of [undefined, "tuning", "checking"] as const) {

@@ -6,7 +6,7 @@ import { checkOutput } from "../input.js";
 import { progressBar } from "./progress.js";
 import type { Session } from "../readers/index.js";
 import { simulate, toCsv, type Billing, type Simulation } from "./simulate.js";
-import { cliffCosts } from "./cliff-costs.js";
+import { cliffCosts, cliffRefetches } from "./cliff-costs.js";
 import { renderSvg } from "../../node/sawtooth.js";
 import { fixed2, n, table } from "../table.js";
 import { cliArchive } from "../archive.js";
@@ -43,7 +43,8 @@ const billingJson = (b: Billing, priced: boolean) => ({
 /** Each cliff: where it fell, its sizes and rung, which rule kept each needed token it held, and what the next turns needed that it dropped. */
 function cliffsJson(session: Session, sim: Simulation): unknown[] {
   const costs = cliffCosts(session.messages, session.dialect, sim);
-  return sim.records.map((rec, k) => ({ step: rec.step, index: costs[k].index, reason: rec.reason, before: rec.before, after: rec.after, rung: rec.plan.rung, needed: costs[k].needed, held: costs[k].held, heldBy: costs[k].heldBy, neededDropped: costs[k].neededDropped }));
+  const refetches = cliffRefetches(session.messages, session.dialect, sim);
+  return sim.records.map((rec, k) => ({ step: rec.step, index: costs[k].index, reason: rec.reason, before: rec.before, after: rec.after, rung: rec.plan.rung, needed: costs[k].needed, held: costs[k].held, heldBy: costs[k].heldBy, neededDropped: costs[k].neededDropped, refetches: refetches[k] }));
 }
 
 export function simulateCommand(file: string, session: Session, values: Values, choice: SimChoice, out: string[]): void {

@@ -4,7 +4,7 @@
  * prefix-cache model: the part of a request that repeats the previous request's messages (the
  * same objects, in order) is a cache hit; everything after the first difference is prefilled again.
  */
-import { billableChars, bodyChars, planCliff, getDialect, tokensOfChars, type ArchiveFn, type CliffPlan, type Config, type Dialect, type DialectName } from "../../core/index.js";
+import { billableChars, bodyChars, countCallKeys, planCliff, getDialect, tokensOfChars, type ArchiveFn, type CliffPlan, type Config, type Dialect, type DialectName } from "../../core/index.js";
 import type { Price, Tier } from "../../core/models/index.js";
 import { bill, billOutput, emptyBilling, type Billing, type BillingModel } from "./billing.js";
 import { MinGain, type FloorParts } from "./min-gain.js";
@@ -138,6 +138,8 @@ class Run {
   lastRequest: number | undefined;
   readonly gain: MinGain;
   readonly model: BillingModel;
+  /** The calls the cliffs so far replaced, by key (as the engine's replay counts them). */
+  readonly prior = new Map<string, number>();
 
   constructor(readonly messages: readonly unknown[], readonly d: Dialect, readonly cfg: Config, readonly threshold: number, readonly pricer: Pricer, readonly opts: SimulateOptions) {
     this.gain = new MinGain(cfg.minGainTokens, threshold);
@@ -172,13 +174,15 @@ class Run {
     const before = this.pricer.tokens(this.working);
     const reason = this.due(before, idle);
     if (reason === null) return false;
-    const plan = planCliff(this.working, this.d, this.cfg, this.threshold, { archive: this.opts.archive });
+    const plan = planCliff(this.working, this.d, this.cfg, this.threshold, { archive: this.opts.archive, priorCalls: this.prior });
     if (plan.result === null) return false;
     const shared = commonPrefix(this.working, this.previous);
     bill(this.llm, before, shared === 0 || expired ? 0 : Math.min(this.pricer.tokens(this.working, shared), this.previousLlm), this.model);
     this.llm.extraCalls++;
     billOutput(this.llm, this.pricer.tokens([plan.result.summary]), before, this.model);
     const input = this.working;
+    // What this cliff replaces, the next one counts as the calls before its span (the asked-twice rule).
+    countCallKeys(input, this.d, plan.result.headLen, plan.result.cut, this.cfg, this.prior);
     this.working = plan.result.messages;
     this.records.push({ step: this.steps.length, input, plan, before, after: this.pricer.tokens(this.working), reason });
     if (reason === "idle") this.idleCliffs++;
