@@ -263,6 +263,25 @@ describe("the README and the docs pages", () => {
     }
   }, 120_000);
 
+  it("states the bundle and zip sizes the build makes, in every page that prints the build's line", () => {
+    const version = (JSON.parse(read("package.json")) as { version: string }).version;
+    const bundle = statSync(join(ROOT, "dist", "cliffcompaction.js")).size;
+    const zip = statSync(join(ROOT, "dist", `cliffcompaction-agentparley-${version}.zip`)).size;
+    const lines = PAGES.flatMap((p) => read(p).split("\n").filter((l) => l.startsWith("build: cliffcompaction.js ")).map((l) => [p, l]));
+    expect(lines.length).toBeGreaterThanOrEqual(1);
+    for (const [page, line] of lines) expect(line, page).toBe(`build: cliffcompaction.js ${bundle} bytes, dist/cliffcompaction-agentparley-${version}.zip ${zip} bytes`);
+  });
+
+  it("states the installed size the package unpacks to (it has no dependencies), to a tenth of a MB", () => {
+    const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ["npm"];
+    const r = spawnSync(npm[0], [...npm.slice(1), "pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8", env: { ...process.env, npm_config_loglevel: "error" } });
+    const packed = JSON.parse(r.stdout) as { unpackedSize: number }[];
+    expect(JSON.parse(read("package.json")).dependencies).toBeUndefined();
+    const stated = PAGES.flatMap((p) => [...read(p).matchAll(/\(([\d.]+) MB installed\)/g)].map((m) => [p, m[1]]));
+    expect(stated.length).toBeGreaterThanOrEqual(1);
+    for (const [page, mb] of stated) expect(mb, page).toBe((packed[0].unpackedSize / 1e6).toFixed(1));
+  }, 60_000);
+
   it("every relative link resolves to a file, and every anchor to a heading of its page", () => {
     const broken: string[] = [];
     for (const page of PAGES) {
