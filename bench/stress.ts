@@ -71,6 +71,17 @@ function shortLines(mb: number): Msg[] {
   return msgs;
 }
 
+/** Dropped results each followed by a model message naming 45 distinctive words none holds: the back-references search for all of them. */
+function backRefTerms(mb: number): Msg[] {
+  const msgs: Msg[] = [{ role: "user", content: "task" }];
+  const body = Array.from({ length: 2000 }, (_, k) => `line ${k}: value ${k * 7} of the build log`).join("\n");
+  for (let i = 0; i * body.length < mb * 1e6; i++) {
+    msgs.push({ role: "assistant", content: `[bash] {"command":"make ${i}"}` }, { role: "tool", content: `${i}\n${body}` });
+    msgs.push({ role: "assistant", content: `next I check ${Array.from({ length: 45 }, (_, k) => `zqIdent${i}_${k}`).join(" ")}` }, { role: "tool", content: "ok" });
+  }
+  return msgs;
+}
+
 /** NUL-dense assistant text: `total` NULs over `messages` assistant messages. */
 function nulText(total: number, messages: number): Msg[] {
   const msgs: Msg[] = [{ role: "user", content: "task" }];
@@ -142,6 +153,7 @@ export async function benchStress(scale: "bench" | "stress"): Promise<void> {
   await row("focus that matches nothing", { messages: assistantText(mb(100)), focus: "zebra quokka", threshold: 100_000 });
   await row("a focus of 10,000 terms", { ...focusHeavy(mb(127)), threshold: 100_000 });
   await row(`short lines, ${mb(40)} MB of dropped results and a focus`, { messages: shortLines(mb(40)), focus: "done parser", threshold: 100_000 });
+  await row(`back-references naming 45 words after each result, ${mb(10)} MB`, { messages: backRefTerms(mb(10)), threshold: 100_000 });
   // NUL-dense text (round three): timed from the call to summarize, the context already parsed in the sandbox.
   const nuls = big ? 36_000_000 : 4_000_000;
   const label = `${big ? "36" : "4"} M NULs of assistant text`;
