@@ -722,8 +722,8 @@ var FileTracker = class {
     this.clock = 0;
   }
   /** Adds lists (older events first); a path seen again moves to the newest place. */
-  add(read, modified) {
-    for (const p of read) {
+  add(read2, modified) {
+    for (const p of read2) {
       this.read.delete(p);
       this.read.set(p, this.clock++);
     }
@@ -791,10 +791,10 @@ function parseFileLists(text) {
 var writable = (p) => !/[\n\r]|<\//.test(p);
 function formatFileLists(files) {
   const sections = [];
-  const read = files.read.filter(writable);
+  const read2 = files.read.filter(writable);
   const modified = files.modified.filter(writable);
-  if (read.length > 0) sections.push(`<read-files>
-${read.join("\n")}
+  if (read2.length > 0) sections.push(`<read-files>
+${read2.join("\n")}
 </read-files>`);
   if (modified.length > 0) sections.push(`<modified-files>
 ${modified.join("\n")}
@@ -1376,8 +1376,8 @@ function readPath(name, rawArgs) {
     const m = SHELL_READ.exec(shellText(argsObject(rawArgs)));
     return m === null ? null : m[2];
   }
-  const read = fileOpsOfCall(name, rawArgs).read;
-  return read.length === 1 ? read[0] : null;
+  const read2 = fileOpsOfCall(name, rawArgs).read;
+  return read2.length === 1 ? read2[0] : null;
 }
 function workingSetRead(text, clean, ctx, meta, part) {
   const book = ctx.book;
@@ -1447,8 +1447,8 @@ function noteDropped(book, clean) {
   else if (l.indexOf(clean) < 0) l.push(clean);
 }
 function backRefs(book, end, made, isModel2, cfg, note) {
-  const dropped = DROPPED.get(book);
-  if (dropped === void 0) return null;
+  const dropped2 = DROPPED.get(book);
+  if (dropped2 === void 0) return null;
   const words2 = /* @__PURE__ */ new Map();
   const termsOf = (j) => {
     let w = words2.get(j);
@@ -1464,7 +1464,7 @@ function backRefs(book, end, made, isModel2, cfg, note) {
   const out = /* @__PURE__ */ new Map();
   let remaining = cfg.backRefTotalMaxChars;
   const scans = { left: TERM_SCAN_BUDGET, from: 0 };
-  const at = [...dropped.keys()].filter((i) => i < end).sort((a, b) => b - a);
+  const at = [...dropped2.keys()].filter((i) => i < end).sort((a, b) => b - a);
   for (const i of at) {
     if (remaining <= 0) break;
     const terms = [];
@@ -1474,7 +1474,7 @@ function backRefs(book, end, made, isModel2, cfg, note) {
       for (const t of termsOf(j)) if (terms.length < MAX_TERMS2 && terms.indexOf(t) < 0) terms.push(t);
     }
     if (terms.length === 0) continue;
-    for (const text of dropped.get(i)) {
+    for (const text of dropped2.get(i)) {
       const budget = { focus: { text: "", terms }, perResult: cfg.backRefMaxChars, remaining, context: cfg.focusContextLines, scans };
       const ex = focusExcerpt(text, budget);
       if (ex === null) continue;
@@ -1522,6 +1522,9 @@ function callKey(name, args) {
   const path = readOf(name, args);
   if (path !== null) return READ_KEY + path.replace(/^\.\//, "");
   return "call\0" + tool + "\0" + JSON.stringify(normal(argsObject(args)));
+}
+function readKeyPath(key) {
+  return key.startsWith(READ_KEY) ? key.slice(READ_KEY.length) : null;
 }
 
 // core/repeats/asked-twice.ts
@@ -1849,10 +1852,10 @@ function newestBefore(list, before) {
   return list[i];
 }
 function newestSource(t, index) {
-  const read = newestBefore(index.reads.get(t.path), t.before);
-  if (!t.writes) return read;
+  const read2 = newestBefore(index.reads.get(t.path), t.before);
+  if (!t.writes) return read2;
   const write = newestBefore(index.writes.get(t.path), t.before);
-  return write !== null && (read === null || write.at > read.at) ? write : read;
+  return write !== null && (read2 === null || write.at > read2.at) ? write : read2;
 }
 function summaryShows(s, id, cfg) {
   if (s.result === void 0) return cfg.editMaxChars > 0 && str(s.call.input.content).length <= cfg.editMaxChars;
@@ -2270,8 +2273,8 @@ function webpSize(b) {
   return null;
 }
 function imageSize(bytes) {
-  for (const read of [pngSize, jpegSize, gifSize, webpSize]) {
-    const size = read(bytes);
+  for (const read2 of [pngSize, jpegSize, gifSize, webpSize]) {
+    const size = read2(bytes);
     if (size !== null && size[0] > 0 && size[1] > 0) return size;
   }
   return null;
@@ -2335,6 +2338,9 @@ function billableChars(value) {
 }
 function estimateTokens(body) {
   return Math.floor(billableChars(body) / 4);
+}
+function tokensOfChars(chars) {
+  return Math.floor(chars / 4);
 }
 
 // core/ladder.ts
@@ -3101,6 +3107,88 @@ var plain = {
 // core/dialects/index.ts
 for (const d of [anthropic, openaiChat, openaiResponses, gemini, piDialect, plain]) registerDialect(d);
 
+// core/refetch.ts
+var PAIRING_REACH2 = 16;
+var SiteBook = class extends CallBook {
+  constructor() {
+    super(...arguments);
+    this.sites = [];
+    this.answers = /* @__PURE__ */ new Map();
+    this.ids = /* @__PURE__ */ new Map();
+    /** The message being read is the model's (a user's own command, as Pi records one, is no re-fetch). */
+    this.model = false;
+  }
+  record(id, name, args) {
+    super.record(id, name, args);
+    if (!this.model) return;
+    const site = { at: this.at, id, name: str(name), key: callKey(name, args) };
+    this.sites.push(site);
+    if (typeof id === "string" && id !== "") this.ids.set(id, site);
+  }
+  answer(text, meta) {
+    const id = meta?.callId;
+    let site = typeof id === "string" && id !== "" ? this.ids.get(id) : void 0;
+    if (site === void 0 && (typeof id !== "string" || id === "")) {
+      const last = this.sites[this.sites.length - 1];
+      if (last !== void 0 && last.at >= this.at - PAIRING_REACH2) site = last;
+    }
+    if (site !== void 0 && !this.answers.has(site)) this.answers.set(site, { at: this.at, text });
+  }
+  answerOf(site) {
+    return this.answers.get(site);
+  }
+};
+var READ_ONLY = { ...DEFAULT_CONFIG, keepThinking: false, thoughtMaxChars: 1, cmdMaxChars: 1, humanMaxChars: 1, resultMaxChars: 0, keepStubbedReads: false };
+function read(messages, d, from, to) {
+  const book = new SiteBook();
+  const ctx = { cfg: READ_ONLY, book, onResult: (text, meta) => book.answer(text, meta) };
+  for (let i = Math.max(0, from); i < to; i++) {
+    book.at = i;
+    book.model = d.isAssistant(messages[i]);
+    d.summarize(messages[i], ctx);
+  }
+  return book;
+}
+var KEPT_AT2 = " chars, kept at ";
+function pointsAt(summary, path) {
+  const at = summary.indexOf(KEPT_AT2 + path);
+  if (at < 0) return false;
+  const end = at + KEPT_AT2.length + path.length;
+  return end === summary.length || summary.charCodeAt(end) === 10;
+}
+function dropped(book, site, cliff) {
+  if (site.at < cliff.headLen || site.at >= cliff.cut) return false;
+  const answer = book.answerOf(site);
+  if (answer === void 0 || answer.at >= cliff.cut) return false;
+  const clean = strip(answer.text);
+  return clean !== "" && cliff.summaryText.indexOf(clean) < 0;
+}
+function refetchesIn(messages, d, cliff, from, to = messages.length) {
+  const end = Math.min(to, messages.length);
+  if (cliff.cut <= cliff.headLen || from >= end) return [];
+  const book = read(messages, d, Math.min(cliff.headLen, from), end);
+  const out = [];
+  const newest = /* @__PURE__ */ new Map();
+  for (const site of book.sites) {
+    if (site.key === "") continue;
+    if (site.at >= from) {
+      const found = refetchOf(book, site, newest.get(site.key), cliff);
+      if (found !== null) out.push(found);
+    }
+    newest.set(site.key, site);
+  }
+  return out;
+}
+function refetchOf(book, site, earlier, cliff) {
+  const path = readKeyPath(site.key);
+  const archived = path !== null && (earlier === void 0 || earlier.at < cliff.cut) && pointsAt(cliff.summaryText, path);
+  if (!archived && (earlier === void 0 || !dropped(book, earlier, cliff))) return null;
+  const own = book.answerOf(site);
+  const theirs = earlier === void 0 ? void 0 : book.answerOf(earlier);
+  const text = own?.text ?? theirs?.text ?? "";
+  return { at: site.at, tool: site.name, path, tokens: tokensOfChars(text.length), repeats: archived ? -1 : earlier.at };
+}
+
 // core/pi/session.ts
 function messageOf(e) {
   if (e.type === "message" && isObj(e.message)) {
@@ -3682,6 +3770,37 @@ function statusLines(loaded, last, branch, writer, warnings = []) {
   return lines.join("\n");
 }
 
+// pi-extension/refetches.ts
+function branchRefetches(branch) {
+  const entries2 = branch.filter(isObj);
+  const messages = [];
+  const before = [];
+  for (const e of entries2) {
+    before.push(messages.length);
+    if (e.type === "message" && isObj(e.message) && e.message.role !== "system") messages.push(e.message);
+  }
+  const d = getDialect("pi");
+  const headLen = Math.max(0, messages.findIndex((m) => d.isAssistant(m)));
+  const cliffs = entries2.flatMap((e, i) => e.type === "compaction" && typeof e.summary === "string" ? [i] : []);
+  const out = { cliffs: cliffs.length, count: 0, tokens: 0, perCliff: [] };
+  cliffs.forEach((i, k) => {
+    const e = entries2[i];
+    const kept = entries2.findIndex((x) => x.id === e.firstKeptEntryId);
+    const cut = kept >= 0 && kept < i ? before[kept] : before[i];
+    const from = before[i];
+    const to = k + 1 < cliffs.length ? before[cliffs[k + 1]] : messages.length;
+    const found = cut > headLen ? refetchesIn(messages, d, { headLen, cut, summaryText: e.summary }, from, to) : [];
+    out.perCliff.push(found.length);
+    out.count += found.length;
+    for (const f of found) out.tokens += f.tokens;
+  });
+  return out;
+}
+function refetchLine(r) {
+  if (r.cliffs === 0) return "";
+  return `re-fetches: ${r.count} after ${r.cliffs} compaction(s), ${r.tokens} tokens brought back (per compaction: ${r.perCliff.join(", ")}): calls that repeat one whose result a compaction dropped`;
+}
+
 // pi-extension/index.ts
 var STATUS_KEY = "cliff";
 function ui(ctx) {
@@ -3707,8 +3826,17 @@ function rivals(ctx) {
     return [];
   }
 }
+function branchOf(ctx) {
+  try {
+    const b = ctx?.sessionManager?.getBranch?.();
+    return Array.isArray(b) ? b : [];
+  } catch {
+    return [];
+  }
+}
 function status(state, ctx) {
-  return statusLines(state.loaded, state.last, state.lastBranch, state.archives.last, rivalLines(rivals(ctx), state.overridden));
+  const refetched = refetchLine(branchRefetches(branchOf(ctx)));
+  return statusLines(state.loaded, state.last, state.lastBranch, state.archives.last, [...refetched === "" ? [] : [refetched], ...rivalLines(rivals(ctx), state.overridden)]);
 }
 function settled(state, outcome, ctx) {
   state.answered = void 0;

@@ -11,6 +11,7 @@ import { agentDir, SessionArchives } from "./archive.js";
 import { overrideOf, rivalHandlers, rivalLines, type Override } from "./rivals.js";
 import { summarizeBranch } from "./branch.js";
 import { statusLines, type LastBranch, type LastCliff } from "./status.js";
+import { branchRefetches, refetchLine } from "./refetches.js";
 import { liveFromEntries } from "../core/pi/session.js";
 import { addCarriedFiles, FileTracker } from "../core/files.js";
 
@@ -66,8 +67,19 @@ function rivals(ctx: unknown): string[] {
   }
 }
 
+/** The branch Pi keeps for this session (empty when the context has no session manager). */
+function branchOf(ctx: unknown): unknown[] {
+  try {
+    const b = (ctx as { sessionManager?: { getBranch?: () => unknown } } | undefined)?.sessionManager?.getBranch?.();
+    return Array.isArray(b) ? b : [];
+  } catch {
+    return [];
+  }
+}
+
 function status(state: State, ctx: unknown): string {
-  return statusLines(state.loaded, state.last, state.lastBranch, state.archives.last, rivalLines(rivals(ctx), state.overridden));
+  const refetched = refetchLine(branchRefetches(branchOf(ctx)));
+  return statusLines(state.loaded, state.last, state.lastBranch, state.archives.last, [...(refetched === "" ? [] : [refetched]), ...rivalLines(rivals(ctx), state.overridden)]);
 }
 
 /** Pi wrote a compaction (or gave up on one) after we answered: was it ours? */
