@@ -40,11 +40,11 @@ const BODY = `<header>
 <h2>Sessions</h2>
 <p><span class="muted">Sort:</span> <button type="button" data-sort="recent" aria-pressed="true">newest</button><button type="button" data-sort="cost" aria-pressed="false">by cost</button><button type="button" data-sort="cliffs" aria-pressed="false">by cliffs</button> <span id="count" class="muted"></span></p>
 <p class="muted">Enter or a click selects a session; arrow keys move between rows.</p>
-<div class="scroll"><table aria-label="sessions"><thead><tr><th>session</th><th>model</th><th class="num">requests</th><th class="num">cliffs</th><th class="num">context / threshold</th><th class="num wide">in · cache read · cache write · out</th><th class="num wide">cache hit</th><th class="num">cost</th><th class="num">cliffs' net</th><th class="num wide">age</th></tr></thead><tbody id="sessions"></tbody></table></div>
+<div class="scroll"><table aria-label="sessions"><thead><tr><th>session</th><th>model</th><th class="num">requests</th><th class="num">cliffs</th><th class="num">re-fetches</th><th class="num">context / threshold</th><th class="num wide">in · cache read · cache write · out</th><th class="num wide">cache hit</th><th class="num">cost</th><th class="num">cliffs' net</th><th class="num wide">age</th></tr></thead><tbody id="sessions"></tbody></table></div>
 <section id="detail" hidden>
 <h2 id="detail-title"></h2>
 <img id="chart" alt="" width="900" height="380">
-<h2>Each cliff's bill</h2><p class="note" id="net-note">Net: the tokens a cliff shed over its span, priced as cache reads (the least they could have cost), less what rewriting the prompt's cache cost beyond a read. A cliff pays its rewrite once and saves on every request after it, so a cliff with a short span, or a model whose cache reads are cheap, nets below zero though it shed many tokens.</p><ul id="bills"></ul>
+<h2>Each cliff's bill</h2><p class="note" id="net-note">Net: the tokens a cliff shed over its span, priced as cache reads (the least they could have cost), less what rewriting the prompt's cache cost beyond a read. A cliff pays its rewrite once and saves on every request after it, so a cliff with a short span, or a model whose cache reads are cheap, nets below zero though it shed many tokens.</p><ul id="bills"></ul><h2>Re-fetches after each cliff</h2><p class="note">Calls made after a cliff that repeat a call whose result it dropped (the same file read again, the same tool and arguments), with the tokens they brought back: what the cliff cost the agent.</p><ul id="refetches"></ul>
 <h2>What the last cliff sent and dropped</h2><p id="cliff-head"></p>
 <div class="cols"><div><h3>Summary sent</h3><pre id="summary"></pre></div><div><h3>Dropped</h3><ol id="dropped"></ol></div></div>
 </section>

@@ -116,6 +116,7 @@ export const PAGE_SCRIPT = String.raw`"use strict";
     const u = x.usage || {};
     tr.append(
       el("td", "id", (live ? "● " : "○ ") + x.id), el("td", "", x.model || ""), el("td", "num", int(x.requests)), el("td", "num cliffs", int(x.cliffs)),
+      el("td", "num", x.refetches ? int(x.refetches.count) + " (" + short(x.refetches.tokens) + ")" : ""),
       el("td", "num", short(x.tokensOut) + " / " + short(x.threshold)), el("td", "num wide", short(u.input) + " · " + short(u.cacheRead) + " · " + short(u.cacheWrite) + " · " + short(u.output)),
       el("td", "num wide", hit), el("td", "num cost", dollars(x.dollars)), el("td", "num", x.ledger && x.ledger.cliffs > 0 ? dollars(x.ledger.netDollars) : ""),
       el("td", "num wide", duration(now - Date.parse(x.started))),
@@ -135,7 +136,7 @@ export const PAGE_SCRIPT = String.raw`"use strict";
     if (rows.length === 0) {
       const tr = el("tr");
       const td = el("td", "muted", "no sessions yet");
-      td.colSpan = 10;
+      td.colSpan = 11;
       tr.append(td);
       rows.push(tr);
     }
@@ -164,6 +165,8 @@ export const PAGE_SCRIPT = String.raw`"use strict";
     }
     const bills = ((x.ledger && x.ledger.bills) || []).map((b) => el("li", "", String(b.time).slice(11, 19) + ": shed " + short(b.shed) + " tokens over " + int(b.requests) + (num(b.requests) === 1 ? " request" : " requests") + ", rewrote " + short(b.rewrote) + ", read back " + short(b.readBack) + ", net " + dollars(b.netDollars)));
     fill($("bills"), bills.length ? bills : [el("li", "muted", "no cliff yet")]);
+    const refetched = ((x.refetches && x.refetches.cliffs) || []).map((c) => el("li", "", "cliff at message " + int(c.cut) + ": " + int(c.count) + (num(c.count) === 1 ? " re-fetch, " : " re-fetches, ") + short(c.tokens) + " tokens: " + (c.calls || []).map((k) => k.tool + " (" + short(k.tokens) + ", message " + int(k.message) + ")").join(", ")));
+    fill($("refetches"), refetched.length ? refetched : [el("li", "muted", "none: no call asked again for what a cliff dropped")]);
   }
 
   async function loadCliff(id) {

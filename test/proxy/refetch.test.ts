@@ -125,6 +125,11 @@ describe("re-fetches through serve", () => {
     const { frame } = await import("../../cli/watch/frame.js");
     const lines = frame({ url: warm.proxy.url, status: all, events: events as any, paused: false, selected: 0, problem: null, now: Date.now() }, 200, 40, true);
     expect(lines.join("\n")).toContain(`re-fetches 1 (`);
+    // The web view: a column, and each cliff's list, filled by its script from the status.
+    const page = await (await fetch(warm.proxy.url + "/_cliff/", { headers: { authorization: `Bearer ${TOKEN}` } })).text();
+    expect(page).toContain('<th class="num">re-fetches</th>');
+    expect(page).toContain('<ul id="refetches"></ul>');
+    expect(page).toContain("x.refetches.cliffs");
     expect(lines.some((l) => /refetch +1 call \(Read\) [\d,]+ tok after the cliff at message \d+/.test(l))).toBe(true);
   });
 
