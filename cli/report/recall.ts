@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import { archiveName, fixedChars, getDialect, resolveConfig, type ArchiveFn, type Config, type Profile } from "../../core/index.js";
 import { defaultArchiveDir } from "../../node/archive.js";
-import { cliffCosts, type CliffCostRow, type NeededDropped } from "../simulate/index.js";
+import { cliffCosts, cliffRefetches, type CliffCostRow, type NeededDropped } from "../simulate/index.js";
 import type { HeldItem } from "../../core/retention/cliff-cost.js";
 import type { Session } from "../readers/index.js";
 import { simulate, type SimChoice, type Simulation } from "../simulate/index.js";
@@ -29,6 +29,9 @@ export interface ProfileRun {
   held: number;
   /** Distinct needed tokens the cliffs dropped, in order of the cliffs. */
   dropped: string[];
+  /** Calls after its cliffs that repeat a call whose result the cliff dropped (core/refetch.ts), and their results' tokens. */
+  refetches: number;
+  refetchTokens: number;
 }
 
 const PROFILE_NAMES: Profile[] = ["reference", "recall"];
@@ -56,9 +59,11 @@ export function compareProfiles(session: Session, cfg: Config, discount: number,
     const dropped = new Set<string>();
     for (const row of costs) for (const item of row.neededDropped) for (const t of item.tokens) dropped.add(t);
     const afters = sim.records.map((r) => r.after);
+    const refetched = cliffRefetches(session.messages, session.dialect, sim);
     return {
       profile, cliffs: sim.cliffs, meanAfter: afters.length === 0 ? 0 : Math.round(afters.reduce((a, b) => a + b, 0) / afters.length), peak: sim.peak,
       billed: sim.cliff.billed, dollars: sim.priced ? sim.cliff.dollars : null, needed: costs.reduce((s, r) => s + r.needed, 0), held: costs.reduce((s, r) => s + r.held, 0), dropped: [...dropped],
+      refetches: refetched.reduce((s, r) => s + r.count, 0), refetchTokens: refetched.reduce((s, r) => s + r.tokens, 0),
     };
   });
 }
@@ -101,9 +106,9 @@ export function heldHtml(cost: CliffCostRow | undefined): string {
 export function profilesHtml(runs: readonly ProfileRun[]): string {
   const priced = runs.some((r) => r.dollars !== null);
   const usd = (r: ProfileRun): string => (priced ? `<td>${r.dollars === null ? "" : `$${r.dollars.toFixed(2)}`}</td>` : "");
-  const rows = runs.map((r) => `<tr class="profile-${r.profile}"><td>${r.profile}</td><td>${n(r.cliffs)}</td><td>${n(r.meanAfter)}</td><td>${n(r.peak)}</td><td>${n(Math.round(r.billed))}</td>${usd(r)}<td>${n(r.held)} / ${n(r.needed)} (${pct(r.held, r.needed)})</td></tr>`);
+  const rows = runs.map((r) => `<tr class="profile-${r.profile}"><td>${r.profile}</td><td>${n(r.cliffs)}</td><td>${n(r.meanAfter)}</td><td>${n(r.peak)}</td><td>${n(Math.round(r.billed))}</td>${usd(r)}<td>${n(r.held)} / ${n(r.needed)} (${pct(r.held, r.needed)})</td><td>${n(r.refetches)} (${n(r.refetchTokens)} tokens)</td></tr>`);
   const lists = runs.map((r) => `<p><b>${r.profile}</b> dropped ${n(r.dropped.length)} needed token(s)${r.dropped.length === 0 ? "." : `: ${tokenList(r.dropped)}`}</p>`);
-  return `<table id="profiles"><tr><th>profile</th><th>cliffs</th><th>tokens after a cliff (mean)</th><th>peak</th><th>billed input tokens</th>${priced ? "<th>dollars</th>" : ""}<th>needed tokens held</th></tr>${rows.join("")}</table>
-<p class="muted">The session replayed with each profile's own defaults at the same threshold, billed as in "What it costs" (the profile in force is that bill, the other the same replay under its own profile); "needed" counts, at every cliff, the distinctive tokens the next 8 model turns used that only the history before the cliff held.</p>
+  return `<table id="profiles"><tr><th>profile</th><th>cliffs</th><th>tokens after a cliff (mean)</th><th>peak</th><th>billed input tokens</th>${priced ? "<th>dollars</th>" : ""}<th>needed tokens held</th><th>re-fetches</th></tr>${rows.join("")}</table>
+<p class="muted">The session replayed with each profile's own defaults at the same threshold, billed as in "What it costs" (the profile in force is that bill, the other the same replay under its own profile); "needed" counts, at every cliff, the distinctive tokens the next 8 model turns used that only the history before the cliff held; "re-fetches" the calls made while a cliff stood that repeat a call whose result it dropped (a lower bound on what the cliffs cost the agent).</p>
 <div id="profile-dropped">${lists.join("")}</div>`;
 }

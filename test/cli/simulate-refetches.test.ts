@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { session, type Step } from "../helpers/tool-steps.js";
@@ -28,6 +28,13 @@ describe("simulate --json: re-fetches per cliff", () => {
     expect(all).toEqual([expect.objectContaining({ tool: "Read", path: "src/widget.ts", message: 11 })]);
     expect(cliffs.reduce((n: number, c: any) => n + c.refetches.count, 0)).toBe(1);
     expect(all[0].tokens).toBeGreaterThan(400);
+    // report: the two profiles side by side, each with its re-fetches.
+    const out = join(dir, "report.html");
+    const rep = cli("report", file, "--threshold", "3000", "--keep-recent", "1", "--profile", "reference", "-o", out);
+    expect(rep.status, rep.stderr).toBe(0);
+    const html = readFileSync(out, "utf8");
+    expect(html).toContain("<th>re-fetches</th>");
+    expect(html).toMatch(new RegExp(`<tr class="profile-reference">.*?<td>1 \\(${all[0].tokens} tokens\\)</td></tr>`));
   });
 
   const corpus = "/work/shared/corpus/codex_meridianops.jsonl";
