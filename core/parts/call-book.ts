@@ -26,8 +26,22 @@ export interface BookedCall {
 const PAIRING_REACH = 16;
 
 export class CallBook {
-  /** Body index of the message being summarised (set before each message). */
-  at = 0;
+  private index = 0;
+  /**
+   * Messages made under this book so far, the one being made included. A message a later pass makes
+   * again (the parts cache remakes those that read the focus: each pass's tail gives its own) notes
+   * its copies afresh (CopyBook), so they are that pass's, as a fresh compaction's would be.
+   */
+  making = 0;
+
+  /** Body index of the message being summarised (set before each message: each setting is a new making). */
+  get at(): number {
+    return this.index;
+  }
+  set at(i: number) {
+    this.index = i;
+    this.making++;
+  }
   private readonly byId = new Map<unknown, BookedCall>();
   private readonly lastAt = new Map<number, BookedCall>();
   private readonly plans = new Set<number>();
@@ -44,7 +58,7 @@ export class CallBook {
       const c = this.byId.get(id);
       if (c !== undefined) return c;
     }
-    for (let i = this.at; i >= 0 && i >= this.at - PAIRING_REACH; i--) {
+    for (let i = this.index; i >= 0 && i >= this.index - PAIRING_REACH; i--) {
       const c = this.lastAt.get(i);
       if (c !== undefined) return c;
     }

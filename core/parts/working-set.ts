@@ -42,6 +42,8 @@ export interface AskedBudget {
 
 /** One message's copies, and which (line, path) pairs it holds already (a message may hold thousands). */
 interface AtCopies {
+  /** The making that noted them (CallBook.making): one made again notes afresh, a fallback may be a focus excerpt of that pass's tail. */
+  making: number;
   list: FileCopy[];
   paths: Map<string, Set<string>>;
 }
@@ -50,9 +52,9 @@ interface AtCopies {
 export class CopyBook {
   private readonly byAt = new Map<number, AtCopies>();
 
-  note(copy: FileCopy): void {
+  note(copy: FileCopy, making: number): void {
     let at = this.byAt.get(copy.at);
-    if (at === undefined) this.byAt.set(copy.at, (at = { list: [], paths: new Map() }));
+    if (at === undefined || at.making !== making) this.byAt.set(copy.at, (at = { making, list: [], paths: new Map() }));
     let paths = at.paths.get(copy.full);
     if (paths === undefined) at.paths.set(copy.full, (paths = new Set()));
     if (paths.has(copy.path)) return;
@@ -114,7 +116,6 @@ export function byFallbacks(fallbacks: ReadonlyMap<number, readonly FileCopy[]>)
     return fell === undefined ? parts : applyFallbacks(parts, fell);
   };
 }
-
 
 /** A piece of one part to replace: [start, end) of its text by `text`. */
 type Cut = { start: number; end: number; text: string };
@@ -280,7 +281,7 @@ export function workingSetRead(text: string, clean: string, ctx: PartContext, me
   if (book === undefined || path === null) return part;
   const cap = ctx.cfg.workingSetFileMaxChars;
   const full = withPointer(toWellFormed(RESULT_TAG + truncate(clean, cap)), clean.length > cap ? pointerTo(ctx.archive, text, "result") : null) as string;
-  copiesOf(book).note({ at: book.at, path, full, fallback: part });
+  copiesOf(book).note({ at: book.at, path, full, fallback: part }, book.making);
   if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note?.("working-set", full);
   return full;
 }
@@ -293,6 +294,6 @@ export function workingSetWrite(line: string, name: unknown, args: unknown, ctx:
   const fallback = signatureLine(name, args, ctx);
   // Superseded, the write shows as the reference shows a call.
   if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note?.("call", fallback);
-  for (const path of paths) copiesOf(book).note({ at: book.at, path, full: line, fallback });
+  for (const path of paths) copiesOf(book).note({ at: book.at, path, full: line, fallback }, book.making);
   return line;
 }

@@ -56,6 +56,43 @@ describe("parts shared across the rungs of one plan", () => {
     });
   }
 
+  // Two calls alike, each with a long result: the older falls back to what the other rules keep of it,
+  // a focus excerpt of the word only the 3-turn tail names (rung 0's tail, not rung 2's).
+  const twice = (call: { name: string; arguments: string }): unknown[] => {
+    const long = (word: string) => Array.from({ length: 60 }, (_, i) => (i === 30 ? `the ${word} line` : `filler ${i}`)).join("\n");
+    const asks = (id: string) => ({ role: "assistant", content: "", tool_calls: [{ id, type: "function", function: call }] });
+    return [
+      { role: "system", content: "sys" },
+      { role: "user", content: "task" },
+      asks("c1"),
+      { role: "tool", tool_call_id: "c1", content: long("zeta_word_9") },
+      asks("c2"),
+      { role: "tool", tool_call_id: "c2", content: long("other") },
+      { role: "assistant", content: "now zeta_word_9 matters" },
+      { role: "assistant", content: "step" },
+      { role: "assistant", content: "done" },
+    ];
+  };
+  for (const [rule, call, overrides] of [
+    ["the working set", { name: "read", arguments: JSON.stringify({ path: "a.ts" }) }, { askedTwiceMaxChars: 0 }],
+    ["asked twice", { name: "grep", arguments: JSON.stringify({ pattern: "x" }) }, {}],
+  ] as const) {
+    it(`${rule}: a copy's fallback read from the focus is the pass's own when its message is made again`, () => {
+      const messages = twice(call);
+      const d = getDialect("openai-chat");
+      const base = resolveConfig({ keepRecent: 3, ...overrides });
+      const cache = new PartsCache();
+      for (const rung of [2, 0] as Rung[]) {
+        const cfg = rungConfig(base, rung);
+        const shared = compactWith(messages, d, cfg, { partsCache: cache });
+        const fresh = compactWith(messages, d, cfg);
+        expect(shared?.parts ?? null).toEqual(fresh?.parts ?? null);
+        // Rung 2 keeps one turn, which does not name the word; rung 0's three do.
+        expect(fresh!.parts.some((p) => p.startsWith("result (focus excerpt): ") && p.includes("zeta_word_9"))).toBe(rung === 0);
+      }
+    });
+  }
+
   it("a message whose parts never read the thought settings is summarised once for every rung", () => {
     const messages: unknown[] = [{ role: "user", content: "task" }];
     for (let i = 0; i < 20; i++) {
