@@ -111,7 +111,7 @@ await bundle("plugin/index.ts", script.slice(dist.length + 1), {
   minify: true,
   legalComments: "none",
   // The working set and back-references are compiled out of a build whose config never turns them on (the reference's).
-  define: { __CLIFF_BUILD_CONFIG__: baked === undefined ? "undefined" : JSON.stringify(baked), __CLIFF_ES2020_ONLY__: "true", __CLIFF_SANDBOX__: "true", __CLIFF_WORKING_SET__: String(core.resolveConfig(baked).workingSetFileMaxChars > 0), __CLIFF_BACK_REFS__: String(core.resolveConfig(baked).backRefMaxChars > 0), __CLIFF_ASKED_TWICE__: String(core.resolveConfig(baked).askedTwiceMaxChars > 0) },
+  define: { __CLIFF_BUILD_CONFIG__: baked === undefined ? "undefined" : JSON.stringify(baked), __CLIFF_ES2020_ONLY__: "true", __CLIFF_SANDBOX__: "true", __CLIFF_WORKING_SET__: String(core.resolveConfig(baked).workingSetFileMaxChars > 0), __CLIFF_BACK_REFS__: String(core.resolveConfig(baked).backRefMaxChars > 0), __CLIFF_ASKED_TWICE__: String(core.resolveConfig(baked).askedTwiceMaxChars > 0), __CLIFF_LISTINGS__: String(core.resolveConfig(baked).listingMaxChars > 0) },
   banner: { js: `/* cliffcompaction ${pkg.version} (MIT) — AgentParley context-compaction provider */\n(function(${BUILTINS}){` },
   footer: { js: `})(${BUILTINS});` },
 });

@@ -97,6 +97,8 @@ export const RECALL_RULES: readonly [string, Partial<Config>][] = [
   ["-tailFocus", { tailFocus: false }],
   ["-backRefMaxChars", { backRefMaxChars: 0 }],
   ["-askedTwiceMaxChars", { askedTwiceMaxChars: 0 }],
+  ["-outlineFileMaxChars", { outlineFileMaxChars: 0 }],
+  ["-listingMaxChars", { listingMaxChars: 0 }],
 ];
 
 /** The recall profile with one rule changed, per rule (named "recall <change>"): what each rule pays. */

@@ -70,6 +70,24 @@ export function targetLines(rows: readonly Measured[], named: readonly NamedPoli
   ];
 }
 
+/**
+ * Per family (and pooled), each policy's held on the tuning side minus its held on the checking side,
+ * in points: how far what was tuned carries to sessions of other sources. A family on one side only
+ * shows "-".
+ */
+export function gapTable(rows: readonly Measured[], named: readonly NamedPolicy[]): string[] {
+  const tuning = new Map(byFamily(rows.filter((r) => r.src.half === "tuning")));
+  const checking = new Map(byFamily(rows.filter((r) => r.src.half === "checking")));
+  const families = [...new Set([...tuning.keys(), ...checking.keys()])].filter((f) => f !== "pooled").sort().concat("pooled");
+  const out = [`  ${"family".padEnd(14)} ${named.map((p) => p.name.padStart(12)).join("")}`];
+  for (const f of families) {
+    const a = tuning.get(f);
+    const b = checking.get(f);
+    out.push(`  ${f.padEnd(14)} ${named.map((_, k) => (a === undefined || b === undefined ? "-" : signed(held(a[k]) - held(b[k]))).padStart(12)).join("")}`);
+  }
+  return out;
+}
+
 /** Per changed-rule policy ("recall …"): the recall profile's held and kept minus the policy's, in points, per family and pooled. */
 export function paysTable(rows: readonly Measured[], named: readonly NamedPolicy[]): string[] {
   const r = named.findIndex((p) => p.name === "recall");

@@ -3,10 +3,11 @@
  * history before it, and the measure (core/retention/retention.ts) asks how many of the tokens the next 8
  * model turns need that only that history held the compacted request still holds, and at what
  * share of the history's estimated tokens. Sessions: every file of the corpus (bench/retention-corpus.ts),
- * per session, per family and pooled, for both halves; generated agent sessions in every dialect as
- * an extra table. Then what each recall rule pays: the recall profile with that rule off, per family.
+ * per session, per family and pooled, on the tuning and the checking side (split by source group),
+ * and the gap between the sides per family; generated agent sessions in every dialect as an extra
+ * table. Then what each recall rule pays: the recall profile with that rule off, per family and side.
  * Environment: CLIFF_RETENTION_EXTRA='{"cmd1000":{"cmdMaxChars":1000}}' adds configurations;
- * CLIFF_RETENTION_HALF=tuning|checking reads one half; CLIFF_RETENTION_PAYS=0 and
+ * CLIFF_RETENTION_HALF=tuning|checking reads one side; CLIFF_RETENTION_PAYS=0 and
  * CLIFF_RETENTION_GENERATED=0 and CLIFF_RETENTION_REFETCH=0 leave those tables out.
  */
 import { DIALECT_NAMES } from "../core/index.js";
@@ -14,7 +15,7 @@ import { cutPoints, measureCut, neededTokens, TokenReader } from "../core/retent
 import { agentSession } from "./agent-dialects.js";
 import { corpusDir, corpusSources, type Half, type Source } from "./retention-corpus.js";
 import { policies, rulesOff, type NamedPolicy } from "./retention-policies.js";
-import { familyTable, paysTable, targetLines, type Measured, type Tally } from "./retention-tables.js";
+import { familyTable, gapTable, paysTable, targetLines, type Measured, type Tally } from "./retention-tables.js";
 import { refetchTable } from "./retention-refetches.js";
 
 export { corpusDir, corpusSources, type Source };
@@ -70,18 +71,26 @@ export function benchRetention(): void {
   const pays = process.env.CLIFF_RETENTION_PAYS !== "0";
   const named = [...policies(), ...(pays ? rulesOff() : [])];
   const shown = named.length - (pays ? rulesOff().length : 0);
-  const corpus = corpusSources(corpusDir(), envHalf());
+  const skipped: string[] = [];
+  const corpus = corpusSources(corpusDir(), envHalf(), skipped);
   console.log("retention: needed tokens held / context kept (estimated tokens of the compacted request ÷ the history's), 5 cuts per session, next 8 model turns");
+  if (skipped.length > 0) console.log(`  (no reader for the format of ${skipped.join(", ")}: left out)`);
   if (corpus.length === 0) console.log(`  (no corpus at ${corpusDir()}: the corpus tables are skipped)`);
   else {
+    for (const side of ["tuning", "checking"] as const) {
+      const groups = [...new Set(corpus.filter((c) => c.half === side).map((c) => c.source))];
+      if (groups.length > 0) console.log(`  ${side} side, source groups: ${groups.sort().join(", ")}`);
+    }
     const measured = measureAll(corpus, named);
     for (const half of [undefined, "tuning", "checking"] as const) {
       const rows = measured.filter((m) => half === undefined || m.src.half === half);
       if (rows.length === 0) continue;
-      console.log(`\n  corpus${half === undefined ? "" : `, ${half} half`} (${rows.length} sessions): held / kept per family and pooled`);
+      console.log(`\n  corpus${half === undefined ? "" : `, ${half} side`} (${rows.length} sessions): held / kept per family and pooled`);
       for (const l of familyTable(rows, named.slice(0, shown))) console.log(l);
       for (const l of targetLines(rows, named)) console.log(l);
     }
+    console.log("\n  the gap between the sides: held on the tuning side minus held on the checking side (points) per family");
+    for (const l of gapTable(measured, named.slice(0, shown))) console.log(l);
     if (process.env.CLIFF_RETENTION_REFETCH !== "0") {
       console.log("\n  re-fetches after each cliff (simulated at a fifth of each session's tokens, at least 20,000): calls of the turns a cliff stood for that repeat a call whose result it dropped");
       for (const l of refetchTable(corpus)) console.log(l);
@@ -90,7 +99,7 @@ export function benchRetention(): void {
       for (const half of [undefined, "tuning", "checking"] as const) {
         const rows = measured.filter((m) => half === undefined || m.src.half === half);
         if (rows.length === 0) continue;
-        console.log(`\n  what each recall rule pays${half === undefined ? "" : `, ${half} half`}: the profile with one rule changed, the profile's held / kept minus its (points) per family`);
+        console.log(`\n  what each recall rule pays${half === undefined ? "" : `, ${half} side`}: the profile with one rule changed, the profile's held / kept minus its (points) per family`);
         for (const l of paysTable(rows, named)) console.log(l);
       }
     }

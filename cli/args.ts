@@ -72,6 +72,9 @@ const CONFIG_HELP: Partial<Record<keyof Config, string>> = {
   backRefTotalMaxChars: "back-references' characters in all, newest first",
   askedTwiceMaxChars: "recall rule, asked twice: a call the history repeats (a file read again, a tool with the same arguments) keeps its newest result up to N characters (0 = off)",
   askedTwiceTotalMaxChars: "asked-twice results' characters in all, newest first",
+  outlineFileMaxChars: "recall rule, outlines: a file read or written whose newest copy the summary does not hold whole keeps its defining lines (functions, classes, types, headings), up to N characters a file (0 = off)",
+  outlineMaxChars: "outlines' characters in all, newest files first",
+  listingMaxChars: "recall rule, listings: a dropped result that is mostly paths or path:line: hits keeps its distinct paths and anchors, up to N characters (0 = off)",
 };
 
 // Defaults a host sets (cli/host-defaults.ts), shown as the help says them.

@@ -110,7 +110,7 @@ type RefsOf = (book: CallBook, made: readonly string[][]) => ((i: number, parts:
  * The parts of body[0, keptFrom) in order. With the plan rule on, a message that ends its parts
  * with a plan keeps it only when it is the span's newest (older plans are superseded).
  */
-function collectParts(body: readonly unknown[], keptFrom: number, partsOf: (i: number, m: unknown) => string[], book: CallBook | undefined, cfg: Config, visit: (m: unknown) => void, refsOf: RefsOf | null): string[] {
+function collectParts(body: readonly unknown[], keptFrom: number, partsOf: (i: number, m: unknown) => string[], book: CallBook | undefined, cfg: Config, visit: (m: unknown) => void, refsOf: RefsOf | null, note?: PartContext["note"]): string[] {
   // Superseded plans and file copies are settled, and back-references found, once the whole span is read.
   const asked = (typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__) || !askedTwiceOn(cfg) ? null : askedSettling(book, keptFrom, cfg);
   const plans = (!(typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__) && asked !== null) || (!(typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) && refsOf !== null) || cfg.planMaxChars > 0 || cfg.workingSetFileMaxChars > 0;
@@ -124,7 +124,7 @@ function collectParts(body: readonly unknown[], keptFrom: number, partsOf: (i: n
   }
   if (!plans || book === undefined) return plans ? ([] as string[]).concat(...made) : parts;
   const latest = cfg.planMaxChars > 0 ? book.latestPlanBefore(keptFrom) : -1;
-  const settle = (typeof __CLIFF_WORKING_SET__ !== "undefined" && !__CLIFF_WORKING_SET__) || cfg.workingSetFileMaxChars <= 0 ? null : settleCopies(book, keptFrom, cfg.workingSetMaxChars, (typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__) || asked === null ? undefined : asked.overflow);
+  const settle = (typeof __CLIFF_WORKING_SET__ !== "undefined" && !__CLIFF_WORKING_SET__) || cfg.workingSetFileMaxChars <= 0 ? null : settleCopies(book, keptFrom, cfg.workingSetMaxChars, (typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__) || asked === null ? undefined : asked.overflow, cfg.outlineFileMaxChars > 0 ? { file: cfg.outlineFileMaxChars, total: cfg.outlineMaxChars, note } : null);
   const refs = (typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) || refsOf === null ? null : refsOf(book, made);
   for (let i = 0; i < keptFrom; i++) {
     const own = cfg.planMaxChars > 0 && book.hasPlan(i) && i !== latest ? made[i].slice(0, -1) : made[i];
@@ -216,7 +216,7 @@ export function compactWith(messages: readonly unknown[], d: Dialect, cfg: Confi
   const parts = collectParts(body, keptFrom, partsOf, ctx.book, cfg, (m) => {
     // The lists an old summary carried come forward; everything else it said is dropped.
     if (files !== null && d.isSummary(m)) files.addText(summaryMessageText(m));
-  }, (typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) || cfg.backRefMaxChars <= 0 ? null : (book, made) => backRefs(book, keptFrom, made, (i) => d.isAssistant(body[i]), cfg, ctx.note));
+  }, (typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) || cfg.backRefMaxChars <= 0 ? null : (book, made) => backRefs(book, keptFrom, made, (i) => d.isAssistant(body[i]), cfg, ctx.note), ctx.note);
   if (readStubParts !== null && d.name === "anthropic" && options.stubbedReads !== false) {
     for (const p of readStubParts(messages, { headLen, spanFrom: headLen, cut: headLen + keptFrom }, cfg, options.archive)) {
       if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) options.note?.("stubbed-read", p);

@@ -47,6 +47,9 @@ var REFERENCE_CONFIG = Object.freeze({
   workingSetFileMaxChars: 0,
   workingSetMaxChars: 4e4,
   ...typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__ ? {} : { askedTwiceMaxChars: 0, askedTwiceTotalMaxChars: 16e3 },
+  outlineFileMaxChars: 0,
+  outlineMaxChars: 6e3,
+  listingMaxChars: 0,
   ...typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ ? {} : { backRefMaxChars: 0, backRefTotalMaxChars: 2e3 }
 });
 var RECALL = Object.freeze({
@@ -66,6 +69,9 @@ var RECALL = Object.freeze({
   keepFiles: Object.freeze(["AGENTS.md", "CLAUDE.md"]),
   archive: true,
   keepEditedFiles: true,
+  outlineFileMaxChars: 1500,
+  outlineMaxChars: 6e3,
+  listingMaxChars: 1500,
   ...typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__ ? {} : { askedTwiceMaxChars: 8e3, askedTwiceTotalMaxChars: 16e3 },
   ...typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ ? {} : { backRefMaxChars: 800, backRefTotalMaxChars: 2e3 }
 });
@@ -120,6 +126,9 @@ var CONFIG_KINDS = {
   workingSetFileMaxChars: "int",
   workingSetMaxChars: "int",
   ...typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__ ? {} : { askedTwiceMaxChars: "int", askedTwiceTotalMaxChars: "int" },
+  outlineFileMaxChars: "int",
+  outlineMaxChars: "int",
+  listingMaxChars: "int",
   ...typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ ? {} : { backRefMaxChars: "int", backRefTotalMaxChars: "int" }
 };
 var CONFIG_KEYS = Object.keys(CONFIG_KINDS);
@@ -1199,14 +1208,137 @@ function flatCanonical(args, cap) {
   return out + "}";
 }
 
+// core/shapes/outline.ts
+var OUTLINE_TAG = "[outline] ";
+var LINE_MAX = 160;
+var TEST_MAX = 400;
+var SCAN_MAX = 1e6;
+var TS_JS = [
+  /^\s*(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\*?|class|interface|type|enum|namespace|module)\s+[\w$]/,
+  /^\s*(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s+[\w$]+\s*(?::[^=]*)?=\s*(?:async\s+)?(?:\([^)]*\)|[\w$]+)\s*(?::[^=]*)?=>/,
+  /^(?:export\s+)(?:declare\s+)?(?:const|let|var)\s+[\w$]/,
+  /^(?:const|let|var)\s+[A-Z][A-Z0-9_]+\s*=/,
+  /^\s*export\s+(?:default\s+|\*|\{)/,
+  /^\s+(?:(?:public|private|protected|static|readonly|override|abstract|async|get|set)\s+)*[\w$#]+\s*(?:<[^>]*>)?\([^)]*\)\s*(?::\s*[^={;]+)?\{\s*$/,
+  /^\s+(?:(?:public|private|protected|static|readonly)\s+)+[\w$#]+\s*[?!]?\s*[:=]/
+];
+var PYTHON = [/^\s*(?:async\s+)?def\s+\w/, /^\s*class\s+\w/, /^[A-Z][A-Z0-9_]*\s*(?::[^=]*)?=/, /^@\w/];
+var RUST = [/^\s*(?:pub(?:\([^)]*\))?\s+)?(?:async\s+|const\s+|unsafe\s+|extern\s+"[^"]*"\s+)*(?:fn|struct|enum|trait|impl|mod|type|const|static|union|macro_rules!)\b/];
+var GO = [/^func\s/, /^type\s+\w/, /^(?:const|var)\s+(?:\w|\()/, /^\t\w+\s+(?:struct|interface)\s*\{/];
+var JAVA_KOTLIN = [
+  /^\s*(?:@\w+\s+)*(?:(?:public|private|protected|internal|static|final|abstract|open|data|sealed|override|suspend|inline|enum|annotation|inner|companion|value)\s+)*(?:class|interface|enum|record|object|fun|typealias)\s+[\w<`]/,
+  /^\s*(?:(?:public|private|protected|static|final|abstract|synchronized|native|default)\s+)+[\w<>\[\],.? ]+\s+\w+\s*\([^;]*$/,
+  /^\s*(?:(?:public|private|protected|internal|const|override|lateinit)\s+)*(?:val|var)\s+\w+\s*[:=]/
+];
+var C_CPP = [
+  /^\s*(?:typedef\s+)?(?:struct|class|enum|union|namespace)\s+\w+[^;]*$/,
+  /^#\s*define\s+\w/,
+  /^(?:static\s+|inline\s+|extern\s+|virtual\s+|constexpr\s+|const\s+|unsigned\s+|signed\s+)*[A-Za-z_][\w:<>,*& ]*[\s*&]\**[A-Za-z_][\w:~]*\s*\([^;]*\)\s*(?:const\s*)?(?:override\s*)?\{?\s*$/,
+  /^\s*template\s*</
+];
+var SHELL = [/^\s*(?:function\s+)?[A-Za-z_][\w:.-]*\s*\(\)\s*\{?/, /^\s*function\s+[A-Za-z_][\w:.-]*/, /^(?:export\s+|readonly\s+|declare\s+(?:-\w+\s+)?)?[A-Z_][A-Z0-9_]*=/];
+var SQL = [/^\s*(?:create|alter)\s+(?:or\s+replace\s+)?(?:temporary\s+|temp\s+|unique\s+|materialized\s+)*(?:table|view|index|function|procedure|trigger|type|schema|sequence|extension|policy)\b/i];
+var CSS = [/^[^\s{}@/*][^{};]*\{\s*$/, /^[^\s{}@/*][^{};]*,\s*$/, /^@(?:media|keyframes|font-face|supports|layer|import|tailwind|apply|container)\b/, /^\s*--[\w-]+\s*:/];
+var JSON_KEYS = [/^(?: {2}|\t)"[^"]*"\s*:/];
+var YAML = [/^[A-Za-z_"'][^:#]*:(?:\s|$)/, /^-\s+[A-Za-z_"'][^:#]*:(?:\s|$)/];
+var MARKDOWN = [/^#{1,6}\s+\S/];
+var GENERIC = [...TS_JS, ...PYTHON, ...RUST, ...GO, ...MARKDOWN];
+var BY_EXTENSION = {
+  ts: TS_JS,
+  tsx: TS_JS,
+  mts: TS_JS,
+  cts: TS_JS,
+  js: TS_JS,
+  jsx: TS_JS,
+  mjs: TS_JS,
+  cjs: TS_JS,
+  vue: TS_JS,
+  svelte: TS_JS,
+  py: PYTHON,
+  pyi: PYTHON,
+  rs: RUST,
+  go: GO,
+  java: JAVA_KOTLIN,
+  kt: JAVA_KOTLIN,
+  kts: JAVA_KOTLIN,
+  scala: JAVA_KOTLIN,
+  swift: JAVA_KOTLIN,
+  cs: JAVA_KOTLIN,
+  c: C_CPP,
+  h: C_CPP,
+  cc: C_CPP,
+  cpp: C_CPP,
+  cxx: C_CPP,
+  hpp: C_CPP,
+  hh: C_CPP,
+  hxx: C_CPP,
+  m: C_CPP,
+  mm: C_CPP,
+  sh: SHELL,
+  bash: SHELL,
+  zsh: SHELL,
+  ksh: SHELL,
+  sql: SQL,
+  css: CSS,
+  scss: CSS,
+  sass: CSS,
+  less: CSS,
+  json: JSON_KEYS,
+  jsonc: JSON_KEYS,
+  json5: JSON_KEYS,
+  yaml: YAML,
+  yml: YAML,
+  toml: [/^\[[^\]]+\]\s*$/, /^[A-Za-z_][\w.-]*\s*=/],
+  md: MARKDOWN,
+  mdx: MARKDOWN,
+  markdown: MARKDOWN,
+  rst: MARKDOWN
+};
+function patternsFor(path) {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  const dot = base.lastIndexOf(".");
+  if (base === "Dockerfile" || base === "Makefile") return SHELL;
+  return (dot > 0 ? BY_EXTENSION[base.slice(dot + 1).toLowerCase()] : void 0) ?? GENERIC;
+}
+function outlineLines(path, text, maxChars, patch = false) {
+  const patterns = patternsFor(path);
+  const out = [];
+  let used = 0;
+  const stop = Math.min(text.length, SCAN_MAX);
+  for (let start = 0; start < stop && used < maxChars; ) {
+    let end = text.indexOf("\n", start);
+    if (end < 0 || end > stop) end = stop;
+    if (end - start > TEST_MAX + 1) {
+      start = end + 1;
+      continue;
+    }
+    let line = text.slice(start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end);
+    start = end + 1;
+    if (patch) {
+      if (line.charCodeAt(0) !== 43 || line.startsWith("+++")) continue;
+      line = line.slice(1);
+    }
+    if (line.trim().length < 3 || !patterns.some((p) => p.test(line))) continue;
+    const kept = toWellFormed(line.length > LINE_MAX ? line.slice(0, LINE_MAX) : line);
+    if (used + kept.length + 1 > maxChars) break;
+    out.push(kept);
+    used += kept.length + 1;
+  }
+  return out;
+}
+function outlinePart(path, text, maxChars, patch = false) {
+  const lines = outlineLines(path, text, maxChars, patch);
+  return lines.length === 0 ? null : OUTLINE_TAG + path + "\n" + lines.join("\n");
+}
+
 // core/parts/working-set.ts
 var CopyBook = class {
   constructor() {
     this.byAt = /* @__PURE__ */ new Map();
   }
-  note(copy, making) {
+  note(copy) {
     let at = this.byAt.get(copy.at);
-    if (at === void 0 || at.making !== making) this.byAt.set(copy.at, at = { making, list: [], paths: /* @__PURE__ */ new Map() });
+    if (at === void 0) this.byAt.set(copy.at, at = { list: [], paths: /* @__PURE__ */ new Map() });
     let paths = at.paths.get(copy.full);
     if (paths === void 0) at.paths.set(copy.full, paths = /* @__PURE__ */ new Set());
     if (paths.has(copy.path)) return;
@@ -1219,12 +1351,30 @@ var CopyBook = class {
   /**
    * The copies before `end` that fall back, by body index: a line falls back when every file it
    * holds a copy of has a newer copy (superseded), or when it is beyond the total cap, newest first.
+   * With outline caps, a newest copy beyond the total cap falls back to its line and its file's
+   * outline, and one kept only in part is followed by the outline of the rest, newest first.
    */
-  fallbacks(end, totalMax, asked) {
+  fallbacks(end, totalMax, asked, outline = null) {
     const at = [...this.byAt.keys()].filter((i) => i < end).sort((a, b) => b - a);
     const seen = /* @__PURE__ */ new Set();
     const out = /* @__PURE__ */ new Map();
+    const add = (i, c) => void (out.get(i) ?? out.set(i, []).get(i)).push(c);
     let used = 0;
+    let outlined = 0;
+    const outlineOf = (copies, cutOnly) => {
+      if (outline === null) return null;
+      const parts = [];
+      for (const c of copies) {
+        if (c.text === void 0 || outlined >= outline.total) continue;
+        const rest = cutOnly ? c.text.slice(c.shown ?? 0) : c.text;
+        const p = rest.length === 0 ? null : outlinePart(c.path, rest, Math.min(outline.file, outline.total - outlined), c.patch === true);
+        if (p === null) continue;
+        outlined += p.length;
+        if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) outline.note?.("outline", p);
+        parts.push(p);
+      }
+      return parts.length === 0 ? null : parts.join("\n");
+    };
     for (const i of at) {
       const lines = /* @__PURE__ */ new Map();
       for (const c of this.byAt.get(i).list) {
@@ -1233,11 +1383,21 @@ var CopyBook = class {
         else same.push(c);
       }
       for (const [full, copies] of lines) {
-        const newest = copies.some((c) => !seen.has(c.path));
+        const fresh = copies.filter((c) => !seen.has(c.path));
         for (const c of copies) seen.add(c.path);
-        if (newest && used + full.length <= totalMax) used += full.length;
-        else if (newest && asked !== void 0 && asked.budget.used + full.length <= asked.budget.max && copies.some((c) => asked.repeated(c.path))) asked.budget.used += full.length;
-        else (out.get(i) ?? out.set(i, []).get(i)).push(copies[0]);
+        if (fresh.length > 0 && used + full.length <= totalMax) {
+          used += full.length;
+          const cut = fresh.filter((c) => c.text !== void 0 && c.shown !== void 0 && c.shown < c.text.length);
+          const more = cut.length === 0 ? null : outlineOf(cut, true);
+          if (more !== null) add(i, { ...copies[0], fallback: full + "\n" + more });
+          continue;
+        }
+        if (fresh.length > 0 && asked !== void 0 && asked.budget.used + full.length <= asked.budget.max && copies.some((c) => asked.repeated(c.path))) {
+          asked.budget.used += full.length;
+          continue;
+        }
+        const o = fresh.length === 0 ? null : outlineOf(fresh, false);
+        add(i, o === null ? copies[0] : { ...copies[0], fallback: copies[0].fallback === null ? o : copies[0].fallback + "\n" + o });
       }
     }
     return out;
@@ -1249,8 +1409,8 @@ function copiesOf(book) {
   if (c === void 0) COPIES.set(book, c = new CopyBook());
   return c;
 }
-function settleCopies(book, end, totalMax, asked) {
-  const fallbacks = copiesOf(book).fallbacks(end, totalMax, asked);
+function settleCopies(book, end, totalMax, asked, outline = null) {
+  const fallbacks = copiesOf(book).fallbacks(end, totalMax, asked, outline);
   return byFallbacks(fallbacks);
 }
 function byFallbacks(fallbacks) {
@@ -1386,7 +1546,7 @@ function workingSetRead(text, clean, ctx, meta, part) {
   if (book === void 0 || path === null) return part;
   const cap = ctx.cfg.workingSetFileMaxChars;
   const full = withPointer(toWellFormed(RESULT_TAG + truncate(clean, cap)), clean.length > cap ? pointerTo(ctx.archive, text, "result") : null);
-  copiesOf(book).note({ at: book.at, path, full, fallback: part }, book.making);
+  copiesOf(book).note({ at: book.at, path, full, fallback: part, text: clean, shown: cap });
   if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note?.("working-set", full);
   return full;
 }
@@ -1396,8 +1556,23 @@ function workingSetWrite(line, name, args, ctx) {
   if (book === void 0 || paths.length === 0) return line;
   const fallback = signatureLine(name, args, ctx);
   if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note?.("call", fallback);
-  for (const path of paths) copiesOf(book).note({ at: book.at, path, full: line, fallback }, book.making);
+  const cap = ctx.cfg.editMaxChars;
+  for (const path of paths) {
+    const w = writtenText(path, name, args);
+    copiesOf(book).note({ at: book.at, path, full: line, fallback, text: w?.text, shown: cap, patch: w?.patch });
+  }
   return line;
+}
+function writtenText(path, name, args) {
+  const edit = editTextOf(name, args);
+  if (edit === null) return null;
+  const text = edit.texts.join("\n");
+  const header = "*** Add File: " + path;
+  const at = text.indexOf(header);
+  if (at < 0) return { text, patch: false };
+  const from = at + header.length;
+  const next = text.indexOf("\n*** ", from);
+  return { text: text.slice(from, next < 0 ? text.length : next), patch: true };
 }
 
 // core/retention/distinctive.ts
@@ -1492,6 +1667,83 @@ function backRefs(book, end, made, isModel2, cfg, note) {
   };
 }
 
+// core/shapes/listing.ts
+var LISTING_TAG = "result (paths): ";
+var SAMPLE_LINES = 200;
+var MIN_SHARE = 0.6;
+var MIN_LINES = 4;
+var LINE_MAX2 = 400;
+var SCAN_MAX2 = 1e6;
+var PATH = String.raw`(?:\.{0,2}/)?(?:[\w@+.-]+/)+[\w@+.-]*|[\w@+-][\w@+-]*(?:\.[\w@+-]+)*\.[A-Za-z][A-Za-z0-9]{0,9}`;
+var HIT = new RegExp(String.raw`^(${PATH}):(\d+)(?::\d+)?[:-]|^(${PATH})-(\d+)-`);
+var GREP = new RegExp(String.raw`^(${PATH}):\S`);
+var ALONE = new RegExp(String.raw`^\s*(?:(?:[MADRCU?!]{1,2}|modified:|new file:|deleted:|renamed:|both modified:)\s+)?(${PATH})/?\s*$`);
+var LS_LONG = /^[-dlcbps][rwxsStT-]{9}[@+.]?\s/;
+var NAME = /^[\w@+.-]+\/?$/;
+function entryOf(line) {
+  const hit = HIT.exec(line);
+  if (hit !== null) return hit[1] !== void 0 ? { path: hit[1], anchor: `${hit[1]}:${hit[2]}` } : { path: hit[3], anchor: null };
+  const alone = ALONE.exec(line);
+  if (alone !== null) return { path: alone[1], anchor: null };
+  const grep = GREP.exec(line);
+  if (grep !== null) return { path: grep[1], anchor: null };
+  if (!LS_LONG.test(line)) return null;
+  const body = line.trimEnd();
+  const arrow = body.indexOf(" -> ");
+  const name = (arrow < 0 ? body : body.slice(0, arrow)).slice((arrow < 0 ? body : body.slice(0, arrow)).lastIndexOf(" ") + 1);
+  return NAME.test(name) && name !== "." && name !== ".." ? { path: name, anchor: null } : null;
+}
+function eachLine(text, each) {
+  const stop = Math.min(text.length, SCAN_MAX2);
+  for (let start = 0; start < stop; ) {
+    let end = text.indexOf("\n", start);
+    if (end < 0 || end > stop) end = stop;
+    const line = end - start > LINE_MAX2 ? null : text.slice(start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end);
+    start = end + 1;
+    if (!each(line)) return;
+  }
+}
+function isListing(text) {
+  let lines = 0;
+  let matched = 0;
+  eachLine(text, (line) => {
+    if (line !== null && (line.trim() === "" || line === "--")) return true;
+    lines++;
+    if (line !== null && entryOf(line) !== null) matched++;
+    return lines < SAMPLE_LINES;
+  });
+  return lines >= MIN_LINES && matched >= lines * MIN_SHARE;
+}
+function listingPart(text, maxChars) {
+  if (maxChars <= 0 || !isListing(text)) return null;
+  const paths = [];
+  const anchors = [];
+  const seen = /* @__PURE__ */ new Set();
+  let size = 0;
+  eachLine(text, (line) => {
+    const e = line === null ? null : entryOf(line);
+    if (e === null) return true;
+    if (!seen.has(e.path)) {
+      seen.add(e.path);
+      paths.push(e.path);
+      size += e.path.length + 1;
+    }
+    if (e.anchor !== null && !seen.has(e.anchor)) {
+      seen.add(e.anchor);
+      anchors.push(e.anchor);
+    }
+    return size < maxChars;
+  });
+  const kept = [];
+  let used = LISTING_TAG.length;
+  for (const item of paths.concat(anchors)) {
+    if (used + item.length + 1 > maxChars) break;
+    kept.push(item);
+    used += item.length + 1;
+  }
+  return kept.length === 0 ? null : toWellFormed(LISTING_TAG + kept.join("\n"));
+}
+
 // core/repeats/call-key.ts
 var SED_RANGE = /^\s*(?:cd\s+\S+\s*&&\s*)?sed\s+-n\s+(['"]?)[\d,$]+p\1\s+(['"]?)([^\s'"|;&<>]+)\2\s*$/;
 var SHELL_TOOLS3 = /* @__PURE__ */ new Set("shell shell_command exec exec_command local_shell local_shell_call container.exec bash execute_bash run_command run_shell_command terminal".split(" "));
@@ -1561,7 +1813,7 @@ function askedTwiceResult(text, clean, ctx, meta, part, kept) {
   const cap = ctx.cfg.askedTwiceMaxChars;
   const full = withPointer(toWellFormed(RESULT_TAG + truncate(clean, cap)), clean.length > cap ? pointerTo(ctx.archive, text, "result") : null);
   if (full === kept) return kept;
-  askedOf(book).copies.note({ at: book.at, path: key, full, fallback: kept }, book.making);
+  askedOf(book).copies.note({ at: book.at, path: key, full, fallback: kept });
   if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note?.("asked-twice", full);
   return full;
 }
@@ -1616,7 +1868,10 @@ function longResultPart(text, clean, ctx, meta) {
   if (!(typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) && ctx.cfg.backRefMaxChars > 0 && ctx.book !== void 0) noteDropped(ctx.book, clean);
   const excerpt = ctx.focus === void 0 ? null : toWellFormed(focusExcerpt(clean, ctx.focus) ?? "") || null;
   if ((typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) && excerpt !== null) ctx.note?.("focus", excerpt);
-  return withPointer(excerpt, pointerTo(ctx.archive, text, "result"));
+  const listing = typeof __CLIFF_LISTINGS__ !== "undefined" && !__CLIFF_LISTINGS__ || ctx.cfg.listingMaxChars <= 0 ? null : listingPart(clean, ctx.cfg.listingMaxChars);
+  if ((typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) && listing !== null) ctx.note?.("listing", listing);
+  const shown = listing === null ? excerpt : excerpt === null ? listing : listing + "\n" + excerpt;
+  return withPointer(shown, pointerTo(ctx.archive, text, "result"));
 }
 function keptLongResult(clean, ctx, meta) {
   const pinCap = ctx.cfg.pinMaxChars;
@@ -1712,24 +1967,11 @@ function needsBook(cfg) {
 var PAIRING_REACH = 16;
 var CallBook = class {
   constructor() {
-    this.index = 0;
-    /**
-     * Messages made under this book so far, the one being made included. A message a later pass makes
-     * again (the parts cache remakes those that read the focus: each pass's tail gives its own) notes
-     * its copies afresh (CopyBook), so they are that pass's, as a fresh compaction's would be.
-     */
-    this.making = 0;
+    /** Body index of the message being summarised (set before each message). */
+    this.at = 0;
     this.byId = /* @__PURE__ */ new Map();
     this.lastAt = /* @__PURE__ */ new Map();
     this.plans = /* @__PURE__ */ new Set();
-  }
-  /** Body index of the message being summarised (set before each message: each setting is a new making). */
-  get at() {
-    return this.index;
-  }
-  set at(i) {
-    this.index = i;
-    this.making++;
   }
   record(id, name, args) {
     const call = { name, args };
@@ -1742,7 +1984,7 @@ var CallBook = class {
       const c = this.byId.get(id);
       if (c !== void 0) return c;
     }
-    for (let i = this.index; i >= 0 && i >= this.index - PAIRING_REACH; i--) {
+    for (let i = this.at; i >= 0 && i >= this.at - PAIRING_REACH; i--) {
       const c = this.lastAt.get(i);
       if (c !== void 0) return c;
     }
@@ -2067,7 +2309,7 @@ function booked(d, ctx) {
   const book = ctx.book;
   return book === void 0 ? (_i, m) => d.summarize(m, ctx) : (i, m) => (book.at = i, d.summarize(m, ctx));
 }
-function collectParts(body, keptFrom, partsOf, book, cfg, visit, refsOf) {
+function collectParts(body, keptFrom, partsOf, book, cfg, visit, refsOf, note) {
   const asked = typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__ || !askedTwiceOn(cfg) ? null : askedSettling(book, keptFrom, cfg);
   const plans = !(typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__) && asked !== null || !(typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) && refsOf !== null || cfg.planMaxChars > 0 || cfg.workingSetFileMaxChars > 0;
   const parts = [];
@@ -2080,7 +2322,7 @@ function collectParts(body, keptFrom, partsOf, book, cfg, visit, refsOf) {
   }
   if (!plans || book === void 0) return plans ? [].concat(...made) : parts;
   const latest = cfg.planMaxChars > 0 ? book.latestPlanBefore(keptFrom) : -1;
-  const settle = typeof __CLIFF_WORKING_SET__ !== "undefined" && !__CLIFF_WORKING_SET__ || cfg.workingSetFileMaxChars <= 0 ? null : settleCopies(book, keptFrom, cfg.workingSetMaxChars, typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__ || asked === null ? void 0 : asked.overflow);
+  const settle = typeof __CLIFF_WORKING_SET__ !== "undefined" && !__CLIFF_WORKING_SET__ || cfg.workingSetFileMaxChars <= 0 ? null : settleCopies(book, keptFrom, cfg.workingSetMaxChars, typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__ || asked === null ? void 0 : asked.overflow, cfg.outlineFileMaxChars > 0 ? { file: cfg.outlineFileMaxChars, total: cfg.outlineMaxChars, note } : null);
   const refs = typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ || refsOf === null ? null : refsOf(book, made);
   for (let i = 0; i < keptFrom; i++) {
     const own = cfg.planMaxChars > 0 && book.hasPlan(i) && i !== latest ? made[i].slice(0, -1) : made[i];
@@ -2148,7 +2390,7 @@ function compactWith(messages, d, cfg, options = {}) {
   const partsOf = cache !== null ? cache.summarizer(messages, headLen, d, ctx) : booked(d, ctx);
   const parts = collectParts(body, keptFrom, partsOf, ctx.book, cfg, (m) => {
     if (files !== null && d.isSummary(m)) files.addText(summaryMessageText(m));
-  }, typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ || cfg.backRefMaxChars <= 0 ? null : (book, made) => backRefs(book, keptFrom, made, (i) => d.isAssistant(body[i]), cfg, ctx.note));
+  }, typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ || cfg.backRefMaxChars <= 0 ? null : (book, made) => backRefs(book, keptFrom, made, (i) => d.isAssistant(body[i]), cfg, ctx.note), ctx.note);
   if (readStubParts !== null && d.name === "anthropic" && options.stubbedReads !== false) {
     for (const p of readStubParts(messages, { headLen, spanFrom: headLen, cut: headLen + keptFrom }, cfg, options.archive)) {
       if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) options.note?.("stubbed-read", p);
@@ -3428,7 +3670,7 @@ function archiveTrust(dir, me, purpose = ARCHIVE) {
 }
 
 // node/archive.ts
-var NAME = /^[0-9a-f]{64}\.txt$/;
+var NAME2 = /^[0-9a-f]{64}\.txt$/;
 var SHARD = /^[0-9a-f]{2}$/;
 var Failure = class extends Error {
 };
@@ -3468,7 +3710,7 @@ var Folder = class {
       const sub = join3(this.dir, shard);
       if (!SHARD.test(shard) || !io.lstatSync(sub).isDirectory()) continue;
       for (const name of io.readdirSync(sub)) {
-        if (!NAME.test(name)) continue;
+        if (!NAME2.test(name)) continue;
         const st = io.lstatSync(join3(sub, name));
         if (st.isFile()) found.push({ path: join3(sub, name), size: st.size, at: st.mtimeMs });
       }

@@ -92,6 +92,7 @@ const RULE_LABEL: Record<HeldItem["rule"], string> = {
   head: "the head", tail: "the kept tail", result: "a short result whole", call: "a call's signature line", text: "assistant text", thinking: "thinking",
   user: "user text", system: "system text", files: "the file lists", edit: "an edit's or write's new text", plan: "the newest plan",
   "working-set": "the working set (a file's newest copy)", pinned: "a pinned result", "error-tail": "a failed result's end", focus: "the focus's lines", "back-ref": "a dropped result's lines a later step named", "asked-twice": "a repeated call's newest result",
+  outline: "a file's outline (its defining lines)", listing: "a dropped listing's paths",
   "stubbed-read": "a read kept for a re-read stub", archive: "an archive pointer", other: "elsewhere in the summary",
 };
 

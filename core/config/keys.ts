@@ -91,6 +91,16 @@ export interface Config {
   workingSetFileMaxChars: number;
   /** …and the newest copies share at most this many characters, newest first (the rest keep what the other rules keep). */
   workingSetMaxChars: number;
+  /**
+   * Recall rule (outlines, with the working set): a file the span read or wrote whose newest copy the
+   * summary does not hold whole keeps its defining lines (functions, classes, types, exported names,
+   * headings), verbatim, up to this many characters a file; 0 = off.
+   */
+  outlineFileMaxChars: number;
+  /** …at most this many characters over all files, newest first. */
+  outlineMaxChars: number;
+  /** Recall rule (listings): a dropped result that is mostly paths or `path:line:` hits keeps its distinct paths and anchors, up to this many characters; 0 = off. */
+  listingMaxChars: number;
   /** Recall rule (back-references): a dropped result gives the lines a later message of the span names, up to this many characters; 0 = off. */
   backRefMaxChars: number;
   /** …at most this many characters over all results, newest first. */

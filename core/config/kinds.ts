@@ -51,6 +51,7 @@ export const CONFIG_KINDS: { readonly [K in keyof Config]: ConfigKind } = {
   keepStubbedReads: "bool", keepEditedFiles: "bool",
   workingSetFileMaxChars: "int", workingSetMaxChars: "int",
   ...((typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__ ? {} : { askedTwiceMaxChars: "int", askedTwiceTotalMaxChars: "int" }) as Record<"askedTwiceMaxChars" | "askedTwiceTotalMaxChars", ConfigKind>),
+  outlineFileMaxChars: "int", outlineMaxChars: "int", listingMaxChars: "int",
   ...((typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ ? {} : { backRefMaxChars: "int", backRefTotalMaxChars: "int" }) as Record<"backRefMaxChars" | "backRefTotalMaxChars", ConfigKind>),
 };
 

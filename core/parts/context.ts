@@ -13,7 +13,7 @@ declare const __CLIFF_SANDBOX__: boolean | undefined;
 export const pointerTo: typeof archivePointer = typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__ ? () => null : archivePointer;
 
 /** The rule that made a summary line: which rule kept what the next turns needed (core/retention/held-by.ts). */
-export type LineRule = "result" | "call" | "text" | "thinking" | "user" | "system" | "edit" | "plan" | "working-set" | "pinned" | "error-tail" | "focus" | "stubbed-read" | "back-ref" | "asked-twice" | "archive";
+export type LineRule = "result" | "call" | "text" | "thinking" | "user" | "system" | "edit" | "plan" | "working-set" | "pinned" | "error-tail" | "focus" | "stubbed-read" | "back-ref" | "asked-twice" | "outline" | "listing" | "archive";
 
 /** What summarising one message needs besides the message. */
 export interface PartContext {

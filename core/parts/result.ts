@@ -8,6 +8,7 @@ import { errorTailTag, failure, lastLines, pinned, type ResultMeta } from "./res
 import { RESULT_TAG } from "./tags.js";
 import { workingSetRead } from "./working-set.js";
 import { noteDropped } from "./back-refs.js";
+import { listingPart } from "../shapes/listing.js";
 import { askedTwiceOn, askedTwiceResult } from "../repeats/asked-twice.js";
 
 // A sandbox build whose config never turns the working set on leaves it out (build.mjs defines this).
@@ -16,6 +17,8 @@ declare const __CLIFF_WORKING_SET__: boolean | undefined;
 declare const __CLIFF_SANDBOX__: boolean | undefined;
 // A sandbox build whose config never turns back-references on leaves them out (build.mjs defines this).
 declare const __CLIFF_BACK_REFS__: boolean | undefined;
+// …and listings, likewise.
+declare const __CLIFF_LISTINGS__: boolean | undefined;
 // A sandbox build whose config never turns asked-twice on leaves it out (build.mjs defines this).
 declare const __CLIFF_ASKED_TWICE__: boolean | undefined;
 
@@ -55,8 +58,11 @@ function longResultPart(text: string, clean: string, ctx: PartContext, meta: Res
   if (!(typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) && ctx.cfg.backRefMaxChars > 0 && ctx.book !== undefined) noteDropped(ctx.book, clean);
   const excerpt = ctx.focus === undefined ? null : toWellFormed(focusExcerpt(clean, ctx.focus) ?? "") || null;
   if ((typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) && excerpt !== null) ctx.note?.("focus", excerpt);
+  const listing = (typeof __CLIFF_LISTINGS__ !== "undefined" && !__CLIFF_LISTINGS__) || ctx.cfg.listingMaxChars <= 0 ? null : listingPart(clean, ctx.cfg.listingMaxChars);
+  if ((typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) && listing !== null) ctx.note?.("listing", listing);
+  const shown = listing === null ? excerpt : excerpt === null ? listing : listing + "\n" + excerpt;
   // The archive keeps the text as the model saw it, unstripped.
-  return withPointer(excerpt, pointerTo(ctx.archive, text, "result"));
+  return withPointer(shown, pointerTo(ctx.archive, text, "result"));
 }
 
 

@@ -3,14 +3,17 @@
  * newest copy keeps its text (a read's result kept whole up to workingSetFileMaxChars, a whole-file
  * write's content as the edit rule shows it); older copies of the same path are superseded and keep
  * only what the other rules keep of them. The newest copies share workingSetMaxChars, newest first;
- * what the caps cut stays in the archive. Paths are compared as the calls spell them.
+ * what the caps cut stays in the archive. Paths are compared as the calls spell them. Outlines
+ * (outlineFileMaxChars): a file's newest copy that the caps keep only in part, or not at all, also
+ * keeps the defining lines of what they cut (core/parts/outline.ts), under a total of its own.
  */
-import { argsObject, fileOpsOfCall } from "./call-kinds.js";
+import { argsObject, editTextOf, fileOpsOfCall } from "./call-kinds.js";
 import { isArray, str } from "../guards.js";
 import { withPointer } from "../archive.js";
 import { toWellFormed, truncate } from "../text.js";
 import { pointerTo, type PartContext, type ResultMeta } from "./context.js";
 import { signatureLine } from "./signature.js";
+import { outlinePart } from "../shapes/outline.js";
 import { RESULT_TAG } from "./tags.js";
 import type { CallBook } from "./call-book.js";
 
@@ -26,6 +29,18 @@ export interface FileCopy {
   readonly full: string;
   /** The line without the rule (null: nothing). */
   readonly fallback: string | null;
+  /** The file's text this copy holds, and how much of it `full` shows (an outline covers the rest). */
+  readonly text?: string;
+  readonly shown?: number;
+  /** The text is a patch: its added lines are the file's. */
+  readonly patch?: boolean;
+}
+
+/** The outline caps: per file, and in all; who is told which rule made a line. */
+export interface OutlineCaps {
+  file: number;
+  total: number;
+  note?: PartContext["note"];
 }
 
 /** Characters a rule may still spend, shared by the passes that settle one span. */
@@ -69,12 +84,31 @@ export class CopyBook {
   /**
    * The copies before `end` that fall back, by body index: a line falls back when every file it
    * holds a copy of has a newer copy (superseded), or when it is beyond the total cap, newest first.
+   * With outline caps, a newest copy beyond the total cap falls back to its line and its file's
+   * outline, and one kept only in part is followed by the outline of the rest, newest first.
    */
-  fallbacks(end: number, totalMax: number, asked?: AskedBudget): Map<number, FileCopy[]> {
+  fallbacks(end: number, totalMax: number, asked?: AskedBudget, outline: OutlineCaps | null = null): Map<number, FileCopy[]> {
     const at = [...this.byAt.keys()].filter((i) => i < end).sort((a, b) => b - a);
     const seen = new Set<string>();
     const out = new Map<number, FileCopy[]>();
+    const add = (i: number, c: FileCopy): void => void (out.get(i) ?? out.set(i, []).get(i)!).push(c);
     let used = 0;
+    let outlined = 0;
+    // `cutOnly`: the outline of what the per-file cap left out; else of the whole text.
+    const outlineOf = (copies: FileCopy[], cutOnly: boolean): string | null => {
+      if (outline === null) return null;
+      const parts: string[] = [];
+      for (const c of copies) {
+        if (c.text === undefined || outlined >= outline.total) continue;
+        const rest = cutOnly ? c.text.slice(c.shown ?? 0) : c.text;
+        const p = rest.length === 0 ? null : outlinePart(c.path, rest, Math.min(outline.file, outline.total - outlined), c.patch === true);
+        if (p === null) continue;
+        outlined += p.length;
+        if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) outline.note?.("outline", p);
+        parts.push(p);
+      }
+      return parts.length === 0 ? null : parts.join("\n");
+    };
     for (const i of at) {
       const lines = new Map<string, FileCopy[]>();
       for (const c of this.byAt.get(i)!.list) {
@@ -83,11 +117,22 @@ export class CopyBook {
         else same.push(c);
       }
       for (const [full, copies] of lines) {
-        const newest = copies.some((c) => !seen.has(c.path));
+        const fresh = copies.filter((c) => !seen.has(c.path));
         for (const c of copies) seen.add(c.path);
-        if (newest && used + full.length <= totalMax) used += full.length;
-        else if (newest && asked !== undefined && asked.budget.used + full.length <= asked.budget.max && copies.some((c) => asked.repeated(c.path))) asked.budget.used += full.length;
-        else (out.get(i) ?? out.set(i, []).get(i)!).push(copies[0]);
+        if (fresh.length > 0 && used + full.length <= totalMax) {
+          used += full.length;
+          // Kept, but cut at the per-file cap: the outline of what the cut left out follows the line.
+          const cut = fresh.filter((c) => c.text !== undefined && c.shown !== undefined && c.shown < c.text.length);
+          const more = cut.length === 0 ? null : outlineOf(cut, true);
+          if (more !== null) add(i, { ...copies[0], fallback: full + "\n" + more });
+          continue;
+        }
+        if (fresh.length > 0 && asked !== undefined && asked.budget.used + full.length <= asked.budget.max && copies.some((c) => asked.repeated(c.path))) {
+          asked.budget.used += full.length;
+          continue;
+        }
+        const o = fresh.length === 0 ? null : outlineOf(fresh, false);
+        add(i, o === null ? copies[0] : { ...copies[0], fallback: copies[0].fallback === null ? o : copies[0].fallback + "\n" + o });
       }
     }
     return out;
@@ -104,8 +149,8 @@ function copiesOf(book: CallBook): CopyBook {
 }
 
 /** The parts of body message `i` once the span's copies are settled: superseded or over-cap copies fall back. */
-export function settleCopies(book: CallBook, end: number, totalMax: number, asked?: AskedBudget): (i: number, parts: string[]) => string[] {
-  const fallbacks = copiesOf(book).fallbacks(end, totalMax, asked);
+export function settleCopies(book: CallBook, end: number, totalMax: number, asked?: AskedBudget, outline: OutlineCaps | null = null): (i: number, parts: string[]) => string[] {
+  const fallbacks = copiesOf(book).fallbacks(end, totalMax, asked, outline);
   return byFallbacks(fallbacks);
 }
 
@@ -281,7 +326,7 @@ export function workingSetRead(text: string, clean: string, ctx: PartContext, me
   if (book === undefined || path === null) return part;
   const cap = ctx.cfg.workingSetFileMaxChars;
   const full = withPointer(toWellFormed(RESULT_TAG + truncate(clean, cap)), clean.length > cap ? pointerTo(ctx.archive, text, "result") : null) as string;
-  copiesOf(book).note({ at: book.at, path, full, fallback: part }, book.making);
+  copiesOf(book).note({ at: book.at, path, full, fallback: part, text: clean, shown: cap }, book.making);
   if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note?.("working-set", full);
   return full;
 }
@@ -294,6 +339,23 @@ export function workingSetWrite(line: string, name: unknown, args: unknown, ctx:
   const fallback = signatureLine(name, args, ctx);
   // Superseded, the write shows as the reference shows a call.
   if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note?.("call", fallback);
-  for (const path of paths) copiesOf(book).note({ at: book.at, path, full: line, fallback }, book.making);
+  const cap = ctx.cfg.editMaxChars;
+  for (const path of paths) {
+    const w = writtenText(path, name, args);
+    copiesOf(book).note({ at: book.at, path, full: line, fallback, text: w?.text, shown: cap, patch: w?.patch }, book.making);
+  }
   return line;
+}
+
+/** The text a whole write gives `path`: its content, or the patch's section that adds it. */
+function writtenText(path: string, name: unknown, args: unknown): { text: string; patch: boolean } | null {
+  const edit = editTextOf(name, args);
+  if (edit === null) return null;
+  const text = edit.texts.join("\n");
+  const header = "*** Add File: " + path;
+  const at = text.indexOf(header);
+  if (at < 0) return { text, patch: false };
+  const from = at + header.length;
+  const next = text.indexOf("\n*** ", from);
+  return { text: text.slice(from, next < 0 ? text.length : next), patch: true };
 }

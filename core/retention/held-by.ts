@@ -22,14 +22,14 @@ export type KeptRule = "head" | "tail" | LineRule | "files" | "other";
  */
 export const KEPT_ORDER: readonly KeptRule[] = [
   "head", "tail", "result", "call", "text", "thinking", "user", "system", "files",
-  "edit", "plan", "working-set", "pinned", "error-tail", "focus", "back-ref", "asked-twice", "stubbed-read", "archive", "other",
+  "edit", "plan", "working-set", "pinned", "error-tail", "focus", "back-ref", "asked-twice", "outline", "listing", "stubbed-read", "archive", "other",
 ];
 
 const KEYS: Readonly<Record<KeptRule, string | null>> = {
   head: null, tail: "keepRecent", result: "resultMaxChars", call: "cmdMaxChars", text: "thoughtMaxChars", thinking: "keepThinking",
   user: "humanMaxChars", system: "humanMaxChars", files: "appendFileLists", edit: "editMaxChars", plan: "planMaxChars",
   "working-set": "workingSetFileMaxChars", pinned: "keepFiles", "error-tail": "errorTailMaxChars", focus: "tailFocus",
-  "back-ref": "backRefMaxChars", "asked-twice": "askedTwiceMaxChars", "stubbed-read": "keepStubbedReads", archive: "archive", other: null,
+  "back-ref": "backRefMaxChars", "asked-twice": "askedTwiceMaxChars", outline: "outlineFileMaxChars", listing: "listingMaxChars", "stubbed-read": "keepStubbedReads", archive: "archive", other: null,
 };
 
 /** The config key that governs a rule under `cfg` (a pin by tool name is keepResultsOf's; an excerpt without the tail focus is the user's focus). */

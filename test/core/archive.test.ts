@@ -123,7 +123,7 @@ describe("archive: what reaches the writer and what the summary says", () => {
 
 const corpus = quotable;
 
-const TAG = /^(user|assistant|thinking|result|system|developer|critic|observation|result \(focus excerpt\)|result \(named later\)|[^\s:]{1,40}): |^\[[^\]\n]*\] /;
+const TAG = /^(user|assistant|thinking|result|system|developer|critic|observation|result \(focus excerpt\)|result \(named later\)|result \(paths\)|[^\s:]{1,40}): |^\[[^\]\n]*\] /;
 
 const CONFIGS = fc.record({
   keepRecent: fc.integer({ min: 0, max: 4 }),

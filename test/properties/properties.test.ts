@@ -38,7 +38,7 @@ const PROFILES: [string, fc.Arbitrary<Record<string, unknown>>][] = [["reference
 
 const corpus = quotable;
 
-const TAG = /^(user|assistant|thinking|result|system|developer|critic|observation|result \(focus excerpt\)|result \(named later\)|result \(error tail(?:, exit -?\d+)?\)|[^\s:]{1,40}): |^\[[^\]\n]*\] /;
+const TAG = /^(user|assistant|thinking|result|system|developer|critic|observation|result \(focus excerpt\)|result \(named later\)|result \(paths\)|result \(error tail(?:, exit -?\d+)?\)|[^\s:]{1,40}): |^\[[^\]\n]*\] /;
 
 /** Every summary line is a fixed tag plus a verbatim piece (or a truncated prefix) of the input. */
 function quotesOnly(summary: string, input: unknown): boolean {
