@@ -721,6 +721,43 @@ function fileOpsOfCall(name, rawArgs) {
   if (WRITE_TOOLS.has(tool)) return { read: [], modified: pathsIn(args) };
   return { read: [], modified: [] };
 }
+var WHOLE_WRITE_TOOLS = words("write write_file create_file");
+var PATH_KEYS = ["file_path", "path", "filePath", "filename"];
+var ADD_FILE = /^\*\*\* Add File: (.+)$/gm;
+var CAT_TO = /\bcat\s+>\s*(['"]?)([^\s'"<>|;&]+)\1\s*<<-?\s*['"]?\w+/g;
+var CAT_FROM = /\bcat\s+<<-?\s*['"]?\w+['"]?\s*>\s*(['"]?)([^\s'"<>|;&]+)\1/g;
+var TEE = /\btee\s+(['"]?)([^\s'"<>|;&-][^\s'"<>|;&]*)\1\s*<<-?\s*['"]?\w+/g;
+var HERE_STRING = /^['"]@\s*\|\s*(?:Set-Content|Out-File)\s+(?:-(?:Path|FilePath|LiteralPath)\s+)?(['"]?)([^\s'"|;]+)\1/gm;
+var SHELL_READ = /^\s*(?:cd\s+\S+\s*&&\s*)?(?:cat|nl\s+-ba|Get-Content(?:\s+-Raw)?(?:\s+-Path)?)\s+(['"]?)([^\s'"|;&<>]+)\1\s*$/;
+function matches(re, text, group) {
+  const out = [];
+  for (const m of text.matchAll(re)) out.push(m[group].trim());
+  return out;
+}
+function shellText(args) {
+  const c = args.command ?? args.cmd;
+  return isArray(c) ? str(c[c.length - 1]) : str(c);
+}
+function wholeWritePaths(name, rawArgs) {
+  const tool = str(name).toLowerCase();
+  const args = argsObject(rawArgs);
+  if (WHOLE_WRITE_TOOLS.has(tool)) return PATH_KEYS.map((k) => args[k]).filter((p) => typeof p === "string" && p !== "").slice(0, 1);
+  if (EDITOR_TOOLS.has(tool)) return args.command === "create" && typeof args.path === "string" ? [args.path] : [];
+  if (PATCH_TOOLS.has(tool)) return matches(ADD_FILE, [args.input, args.patch, shellText(args)].map((v) => str(v)).join("\n"), 1);
+  if (!SHELL_TOOLS.has(tool)) return [];
+  const text = shellText(args);
+  if (text.indexOf("\n") < 0) return [];
+  return [...matches(ADD_FILE, text, 1), ...matches(CAT_TO, text, 2), ...matches(CAT_FROM, text, 2), ...matches(TEE, text, 2), ...matches(HERE_STRING, text, 2)];
+}
+function readPath(name, rawArgs) {
+  const tool = str(name).toLowerCase();
+  if (SHELL_TOOLS.has(tool)) {
+    const m = SHELL_READ.exec(shellText(argsObject(rawArgs)));
+    return m === null ? null : m[2];
+  }
+  const read = fileOpsOfCall(name, rawArgs).read;
+  return read.length === 1 ? read[0] : null;
+}
 
 // core/files.ts
 var FileTracker = class {
@@ -731,8 +768,8 @@ var FileTracker = class {
     this.clock = 0;
   }
   /** Adds lists (older events first); a path seen again moves to the newest place. */
-  add(read2, modified) {
-    for (const p of read2) {
+  add(read, modified) {
+    for (const p of read) {
       this.read.delete(p);
       this.read.set(p, this.clock++);
     }
@@ -800,10 +837,10 @@ function parseFileLists(text) {
 var writable = (p) => !/[\n\r]|<\//.test(p);
 function formatFileLists(files) {
   const sections = [];
-  const read2 = files.read.filter(writable);
+  const read = files.read.filter(writable);
   const modified = files.modified.filter(writable);
-  if (read2.length > 0) sections.push(`<read-files>
-${read2.join("\n")}
+  if (read.length > 0) sections.push(`<read-files>
+${read.join("\n")}
 </read-files>`);
   if (modified.length > 0) sections.push(`<modified-files>
 ${modified.join("\n")}
@@ -906,25 +943,13 @@ function parseFocus(text) {
   for (const word of rest.split(/[^\p{L}\p{N}_.\/:-]+/u)) add(word.replace(/^[.:\/-]+|[.:\/-]+$/g, ""));
   return terms.length === 0 ? void 0 : { text, terms };
 }
-var TERM_SCAN_BUDGET = 4e6;
-function termsToSearch(result, budget) {
-  const terms = budget.focus.terms;
-  const s = budget.scans;
-  if (s === void 0 || terms.length <= s.from) return terms;
-  const per = Math.max(1, result.length);
-  const n = s.left <= 0 ? 0 : Math.min(terms.length - s.from, Math.ceil(s.left / per));
-  s.left -= n * per;
-  return n === terms.length - s.from ? terms : terms.slice(0, s.from + n);
-}
 function focusExcerpt(result, budget) {
   if (budget.remaining <= 0) return null;
-  const terms = termsToSearch(result, budget);
-  if (terms.length === 0) return null;
   const lower = result.toLowerCase();
-  const byTerm = terms.map((term) => termHits(lower, term)).filter((t) => t.count > 0);
+  const lineCount = countLines(result);
+  const byTerm = budget.focus.terms.map((term) => termHits(lower, term, lineCount)).filter((t) => t.count > 0);
   if (byTerm.length === 0) return null;
-  for (const t of byTerm) weigh(result, t);
-  const selective = byTerm.filter((t) => t.selective);
+  const selective = byTerm.filter((t) => t.count <= Math.max(5, lineCount * 0.2));
   const chosen = selective.length > 0 ? selective : [byTerm.reduce((a, b) => b.count < a.count ? b : a)];
   const hits = [].concat(...chosen.map((t) => t.first)).slice(0, MAX_HITS);
   const wanted = /* @__PURE__ */ new Set();
@@ -939,28 +964,19 @@ function focusExcerpt(result, budget) {
   return FOCUS_EXCERPT_TAG + excerpt;
 }
 var MAX_HITS = 256;
-function linesUpTo(text, limit, end = text.length) {
+function countLines(text) {
   let n = 1;
-  for (let i = text.indexOf("\n"); i >= 0 && i < end && n < limit; i = text.indexOf("\n", i + 1)) n++;
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
   return n;
 }
-function termHits(lower, term) {
+function termHits(lower, term, lineCount) {
   const first = [];
-  let i = lower.indexOf(term);
-  for (; i >= 0 && first.length < MAX_HITS; i = lower.indexOf(term, i + term.length)) first.push(i);
-  return { count: first.length, first, more: i >= 0, selective: false };
-}
-function weigh(text, t) {
-  const count = t.more ? MAX_HITS + 1 : t.count;
-  const lines = linesUpTo(text, 5 * count);
-  if (!t.more || lines < 5 * count) {
-    t.count = Math.min(count, lines + 1);
-    if (t.first.length > t.count) t.first = t.first.slice(0, t.count);
-    t.selective = t.count <= Math.max(5, lines * 0.2);
-    return;
+  let count = 0;
+  for (let i = lower.indexOf(term); i >= 0 && count <= lineCount; i = lower.indexOf(term, i + term.length)) {
+    if (count < MAX_HITS) first.push(i);
+    count++;
   }
-  t.count = count;
-  t.selective = linesUpTo(text, 5 * count, t.first[t.first.length - 1]) >= 5 * count;
+  return { count, first };
 }
 function lineStartAt(text, pos) {
   return pos <= 0 ? 0 : text.lastIndexOf("\n", pos - 1) + 1;
@@ -1331,6 +1347,36 @@ function outlinePart(path, text, maxChars, patch = false) {
   return lines.length === 0 ? null : OUTLINE_TAG + path + "\n" + lines.join("\n");
 }
 
+// core/shapes/file-outline.ts
+function outliner(caps) {
+  let used = 0;
+  return (copies, cutOnly) => {
+    if (caps === null) return null;
+    const parts = [];
+    for (const c of copies) {
+      if (c.text === void 0 || used >= caps.total) continue;
+      const rest = cutOnly ? c.text.slice(c.shown ?? 0) : c.text;
+      const p = rest.length === 0 ? null : outlinePart(c.path, rest, Math.min(caps.file, caps.total - used), c.patch === true);
+      if (p === null) continue;
+      used += p.length;
+      if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) caps.note?.("outline", p);
+      parts.push(p);
+    }
+    return parts.length === 0 ? null : parts.join("\n");
+  };
+}
+function writtenText(path, name, args) {
+  const edit = editTextOf(name, args);
+  if (edit === null) return null;
+  const text = edit.texts.join("\n");
+  const header = "*** Add File: " + path;
+  const at = text.indexOf(header);
+  if (at < 0) return { text, patch: false };
+  const from = at + header.length;
+  const next = text.indexOf("\n*** ", from);
+  return { text: text.slice(from, next < 0 ? text.length : next), patch: true };
+}
+
 // core/parts/working-set.ts
 var CopyBook = class {
   constructor() {
@@ -1360,21 +1406,7 @@ var CopyBook = class {
     const out = /* @__PURE__ */ new Map();
     const add = (i, c) => void (out.get(i) ?? out.set(i, []).get(i)).push(c);
     let used = 0;
-    let outlined = 0;
-    const outlineOf = (copies, cutOnly) => {
-      if (outline === null) return null;
-      const parts = [];
-      for (const c of copies) {
-        if (c.text === void 0 || outlined >= outline.total) continue;
-        const rest = cutOnly ? c.text.slice(c.shown ?? 0) : c.text;
-        const p = rest.length === 0 ? null : outlinePart(c.path, rest, Math.min(outline.file, outline.total - outlined), c.patch === true);
-        if (p === null) continue;
-        outlined += p.length;
-        if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) outline.note?.("outline", p);
-        parts.push(p);
-      }
-      return parts.length === 0 ? null : parts.join("\n");
-    };
+    const outlineOf = outliner(outline);
     for (const i of at) {
       const lines = /* @__PURE__ */ new Map();
       for (const c of this.byAt.get(i).list) {
@@ -1499,46 +1531,6 @@ function applyFallbacks(parts, copies) {
   }
   return removed.size === 0 ? out : out.filter((_, k) => !removed.has(k));
 }
-var SHELL_TOOLS2 = /* @__PURE__ */ new Set("shell shell_command exec exec_command local_shell local_shell_call container.exec bash execute_bash run_command run_shell_command terminal".split(" "));
-var WRITE_TOOLS2 = /* @__PURE__ */ new Set("write write_file create_file".split(" "));
-var EDITOR_TOOLS2 = /* @__PURE__ */ new Set("str_replace_editor str_replace_based_edit_tool".split(" "));
-var PATCH_TOOLS2 = /* @__PURE__ */ new Set("apply_patch apply_patch_call".split(" "));
-var PATH_KEYS = ["file_path", "path", "filePath", "filename"];
-var ADD_FILE = /^\*\*\* Add File: (.+)$/gm;
-var CAT_TO = /\bcat\s+>\s*(['"]?)([^\s'"<>|;&]+)\1\s*<<-?\s*['"]?\w+/g;
-var CAT_FROM = /\bcat\s+<<-?\s*['"]?\w+['"]?\s*>\s*(['"]?)([^\s'"<>|;&]+)\1/g;
-var TEE = /\btee\s+(['"]?)([^\s'"<>|;&-][^\s'"<>|;&]*)\1\s*<<-?\s*['"]?\w+/g;
-var HERE_STRING = /^['"]@\s*\|\s*(?:Set-Content|Out-File)\s+(?:-(?:Path|FilePath|LiteralPath)\s+)?(['"]?)([^\s'"|;]+)\1/gm;
-var SHELL_READ = /^\s*(?:cd\s+\S+\s*&&\s*)?(?:cat|nl\s+-ba|Get-Content(?:\s+-Raw)?(?:\s+-Path)?)\s+(['"]?)([^\s'"|;&<>]+)\1\s*$/;
-function matches(re, text, group) {
-  const out = [];
-  for (const m of text.matchAll(re)) out.push(m[group].trim());
-  return out;
-}
-function shellText(args) {
-  const c = args.command ?? args.cmd;
-  return isArray(c) ? str(c[c.length - 1]) : str(c);
-}
-function wholeWritePaths(name, rawArgs) {
-  const tool = str(name).toLowerCase();
-  const args = argsObject(rawArgs);
-  if (WRITE_TOOLS2.has(tool)) return PATH_KEYS.map((k) => args[k]).filter((p) => typeof p === "string" && p !== "").slice(0, 1);
-  if (EDITOR_TOOLS2.has(tool)) return args.command === "create" && typeof args.path === "string" ? [args.path] : [];
-  if (PATCH_TOOLS2.has(tool)) return matches(ADD_FILE, [args.input, args.patch, shellText(args)].map((v) => str(v)).join("\n"), 1);
-  if (!SHELL_TOOLS2.has(tool)) return [];
-  const text = shellText(args);
-  if (text.indexOf("\n") < 0) return [];
-  return [...matches(ADD_FILE, text, 1), ...matches(CAT_TO, text, 2), ...matches(CAT_FROM, text, 2), ...matches(TEE, text, 2), ...matches(HERE_STRING, text, 2)];
-}
-function readPath(name, rawArgs) {
-  const tool = str(name).toLowerCase();
-  if (SHELL_TOOLS2.has(tool)) {
-    const m = SHELL_READ.exec(shellText(argsObject(rawArgs)));
-    return m === null ? null : m[2];
-  }
-  const read2 = fileOpsOfCall(name, rawArgs).read;
-  return read2.length === 1 ? read2[0] : null;
-}
 function workingSetRead(text, clean, ctx, meta, part) {
   const book = ctx.book;
   const call = book?.callOf(meta?.callId);
@@ -1562,17 +1554,6 @@ function workingSetWrite(line, name, args, ctx) {
     copiesOf(book).note({ at: book.at, path, full: line, fallback, text: w?.text, shown: cap, patch: w?.patch });
   }
   return line;
-}
-function writtenText(path, name, args) {
-  const edit = editTextOf(name, args);
-  if (edit === null) return null;
-  const text = edit.texts.join("\n");
-  const header = "*** Add File: " + path;
-  const at = text.indexOf(header);
-  if (at < 0) return { text, patch: false };
-  const from = at + header.length;
-  const next = text.indexOf("\n*** ", from);
-  return { text: text.slice(from, next < 0 ? text.length : next), patch: true };
 }
 
 // core/retention/distinctive.ts
@@ -1622,8 +1603,8 @@ function noteDropped(book, clean) {
   else if (l.indexOf(clean) < 0) l.push(clean);
 }
 function backRefs(book, end, made, isModel2, cfg, note) {
-  const dropped2 = DROPPED.get(book);
-  if (dropped2 === void 0) return null;
+  const dropped = DROPPED.get(book);
+  if (dropped === void 0) return null;
   const words2 = /* @__PURE__ */ new Map();
   const termsOf = (j) => {
     let w = words2.get(j);
@@ -1638,8 +1619,7 @@ function backRefs(book, end, made, isModel2, cfg, note) {
   };
   const out = /* @__PURE__ */ new Map();
   let remaining = cfg.backRefTotalMaxChars;
-  const scans = { left: TERM_SCAN_BUDGET, from: 0 };
-  const at = [...dropped2.keys()].filter((i) => i < end).sort((a, b) => b - a);
+  const at = [...dropped.keys()].filter((i) => i < end).sort((a, b) => b - a);
   for (const i of at) {
     if (remaining <= 0) break;
     const terms = [];
@@ -1649,8 +1629,8 @@ function backRefs(book, end, made, isModel2, cfg, note) {
       for (const t of termsOf(j)) if (terms.length < MAX_TERMS2 && terms.indexOf(t) < 0) terms.push(t);
     }
     if (terms.length === 0) continue;
-    for (const text of dropped2.get(i)) {
-      const budget = { focus: { text: "", terms }, perResult: cfg.backRefMaxChars, remaining, context: cfg.focusContextLines, scans };
+    for (const text of dropped.get(i)) {
+      const budget = { focus: { text: "", terms }, perResult: cfg.backRefMaxChars, remaining, context: cfg.focusContextLines };
       const ex = focusExcerpt(text, budget);
       if (ex === null) continue;
       remaining = budget.remaining;
@@ -1746,7 +1726,7 @@ function listingPart(text, maxChars) {
 
 // core/repeats/call-key.ts
 var SED_RANGE = /^\s*(?:cd\s+\S+\s*&&\s*)?sed\s+-n\s+(['"]?)[\d,$]+p\1\s+(['"]?)([^\s'"|;&<>]+)\2\s*$/;
-var SHELL_TOOLS3 = /* @__PURE__ */ new Set("shell shell_command exec exec_command local_shell local_shell_call container.exec bash execute_bash run_command run_shell_command terminal".split(" "));
+var SHELL_TOOLS2 = /* @__PURE__ */ new Set("shell shell_command exec exec_command local_shell local_shell_call container.exec bash execute_bash run_command run_shell_command terminal".split(" "));
 function shellText2(args) {
   const c = args.command ?? args.cmd;
   return isArray(c) ? str(c[c.length - 1]) : str(c);
@@ -1754,7 +1734,7 @@ function shellText2(args) {
 function readOf(name, args) {
   const path = readPath(name, args);
   if (path !== null) return path;
-  if (!SHELL_TOOLS3.has(str(name).toLowerCase())) return null;
+  if (!SHELL_TOOLS2.has(str(name).toLowerCase())) return null;
   const m = SED_RANGE.exec(shellText2(argsObject(args)));
   return m === null ? null : m[3];
 }
@@ -1774,9 +1754,6 @@ function callKey(name, args) {
   const path = readOf(name, args);
   if (path !== null) return READ_KEY + path.replace(/^\.\//, "");
   return "call\0" + tool + "\0" + JSON.stringify(normal(argsObject(args)));
-}
-function readKeyPath(key) {
-  return key.startsWith(READ_KEY) ? key.slice(READ_KEY.length) : null;
 }
 
 // core/repeats/asked-twice.ts
@@ -2107,10 +2084,10 @@ function newestBefore(list, before) {
   return list[i];
 }
 function newestSource(t, index) {
-  const read2 = newestBefore(index.reads.get(t.path), t.before);
-  if (!t.writes) return read2;
+  const read = newestBefore(index.reads.get(t.path), t.before);
+  if (!t.writes) return read;
   const write = newestBefore(index.writes.get(t.path), t.before);
-  return write !== null && (read2 === null || write.at > read2.at) ? write : read2;
+  return write !== null && (read === null || write.at > read.at) ? write : read;
 }
 function summaryShows(s, id, cfg) {
   if (s.result === void 0) return cfg.editMaxChars > 0 && str(s.call.input.content).length <= cfg.editMaxChars;
@@ -2528,8 +2505,8 @@ function webpSize(b) {
   return null;
 }
 function imageSize(bytes) {
-  for (const read2 of [pngSize, jpegSize, gifSize, webpSize]) {
-    const size = read2(bytes);
+  for (const read of [pngSize, jpegSize, gifSize, webpSize]) {
+    const size = read(bytes);
     if (size !== null && size[0] > 0 && size[1] > 0) return size;
   }
   return null;
@@ -2593,9 +2570,6 @@ function billableChars(value) {
 }
 function estimateTokens(body) {
   return Math.floor(billableChars(body) / 4);
-}
-function tokensOfChars(chars) {
-  return Math.floor(chars / 4);
 }
 
 // core/ladder.ts
@@ -3362,88 +3336,6 @@ var plain = {
 // core/dialects/index.ts
 for (const d of [anthropic, openaiChat, openaiResponses, gemini, piDialect, plain]) registerDialect(d);
 
-// core/refetch.ts
-var PAIRING_REACH2 = 16;
-var SiteBook = class extends CallBook {
-  constructor() {
-    super(...arguments);
-    this.sites = [];
-    this.answers = /* @__PURE__ */ new Map();
-    this.ids = /* @__PURE__ */ new Map();
-    /** The message being read is the model's (a user's own command, as Pi records one, is no re-fetch). */
-    this.model = false;
-  }
-  record(id, name, args) {
-    super.record(id, name, args);
-    if (!this.model) return;
-    const site = { at: this.at, id, name: str(name), key: callKey(name, args) };
-    this.sites.push(site);
-    if (typeof id === "string" && id !== "") this.ids.set(id, site);
-  }
-  answer(text, meta) {
-    const id = meta?.callId;
-    let site = typeof id === "string" && id !== "" ? this.ids.get(id) : void 0;
-    if (site === void 0 && (typeof id !== "string" || id === "")) {
-      const last = this.sites[this.sites.length - 1];
-      if (last !== void 0 && last.at >= this.at - PAIRING_REACH2) site = last;
-    }
-    if (site !== void 0 && !this.answers.has(site)) this.answers.set(site, { at: this.at, text });
-  }
-  answerOf(site) {
-    return this.answers.get(site);
-  }
-};
-var READ_ONLY = { ...DEFAULT_CONFIG, keepThinking: false, thoughtMaxChars: 1, cmdMaxChars: 1, humanMaxChars: 1, resultMaxChars: 0, keepStubbedReads: false };
-function read(messages, d, from, to) {
-  const book = new SiteBook();
-  const ctx = { cfg: READ_ONLY, book, onResult: (text, meta) => book.answer(text, meta) };
-  for (let i = Math.max(0, from); i < to; i++) {
-    book.at = i;
-    book.model = d.isAssistant(messages[i]);
-    d.summarize(messages[i], ctx);
-  }
-  return book;
-}
-var KEPT_AT2 = " chars, kept at ";
-function pointsAt(summary, path) {
-  const at = summary.indexOf(KEPT_AT2 + path);
-  if (at < 0) return false;
-  const end = at + KEPT_AT2.length + path.length;
-  return end === summary.length || summary.charCodeAt(end) === 10;
-}
-function dropped(book, site, cliff) {
-  if (site.at < cliff.headLen || site.at >= cliff.cut) return false;
-  const answer = book.answerOf(site);
-  if (answer === void 0 || answer.at >= cliff.cut) return false;
-  const clean = strip(answer.text);
-  return clean !== "" && cliff.summaryText.indexOf(clean) < 0;
-}
-function refetchesIn(messages, d, cliff, from, to = messages.length) {
-  const end = Math.min(to, messages.length);
-  if (cliff.cut <= cliff.headLen || from >= end) return [];
-  const book = read(messages, d, Math.min(cliff.headLen, from), end);
-  const out = [];
-  const newest = /* @__PURE__ */ new Map();
-  for (const site of book.sites) {
-    if (site.key === "") continue;
-    if (site.at >= from) {
-      const found = refetchOf(book, site, newest.get(site.key), cliff);
-      if (found !== null) out.push(found);
-    }
-    newest.set(site.key, site);
-  }
-  return out;
-}
-function refetchOf(book, site, earlier, cliff) {
-  const path = readKeyPath(site.key);
-  const archived = path !== null && (earlier === void 0 || earlier.at < cliff.cut) && pointsAt(cliff.summaryText, path);
-  if (!archived && (earlier === void 0 || !dropped(book, earlier, cliff))) return null;
-  const own = book.answerOf(site);
-  const theirs = earlier === void 0 ? void 0 : book.answerOf(earlier);
-  const text = own?.text ?? theirs?.text ?? "";
-  return { at: site.at, tool: site.name, path, tokens: tokensOfChars(text.length), repeats: archived ? -1 : earlier.at };
-}
-
 // core/pi/session.ts
 function messageOf(e) {
   if (e.type === "message" && isObj(e.message)) {
@@ -4025,37 +3917,6 @@ function statusLines(loaded, last, branch, writer, warnings = []) {
   return lines.join("\n");
 }
 
-// pi-extension/refetches.ts
-function branchRefetches(branch) {
-  const entries2 = branch.filter(isObj);
-  const messages = [];
-  const before = [];
-  for (const e of entries2) {
-    before.push(messages.length);
-    if (e.type === "message" && isObj(e.message) && e.message.role !== "system") messages.push(e.message);
-  }
-  const d = getDialect("pi");
-  const headLen = Math.max(0, messages.findIndex((m) => d.isAssistant(m)));
-  const cliffs = entries2.flatMap((e, i) => e.type === "compaction" && typeof e.summary === "string" ? [i] : []);
-  const out = { cliffs: cliffs.length, count: 0, tokens: 0, perCliff: [] };
-  cliffs.forEach((i, k) => {
-    const e = entries2[i];
-    const kept = entries2.findIndex((x) => x.id === e.firstKeptEntryId);
-    const cut = kept >= 0 && kept < i ? before[kept] : before[i];
-    const from = before[i];
-    const to = k + 1 < cliffs.length ? before[cliffs[k + 1]] : messages.length;
-    const found = cut > headLen ? refetchesIn(messages, d, { headLen, cut, summaryText: e.summary }, from, to) : [];
-    out.perCliff.push(found.length);
-    out.count += found.length;
-    for (const f of found) out.tokens += f.tokens;
-  });
-  return out;
-}
-function refetchLine(r) {
-  if (r.cliffs === 0) return "";
-  return `re-fetches: ${r.count} after ${r.cliffs} compaction(s), ${r.tokens} tokens brought back (per compaction: ${r.perCliff.join(", ")}): calls that repeat one whose result a compaction dropped`;
-}
-
 // pi-extension/index.ts
 var STATUS_KEY = "cliff";
 function ui(ctx) {
@@ -4081,17 +3942,8 @@ function rivals(ctx) {
     return [];
   }
 }
-function branchOf(ctx) {
-  try {
-    const b = ctx?.sessionManager?.getBranch?.();
-    return Array.isArray(b) ? b : [];
-  } catch {
-    return [];
-  }
-}
 function status(state, ctx) {
-  const refetched = refetchLine(branchRefetches(branchOf(ctx)));
-  return statusLines(state.loaded, state.last, state.lastBranch, state.archives.last, [...refetched === "" ? [] : [refetched], ...rivalLines(rivals(ctx), state.overridden)]);
+  return statusLines(state.loaded, state.last, state.lastBranch, state.archives.last, rivalLines(rivals(ctx), state.overridden));
 }
 function settled(state, outcome, ctx) {
   state.answered = void 0;

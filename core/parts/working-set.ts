@@ -7,13 +7,12 @@
  * (outlineFileMaxChars): a file's newest copy that the caps keep only in part, or not at all, also
  * keeps the defining lines of what they cut (core/parts/outline.ts), under a total of its own.
  */
-import { argsObject, editTextOf, fileOpsOfCall } from "./call-kinds.js";
-import { isArray, str } from "../guards.js";
+import { readPath, wholeWritePaths } from "./call-kinds.js";
 import { withPointer } from "../archive.js";
 import { toWellFormed, truncate } from "../text.js";
 import { pointerTo, type PartContext, type ResultMeta } from "./context.js";
 import { signatureLine } from "./signature.js";
-import { outlinePart } from "../shapes/outline.js";
+import { outliner, writtenText, type OutlineCaps } from "../shapes/file-outline.js";
 import { RESULT_TAG } from "./tags.js";
 import type { CallBook } from "./call-book.js";
 
@@ -34,13 +33,6 @@ export interface FileCopy {
   readonly shown?: number;
   /** The text is a patch: its added lines are the file's. */
   readonly patch?: boolean;
-}
-
-/** The outline caps: per file, and in all; who is told which rule made a line. */
-export interface OutlineCaps {
-  file: number;
-  total: number;
-  note?: PartContext["note"];
 }
 
 /** Characters a rule may still spend, shared by the passes that settle one span. */
@@ -93,22 +85,7 @@ export class CopyBook {
     const out = new Map<number, FileCopy[]>();
     const add = (i: number, c: FileCopy): void => void (out.get(i) ?? out.set(i, []).get(i)!).push(c);
     let used = 0;
-    let outlined = 0;
-    // `cutOnly`: the outline of what the per-file cap left out; else of the whole text.
-    const outlineOf = (copies: FileCopy[], cutOnly: boolean): string | null => {
-      if (outline === null) return null;
-      const parts: string[] = [];
-      for (const c of copies) {
-        if (c.text === undefined || outlined >= outline.total) continue;
-        const rest = cutOnly ? c.text.slice(c.shown ?? 0) : c.text;
-        const p = rest.length === 0 ? null : outlinePart(c.path, rest, Math.min(outline.file, outline.total - outlined), c.patch === true);
-        if (p === null) continue;
-        outlined += p.length;
-        if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) outline.note?.("outline", p);
-        parts.push(p);
-      }
-      return parts.length === 0 ? null : parts.join("\n");
-    };
+    const outlineOf = outliner(outline);
     for (const i of at) {
       const lines = new Map<string, FileCopy[]>();
       for (const c of this.byAt.get(i)!.list) {
@@ -263,57 +240,7 @@ export function applyFallbacks(parts: readonly string[], copies: readonly FileCo
   return removed.size === 0 ? out : out.filter((_, k) => !removed.has(k));
 }
 
-const SHELL_TOOLS = /* @__PURE__ */ new Set("shell shell_command exec exec_command local_shell local_shell_call container.exec bash execute_bash run_command run_shell_command terminal".split(" "));
-const WRITE_TOOLS = /* @__PURE__ */ new Set("write write_file create_file".split(" "));
-const EDITOR_TOOLS = /* @__PURE__ */ new Set("str_replace_editor str_replace_based_edit_tool".split(" "));
-const PATCH_TOOLS = /* @__PURE__ */ new Set("apply_patch apply_patch_call".split(" "));
-const PATH_KEYS = ["file_path", "path", "filePath", "filename"];
-
-// A patch's whole new file; a heredoc written to a file (cat > f <<EOF, cat <<EOF > f, tee f <<EOF);
-// a PowerShell here-string piped to Set-Content or Out-File (Codex on Windows writes files so).
-const ADD_FILE = /^\*\*\* Add File: (.+)$/gm;
-const CAT_TO = /\bcat\s+>\s*(['"]?)([^\s'"<>|;&]+)\1\s*<<-?\s*['"]?\w+/g;
-const CAT_FROM = /\bcat\s+<<-?\s*['"]?\w+['"]?\s*>\s*(['"]?)([^\s'"<>|;&]+)\1/g;
-const TEE = /\btee\s+(['"]?)([^\s'"<>|;&-][^\s'"<>|;&]*)\1\s*<<-?\s*['"]?\w+/g;
-const HERE_STRING = /^['"]@\s*\|\s*(?:Set-Content|Out-File)\s+(?:-(?:Path|FilePath|LiteralPath)\s+)?(['"]?)([^\s'"|;]+)\1/gm;
-// A whole file read by a shell command alone (cat, nl -ba, Get-Content).
-const SHELL_READ = /^\s*(?:cd\s+\S+\s*&&\s*)?(?:cat|nl\s+-ba|Get-Content(?:\s+-Raw)?(?:\s+-Path)?)\s+(['"]?)([^\s'"|;&<>]+)\1\s*$/;
-
-function matches(re: RegExp, text: string, group: number): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(re)) out.push(m[group].trim());
-  return out;
-}
-
-function shellText(args: Record<string, unknown>): string {
-  const c = args.command ?? args.cmd;
-  // An argv list (["bash", "-lc", script], ["apply_patch", patch]) carries its text last.
-  return isArray(c) ? str(c[c.length - 1]) : str(c);
-}
-
-/** The paths a call writes whole (a new file's full text), in every dialect the rule knows. */
-export function wholeWritePaths(name: unknown, rawArgs: unknown): string[] {
-  const tool = str(name).toLowerCase();
-  const args = argsObject(rawArgs);
-  if (WRITE_TOOLS.has(tool)) return PATH_KEYS.map((k) => args[k]).filter((p): p is string => typeof p === "string" && p !== "").slice(0, 1);
-  if (EDITOR_TOOLS.has(tool)) return args.command === "create" && typeof args.path === "string" ? [args.path] : [];
-  if (PATCH_TOOLS.has(tool)) return matches(ADD_FILE, [args.input, args.patch, shellText(args)].map((v) => str(v)).join("\n"), 1);
-  if (!SHELL_TOOLS.has(tool)) return [];
-  const text = shellText(args);
-  if (text.indexOf("\n") < 0) return [];
-  return [...matches(ADD_FILE, text, 1), ...matches(CAT_TO, text, 2), ...matches(CAT_FROM, text, 2), ...matches(TEE, text, 2), ...matches(HERE_STRING, text, 2)];
-}
-
-/** The path a call reads whole, if it is a read (a read tool, a viewer, a shell command that prints one file). */
-export function readPath(name: unknown, rawArgs: unknown): string | null {
-  const tool = str(name).toLowerCase();
-  if (SHELL_TOOLS.has(tool)) {
-    const m = SHELL_READ.exec(shellText(argsObject(rawArgs)));
-    return m === null ? null : m[2];
-  }
-  const read = fileOpsOfCall(name, rawArgs).read;
-  return read.length === 1 ? read[0] : null;
-}
+export { readPath, wholeWritePaths } from "./call-kinds.js";
 
 /**
  * A long result that reads one file, as the working set keeps it: whole up to the per-file cap,
@@ -345,17 +272,4 @@ export function workingSetWrite(line: string, name: unknown, args: unknown, ctx:
     copiesOf(book).note({ at: book.at, path, full: line, fallback, text: w?.text, shown: cap, patch: w?.patch }, book.making);
   }
   return line;
-}
-
-/** The text a whole write gives `path`: its content, or the patch's section that adds it. */
-function writtenText(path: string, name: unknown, args: unknown): { text: string; patch: boolean } | null {
-  const edit = editTextOf(name, args);
-  if (edit === null) return null;
-  const text = edit.texts.join("\n");
-  const header = "*** Add File: " + path;
-  const at = text.indexOf(header);
-  if (at < 0) return { text, patch: false };
-  const from = at + header.length;
-  const next = text.indexOf("\n*** ", from);
-  return { text: text.slice(from, next < 0 ? text.length : next), patch: true };
 }
