@@ -721,43 +721,6 @@ function fileOpsOfCall(name, rawArgs) {
   if (WRITE_TOOLS.has(tool)) return { read: [], modified: pathsIn(args) };
   return { read: [], modified: [] };
 }
-var WHOLE_WRITE_TOOLS = words("write write_file create_file");
-var PATH_KEYS = ["file_path", "path", "filePath", "filename"];
-var ADD_FILE = /^\*\*\* Add File: (.+)$/gm;
-var CAT_TO = /\bcat\s+>\s*(['"]?)([^\s'"<>|;&]+)\1\s*<<-?\s*['"]?\w+/g;
-var CAT_FROM = /\bcat\s+<<-?\s*['"]?\w+['"]?\s*>\s*(['"]?)([^\s'"<>|;&]+)\1/g;
-var TEE = /\btee\s+(['"]?)([^\s'"<>|;&-][^\s'"<>|;&]*)\1\s*<<-?\s*['"]?\w+/g;
-var HERE_STRING = /^['"]@\s*\|\s*(?:Set-Content|Out-File)\s+(?:-(?:Path|FilePath|LiteralPath)\s+)?(['"]?)([^\s'"|;]+)\1/gm;
-var SHELL_READ = /^\s*(?:cd\s+\S+\s*&&\s*)?(?:cat|nl\s+-ba|Get-Content(?:\s+-Raw)?(?:\s+-Path)?)\s+(['"]?)([^\s'"|;&<>]+)\1\s*$/;
-function matches(re, text, group) {
-  const out = [];
-  for (const m of text.matchAll(re)) out.push(m[group].trim());
-  return out;
-}
-function shellText(args) {
-  const c = args.command ?? args.cmd;
-  return isArray(c) ? str(c[c.length - 1]) : str(c);
-}
-function wholeWritePaths(name, rawArgs) {
-  const tool = str(name).toLowerCase();
-  const args = argsObject(rawArgs);
-  if (WHOLE_WRITE_TOOLS.has(tool)) return PATH_KEYS.map((k) => args[k]).filter((p) => typeof p === "string" && p !== "").slice(0, 1);
-  if (EDITOR_TOOLS.has(tool)) return args.command === "create" && typeof args.path === "string" ? [args.path] : [];
-  if (PATCH_TOOLS.has(tool)) return matches(ADD_FILE, [args.input, args.patch, shellText(args)].map((v) => str(v)).join("\n"), 1);
-  if (!SHELL_TOOLS.has(tool)) return [];
-  const text = shellText(args);
-  if (text.indexOf("\n") < 0) return [];
-  return [...matches(ADD_FILE, text, 1), ...matches(CAT_TO, text, 2), ...matches(CAT_FROM, text, 2), ...matches(TEE, text, 2), ...matches(HERE_STRING, text, 2)];
-}
-function readPath(name, rawArgs) {
-  const tool = str(name).toLowerCase();
-  if (SHELL_TOOLS.has(tool)) {
-    const m = SHELL_READ.exec(shellText(argsObject(rawArgs)));
-    return m === null ? null : m[2];
-  }
-  const read = fileOpsOfCall(name, rawArgs).read;
-  return read.length === 1 ? read[0] : null;
-}
 
 // core/files.ts
 var FileTracker = class {
@@ -768,8 +731,8 @@ var FileTracker = class {
     this.clock = 0;
   }
   /** Adds lists (older events first); a path seen again moves to the newest place. */
-  add(read, modified) {
-    for (const p of read) {
+  add(read2, modified) {
+    for (const p of read2) {
       this.read.delete(p);
       this.read.set(p, this.clock++);
     }
@@ -837,10 +800,10 @@ function parseFileLists(text) {
 var writable = (p) => !/[\n\r]|<\//.test(p);
 function formatFileLists(files) {
   const sections = [];
-  const read = files.read.filter(writable);
+  const read2 = files.read.filter(writable);
   const modified = files.modified.filter(writable);
-  if (read.length > 0) sections.push(`<read-files>
-${read.join("\n")}
+  if (read2.length > 0) sections.push(`<read-files>
+${read2.join("\n")}
 </read-files>`);
   if (modified.length > 0) sections.push(`<modified-files>
 ${modified.join("\n")}
@@ -943,13 +906,25 @@ function parseFocus(text) {
   for (const word of rest.split(/[^\p{L}\p{N}_.\/:-]+/u)) add(word.replace(/^[.:\/-]+|[.:\/-]+$/g, ""));
   return terms.length === 0 ? void 0 : { text, terms };
 }
+var TERM_SCAN_BUDGET = 4e6;
+function termsToSearch(result, budget) {
+  const terms = budget.focus.terms;
+  const s = budget.scans;
+  if (s === void 0 || terms.length <= s.from) return terms;
+  const per = Math.max(1, result.length);
+  const n = s.left <= 0 ? 0 : Math.min(terms.length - s.from, Math.ceil(s.left / per));
+  s.left -= n * per;
+  return n === terms.length - s.from ? terms : terms.slice(0, s.from + n);
+}
 function focusExcerpt(result, budget) {
   if (budget.remaining <= 0) return null;
+  const terms = termsToSearch(result, budget);
+  if (terms.length === 0) return null;
   const lower = result.toLowerCase();
-  const lineCount = countLines(result);
-  const byTerm = budget.focus.terms.map((term) => termHits(lower, term, lineCount)).filter((t) => t.count > 0);
+  const byTerm = terms.map((term) => termHits(lower, term)).filter((t) => t.count > 0);
   if (byTerm.length === 0) return null;
-  const selective = byTerm.filter((t) => t.count <= Math.max(5, lineCount * 0.2));
+  for (const t of byTerm) weigh(result, t);
+  const selective = byTerm.filter((t) => t.selective);
   const chosen = selective.length > 0 ? selective : [byTerm.reduce((a, b) => b.count < a.count ? b : a)];
   const hits = [].concat(...chosen.map((t) => t.first)).slice(0, MAX_HITS);
   const wanted = /* @__PURE__ */ new Set();
@@ -964,19 +939,28 @@ function focusExcerpt(result, budget) {
   return FOCUS_EXCERPT_TAG + excerpt;
 }
 var MAX_HITS = 256;
-function countLines(text) {
+function linesUpTo(text, limit, end = text.length) {
   let n = 1;
-  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
+  for (let i = text.indexOf("\n"); i >= 0 && i < end && n < limit; i = text.indexOf("\n", i + 1)) n++;
   return n;
 }
-function termHits(lower, term, lineCount) {
+function termHits(lower, term) {
   const first = [];
-  let count = 0;
-  for (let i = lower.indexOf(term); i >= 0 && count <= lineCount; i = lower.indexOf(term, i + term.length)) {
-    if (count < MAX_HITS) first.push(i);
-    count++;
+  let i = lower.indexOf(term);
+  for (; i >= 0 && first.length < MAX_HITS; i = lower.indexOf(term, i + term.length)) first.push(i);
+  return { count: first.length, first, more: i >= 0, selective: false };
+}
+function weigh(text, t) {
+  const count = t.more ? MAX_HITS + 1 : t.count;
+  const lines = linesUpTo(text, 5 * count);
+  if (!t.more || lines < 5 * count) {
+    t.count = Math.min(count, lines + 1);
+    if (t.first.length > t.count) t.first = t.first.slice(0, t.count);
+    t.selective = t.count <= Math.max(5, lines * 0.2);
+    return;
   }
-  return { count, first };
+  t.count = count;
+  t.selective = linesUpTo(text, 5 * count, t.first[t.first.length - 1]) >= 5 * count;
 }
 function lineStartAt(text, pos) {
   return pos <= 0 ? 0 : text.lastIndexOf("\n", pos - 1) + 1;
@@ -1171,6 +1155,45 @@ function lastLines(text, cap) {
   return ELLIPSIS + text.slice(cut);
 }
 
+// core/shapes/file-calls.ts
+var WHOLE_WRITE_TOOLS = new Set("write write_file create_file".split(" "));
+var PATH_KEYS = ["file_path", "path", "filePath", "filename"];
+var ADD_FILE = /^\*\*\* Add File: (.+)$/gm;
+var CAT_TO = /\bcat\s+>\s*(['"]?)([^\s'"<>|;&]+)\1\s*<<-?\s*['"]?\w+/g;
+var CAT_FROM = /\bcat\s+<<-?\s*['"]?\w+['"]?\s*>\s*(['"]?)([^\s'"<>|;&]+)\1/g;
+var TEE = /\btee\s+(['"]?)([^\s'"<>|;&-][^\s'"<>|;&]*)\1\s*<<-?\s*['"]?\w+/g;
+var HERE_STRING = /^['"]@\s*\|\s*(?:Set-Content|Out-File)\s+(?:-(?:Path|FilePath|LiteralPath)\s+)?(['"]?)([^\s'"|;]+)\1/gm;
+var SHELL_READ = /^\s*(?:cd\s+\S+\s*&&\s*)?(?:cat|nl\s+-ba|Get-Content(?:\s+-Raw)?(?:\s+-Path)?)\s+(['"]?)([^\s'"|;&<>]+)\1\s*$/;
+function matches(re, text, group) {
+  const out = [];
+  for (const m of text.matchAll(re)) out.push(m[group].trim());
+  return out;
+}
+function shellText(args) {
+  const c = args.command ?? args.cmd;
+  return isArray(c) ? str(c[c.length - 1]) : str(c);
+}
+function wholeWritePaths(name, rawArgs) {
+  const tool = str(name).toLowerCase();
+  const args = argsObject(rawArgs);
+  if (WHOLE_WRITE_TOOLS.has(tool)) return PATH_KEYS.map((k) => args[k]).filter((p) => typeof p === "string" && p !== "").slice(0, 1);
+  if (EDITOR_TOOLS.has(tool)) return args.command === "create" && typeof args.path === "string" ? [args.path] : [];
+  if (PATCH_TOOLS.has(tool)) return matches(ADD_FILE, [args.input, args.patch, shellText(args)].map((v) => str(v)).join("\n"), 1);
+  if (!SHELL_TOOLS.has(tool)) return [];
+  const text = shellText(args);
+  if (text.indexOf("\n") < 0) return [];
+  return [...matches(ADD_FILE, text, 1), ...matches(CAT_TO, text, 2), ...matches(CAT_FROM, text, 2), ...matches(TEE, text, 2), ...matches(HERE_STRING, text, 2)];
+}
+function readPath(name, rawArgs) {
+  const tool = str(name).toLowerCase();
+  if (SHELL_TOOLS.has(tool)) {
+    const m = SHELL_READ.exec(shellText(argsObject(rawArgs)));
+    return m === null ? null : m[2];
+  }
+  const read2 = fileOpsOfCall(name, rawArgs).read;
+  return read2.length === 1 ? read2[0] : null;
+}
+
 // core/parts/signature.ts
 function editLines(name, args, ctx) {
   const cap = ctx.cfg.editMaxChars;
@@ -1235,16 +1258,15 @@ var TS_JS = [
   /^(?:export\s+)(?:declare\s+)?(?:const|let|var)\s+[\w$]/,
   /^(?:const|let|var)\s+[A-Z][A-Z0-9_]+\s*=/,
   /^\s*export\s+(?:default\s+|\*|\{)/,
-  /^\s+(?:(?:public|private|protected|static|readonly|override|abstract|async|get|set)\s+)*[\w$#]+\s*(?:<[^>]*>)?\([^)]*\)\s*(?::\s*[^={;]+)?\{\s*$/,
-  /^\s+(?:(?:public|private|protected|static|readonly)\s+)+[\w$#]+\s*[?!]?\s*[:=]/
+  /^\s+(?:[a-z]+\s+)*[\w$#]+\s*(?:<[^>]*>)?\([^)]*\)\s*(?::\s*[^={;]+)?\{\s*$/,
+  /^\s+(?:private|public|protected|readonly|static)\s[^(]*[:=]/
 ];
 var PYTHON = [/^\s*(?:async\s+)?def\s+\w/, /^\s*class\s+\w/, /^[A-Z][A-Z0-9_]*\s*(?::[^=]*)?=/, /^@\w/];
 var RUST = [/^\s*(?:pub(?:\([^)]*\))?\s+)?(?:async\s+|const\s+|unsafe\s+|extern\s+"[^"]*"\s+)*(?:fn|struct|enum|trait|impl|mod|type|const|static|union|macro_rules!)\b/];
 var GO = [/^func\s/, /^type\s+\w/, /^(?:const|var)\s+(?:\w|\()/, /^\t\w+\s+(?:struct|interface)\s*\{/];
 var JAVA_KOTLIN = [
-  /^\s*(?:@\w+\s+)*(?:(?:public|private|protected|internal|static|final|abstract|open|data|sealed|override|suspend|inline|enum|annotation|inner|companion|value)\s+)*(?:class|interface|enum|record|object|fun|typealias)\s+[\w<`]/,
-  /^\s*(?:(?:public|private|protected|static|final|abstract|synchronized|native|default)\s+)+[\w<>\[\],.? ]+\s+\w+\s*\([^;]*$/,
-  /^\s*(?:(?:public|private|protected|internal|const|override|lateinit)\s+)*(?:val|var)\s+\w+\s*[:=]/
+  /^\s*(?:@\w+\s+)*(?:[a-z]+\s+)*(?:class|interface|enum|record|object|fun|typealias)\s+[\w<`]/,
+  /^\s*(?:[a-z]+\s+)*(?:val|var)\s+\w+\s*[:=]/
 ];
 var C_CPP = [
   /^\s*(?:typedef\s+)?(?:struct|class|enum|union|namespace)\s+\w+[^;]*$/,
@@ -1254,7 +1276,7 @@ var C_CPP = [
 ];
 var SHELL = [/^\s*(?:function\s+)?[A-Za-z_][\w:.-]*\s*\(\)\s*\{?/, /^\s*function\s+[A-Za-z_][\w:.-]*/, /^(?:export\s+|readonly\s+|declare\s+(?:-\w+\s+)?)?[A-Z_][A-Z0-9_]*=/];
 var SQL = [/^\s*(?:create|alter)\s+(?:or\s+replace\s+)?(?:temporary\s+|temp\s+|unique\s+|materialized\s+)*(?:table|view|index|function|procedure|trigger|type|schema|sequence|extension|policy)\b/i];
-var CSS = [/^[^\s{}@/*][^{};]*\{\s*$/, /^[^\s{}@/*][^{};]*,\s*$/, /^@(?:media|keyframes|font-face|supports|layer|import|tailwind|apply|container)\b/, /^\s*--[\w-]+\s*:/];
+var CSS = [/^[^\s{}@/*][^{};]*\{\s*$/, /^@(?:media|keyframes|font-face|supports|layer|import|tailwind)\b/, /^\s*--[\w-]+\s*:/];
 var JSON_KEYS = [/^(?: {2}|\t)"[^"]*"\s*:/];
 var YAML = [/^[A-Za-z_"'][^:#]*:(?:\s|$)/, /^-\s+[A-Za-z_"'][^:#]*:(?:\s|$)/];
 var MARKDOWN = [/^#{1,6}\s+\S/];
@@ -1301,10 +1323,8 @@ var BY_EXTENSION = {
   less: CSS,
   json: JSON_KEYS,
   jsonc: JSON_KEYS,
-  json5: JSON_KEYS,
   yaml: YAML,
   yml: YAML,
-  toml: [/^\[[^\]]+\]\s*$/, /^[A-Za-z_][\w.-]*\s*=/],
   md: MARKDOWN,
   mdx: MARKDOWN,
   markdown: MARKDOWN,
@@ -1313,7 +1333,6 @@ var BY_EXTENSION = {
 function patternsFor(path) {
   const base = path.slice(path.lastIndexOf("/") + 1);
   const dot = base.lastIndexOf(".");
-  if (base === "Dockerfile" || base === "Makefile") return SHELL;
   return (dot > 0 ? BY_EXTENSION[base.slice(dot + 1).toLowerCase()] : void 0) ?? GENERIC;
 }
 function outlineLines(path, text, maxChars, patch = false) {
@@ -1603,8 +1622,8 @@ function noteDropped(book, clean) {
   else if (l.indexOf(clean) < 0) l.push(clean);
 }
 function backRefs(book, end, made, isModel2, cfg, note) {
-  const dropped = DROPPED.get(book);
-  if (dropped === void 0) return null;
+  const dropped2 = DROPPED.get(book);
+  if (dropped2 === void 0) return null;
   const words2 = /* @__PURE__ */ new Map();
   const termsOf = (j) => {
     let w = words2.get(j);
@@ -1619,7 +1638,8 @@ function backRefs(book, end, made, isModel2, cfg, note) {
   };
   const out = /* @__PURE__ */ new Map();
   let remaining = cfg.backRefTotalMaxChars;
-  const at = [...dropped.keys()].filter((i) => i < end).sort((a, b) => b - a);
+  const scans = { left: TERM_SCAN_BUDGET, from: 0 };
+  const at = [...dropped2.keys()].filter((i) => i < end).sort((a, b) => b - a);
   for (const i of at) {
     if (remaining <= 0) break;
     const terms = [];
@@ -1629,8 +1649,8 @@ function backRefs(book, end, made, isModel2, cfg, note) {
       for (const t of termsOf(j)) if (terms.length < MAX_TERMS2 && terms.indexOf(t) < 0) terms.push(t);
     }
     if (terms.length === 0) continue;
-    for (const text of dropped.get(i)) {
-      const budget = { focus: { text: "", terms }, perResult: cfg.backRefMaxChars, remaining, context: cfg.focusContextLines };
+    for (const text of dropped2.get(i)) {
+      const budget = { focus: { text: "", terms }, perResult: cfg.backRefMaxChars, remaining, context: cfg.focusContextLines, scans };
       const ex = focusExcerpt(text, budget);
       if (ex === null) continue;
       remaining = budget.remaining;
@@ -1658,20 +1678,13 @@ var PATH = String.raw`(?:\.{0,2}/)?(?:[\w@+.-]+/)+[\w@+.-]*|[\w@+-][\w@+-]*(?:\.
 var HIT = new RegExp(String.raw`^(${PATH}):(\d+)(?::\d+)?[:-]|^(${PATH})-(\d+)-`);
 var GREP = new RegExp(String.raw`^(${PATH}):\S`);
 var ALONE = new RegExp(String.raw`^\s*(?:(?:[MADRCU?!]{1,2}|modified:|new file:|deleted:|renamed:|both modified:)\s+)?(${PATH})/?\s*$`);
-var LS_LONG = /^[-dlcbps][rwxsStT-]{9}[@+.]?\s/;
-var NAME = /^[\w@+.-]+\/?$/;
 function entryOf(line) {
   const hit = HIT.exec(line);
   if (hit !== null) return hit[1] !== void 0 ? { path: hit[1], anchor: `${hit[1]}:${hit[2]}` } : { path: hit[3], anchor: null };
   const alone = ALONE.exec(line);
   if (alone !== null) return { path: alone[1], anchor: null };
   const grep = GREP.exec(line);
-  if (grep !== null) return { path: grep[1], anchor: null };
-  if (!LS_LONG.test(line)) return null;
-  const body = line.trimEnd();
-  const arrow = body.indexOf(" -> ");
-  const name = (arrow < 0 ? body : body.slice(0, arrow)).slice((arrow < 0 ? body : body.slice(0, arrow)).lastIndexOf(" ") + 1);
-  return NAME.test(name) && name !== "." && name !== ".." ? { path: name, anchor: null } : null;
+  return grep === null ? null : { path: grep[1], anchor: null };
 }
 function eachLine(text, each) {
   const stop = Math.min(text.length, SCAN_MAX2);
@@ -1754,6 +1767,9 @@ function callKey(name, args) {
   const path = readOf(name, args);
   if (path !== null) return READ_KEY + path.replace(/^\.\//, "");
   return "call\0" + tool + "\0" + JSON.stringify(normal(argsObject(args)));
+}
+function readKeyPath(key) {
+  return key.startsWith(READ_KEY) ? key.slice(READ_KEY.length) : null;
 }
 
 // core/repeats/asked-twice.ts
@@ -2084,10 +2100,10 @@ function newestBefore(list, before) {
   return list[i];
 }
 function newestSource(t, index) {
-  const read = newestBefore(index.reads.get(t.path), t.before);
-  if (!t.writes) return read;
+  const read2 = newestBefore(index.reads.get(t.path), t.before);
+  if (!t.writes) return read2;
   const write = newestBefore(index.writes.get(t.path), t.before);
-  return write !== null && (read === null || write.at > read.at) ? write : read;
+  return write !== null && (read2 === null || write.at > read2.at) ? write : read2;
 }
 function summaryShows(s, id, cfg) {
   if (s.result === void 0) return cfg.editMaxChars > 0 && str(s.call.input.content).length <= cfg.editMaxChars;
@@ -2505,8 +2521,8 @@ function webpSize(b) {
   return null;
 }
 function imageSize(bytes) {
-  for (const read of [pngSize, jpegSize, gifSize, webpSize]) {
-    const size = read(bytes);
+  for (const read2 of [pngSize, jpegSize, gifSize, webpSize]) {
+    const size = read2(bytes);
     if (size !== null && size[0] > 0 && size[1] > 0) return size;
   }
   return null;
@@ -2570,6 +2586,9 @@ function billableChars(value) {
 }
 function estimateTokens(body) {
   return Math.floor(billableChars(body) / 4);
+}
+function tokensOfChars(chars) {
+  return Math.floor(chars / 4);
 }
 
 // core/ladder.ts
@@ -3336,6 +3355,88 @@ var plain = {
 // core/dialects/index.ts
 for (const d of [anthropic, openaiChat, openaiResponses, gemini, piDialect, plain]) registerDialect(d);
 
+// core/refetch.ts
+var PAIRING_REACH2 = 16;
+var SiteBook = class extends CallBook {
+  constructor() {
+    super(...arguments);
+    this.sites = [];
+    this.answers = /* @__PURE__ */ new Map();
+    this.ids = /* @__PURE__ */ new Map();
+    /** The message being read is the model's (a user's own command, as Pi records one, is no re-fetch). */
+    this.model = false;
+  }
+  record(id, name, args) {
+    super.record(id, name, args);
+    if (!this.model) return;
+    const site = { at: this.at, id, name: str(name), key: callKey(name, args) };
+    this.sites.push(site);
+    if (typeof id === "string" && id !== "") this.ids.set(id, site);
+  }
+  answer(text, meta) {
+    const id = meta?.callId;
+    let site = typeof id === "string" && id !== "" ? this.ids.get(id) : void 0;
+    if (site === void 0 && (typeof id !== "string" || id === "")) {
+      const last = this.sites[this.sites.length - 1];
+      if (last !== void 0 && last.at >= this.at - PAIRING_REACH2) site = last;
+    }
+    if (site !== void 0 && !this.answers.has(site)) this.answers.set(site, { at: this.at, text });
+  }
+  answerOf(site) {
+    return this.answers.get(site);
+  }
+};
+var READ_ONLY = { ...DEFAULT_CONFIG, keepThinking: false, thoughtMaxChars: 1, cmdMaxChars: 1, humanMaxChars: 1, resultMaxChars: 0, keepStubbedReads: false };
+function read(messages, d, from, to) {
+  const book = new SiteBook();
+  const ctx = { cfg: READ_ONLY, book, onResult: (text, meta) => book.answer(text, meta) };
+  for (let i = Math.max(0, from); i < to; i++) {
+    book.at = i;
+    book.model = d.isAssistant(messages[i]);
+    d.summarize(messages[i], ctx);
+  }
+  return book;
+}
+var KEPT_AT2 = " chars, kept at ";
+function pointsAt(summary, path) {
+  const at = summary.indexOf(KEPT_AT2 + path);
+  if (at < 0) return false;
+  const end = at + KEPT_AT2.length + path.length;
+  return end === summary.length || summary.charCodeAt(end) === 10;
+}
+function dropped(book, site, cliff) {
+  if (site.at < cliff.headLen || site.at >= cliff.cut) return false;
+  const answer = book.answerOf(site);
+  if (answer === void 0 || answer.at >= cliff.cut) return false;
+  const clean = strip(answer.text);
+  return clean !== "" && cliff.summaryText.indexOf(clean) < 0;
+}
+function refetchesIn(messages, d, cliff, from, to = messages.length) {
+  const end = Math.min(to, messages.length);
+  if (cliff.cut <= cliff.headLen || from >= end) return [];
+  const book = read(messages, d, Math.min(cliff.headLen, from), end);
+  const out = [];
+  const newest = /* @__PURE__ */ new Map();
+  for (const site of book.sites) {
+    if (site.key === "") continue;
+    if (site.at >= from) {
+      const found = refetchOf(book, site, newest.get(site.key), cliff);
+      if (found !== null) out.push(found);
+    }
+    newest.set(site.key, site);
+  }
+  return out;
+}
+function refetchOf(book, site, earlier, cliff) {
+  const path = readKeyPath(site.key);
+  const archived = path !== null && (earlier === void 0 || earlier.at < cliff.cut) && pointsAt(cliff.summaryText, path);
+  if (!archived && (earlier === void 0 || !dropped(book, earlier, cliff))) return null;
+  const own = book.answerOf(site);
+  const theirs = earlier === void 0 ? void 0 : book.answerOf(earlier);
+  const text = own?.text ?? theirs?.text ?? "";
+  return { at: site.at, tool: site.name, path, tokens: tokensOfChars(text.length), repeats: archived ? -1 : earlier.at };
+}
+
 // core/pi/session.ts
 function messageOf(e) {
   if (e.type === "message" && isObj(e.message)) {
@@ -3562,7 +3663,7 @@ function archiveTrust(dir, me, purpose = ARCHIVE) {
 }
 
 // node/archive.ts
-var NAME2 = /^[0-9a-f]{64}\.txt$/;
+var NAME = /^[0-9a-f]{64}\.txt$/;
 var SHARD = /^[0-9a-f]{2}$/;
 var Failure = class extends Error {
 };
@@ -3602,7 +3703,7 @@ var Folder = class {
       const sub = join3(this.dir, shard);
       if (!SHARD.test(shard) || !io.lstatSync(sub).isDirectory()) continue;
       for (const name of io.readdirSync(sub)) {
-        if (!NAME2.test(name)) continue;
+        if (!NAME.test(name)) continue;
         const st = io.lstatSync(join3(sub, name));
         if (st.isFile()) found.push({ path: join3(sub, name), size: st.size, at: st.mtimeMs });
       }
@@ -3917,6 +4018,37 @@ function statusLines(loaded, last, branch, writer, warnings = []) {
   return lines.join("\n");
 }
 
+// pi-extension/refetches.ts
+function branchRefetches(branch) {
+  const entries2 = branch.filter(isObj);
+  const messages = [];
+  const before = [];
+  for (const e of entries2) {
+    before.push(messages.length);
+    if (e.type === "message" && isObj(e.message) && e.message.role !== "system") messages.push(e.message);
+  }
+  const d = getDialect("pi");
+  const headLen = Math.max(0, messages.findIndex((m) => d.isAssistant(m)));
+  const cliffs = entries2.flatMap((e, i) => e.type === "compaction" && typeof e.summary === "string" ? [i] : []);
+  const out = { cliffs: cliffs.length, count: 0, tokens: 0, perCliff: [] };
+  cliffs.forEach((i, k) => {
+    const e = entries2[i];
+    const kept = entries2.findIndex((x) => x.id === e.firstKeptEntryId);
+    const cut = kept >= 0 && kept < i ? before[kept] : before[i];
+    const from = before[i];
+    const to = k + 1 < cliffs.length ? before[cliffs[k + 1]] : messages.length;
+    const found = cut > headLen ? refetchesIn(messages, d, { headLen, cut, summaryText: e.summary }, from, to) : [];
+    out.perCliff.push(found.length);
+    out.count += found.length;
+    for (const f of found) out.tokens += f.tokens;
+  });
+  return out;
+}
+function refetchLine(r) {
+  if (r.cliffs === 0) return "";
+  return `re-fetches: ${r.count} after ${r.cliffs} compaction(s), ${r.tokens} tokens brought back (per compaction: ${r.perCliff.join(", ")}): calls that repeat one whose result a compaction dropped`;
+}
+
 // pi-extension/index.ts
 var STATUS_KEY = "cliff";
 function ui(ctx) {
@@ -3942,8 +4074,17 @@ function rivals(ctx) {
     return [];
   }
 }
+function branchOf(ctx) {
+  try {
+    const b = ctx?.sessionManager?.getBranch?.();
+    return Array.isArray(b) ? b : [];
+  } catch {
+    return [];
+  }
+}
 function status(state, ctx) {
-  return statusLines(state.loaded, state.last, state.lastBranch, state.archives.last, rivalLines(rivals(ctx), state.overridden));
+  const refetched = refetchLine(branchRefetches(branchOf(ctx)));
+  return statusLines(state.loaded, state.last, state.lastBranch, state.archives.last, [...refetched === "" ? [] : [refetched], ...rivalLines(rivals(ctx), state.overridden)]);
 }
 function settled(state, outcome, ctx) {
   state.answered = void 0;

@@ -9,7 +9,7 @@ const words = (list: string): Set<string> => new Set(list.split(" "));
 // Gemini CLI's edit tool; the AgentParley sandbox build (flat messages, its bundle within 45 KiB) leaves it out.
 declare const __CLIFF_SANDBOX__: boolean | undefined;
 const EDIT_TOOLS = words("edit write multiedit notebookedit write_file edit_file create_file str_replace_editor str_replace_based_edit_tool apply_patch apply_patch_call" + (typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__ ? "" : " replace"));
-const SHELL_TOOLS = words("shell shell_command exec exec_command local_shell local_shell_call container.exec bash execute_bash run_command run_shell_command terminal");
+export const SHELL_TOOLS = words("shell shell_command exec exec_command local_shell local_shell_call container.exec bash execute_bash run_command run_shell_command terminal");
 /** Where each tool family keeps the text it writes, in the order they are looked for. */
 const NEW_TEXT_KEYS = ["new_string", "newText", "new_str", "new_text", "content", "file_text", "new_source", "input", "patch", "diff"];
 
@@ -95,8 +95,8 @@ export function isPlanCall(name: unknown, rawArgs: unknown): boolean {
 // Which files a call read and modified (the file lists read these; so does the keepFiles pin).
 const READ_TOOLS = words("read read_file view view_file notebookread open_file");
 const WRITE_TOOLS = words("write edit multiedit notebookedit write_file edit_file create_file str_replace_based_edit_tool" + (typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__ ? "" : " replace"));
-const PATCH_TOOLS = words("apply_patch apply_patch_call");
-const EDITOR_TOOLS = words("str_replace_editor str_replace_based_edit_tool");
+export const PATCH_TOOLS = words("apply_patch apply_patch_call");
+export const EDITOR_TOOLS = words("str_replace_editor str_replace_based_edit_tool");
 const FILE_PATH_KEYS = ["path", "file_path", "filePath", "filename", "notebook_path"];
 const PATCH_LINE = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm;
 
@@ -128,54 +128,4 @@ export function fileOpsOfCall(name: unknown, rawArgs: unknown): { read: string[]
   if (READ_TOOLS.has(tool)) return { read: pathsIn(args), modified: [] };
   if (WRITE_TOOLS.has(tool)) return { read: [], modified: pathsIn(args) };
   return { read: [], modified: [] };
-}
-
-// The working set's calls: which write a file whole, which read one whole.
-const WHOLE_WRITE_TOOLS = words("write write_file create_file");
-const PATH_KEYS = ["file_path", "path", "filePath", "filename"];
-
-// A patch's whole new file; a heredoc written to a file (cat > f <<EOF, cat <<EOF > f, tee f <<EOF);
-// a PowerShell here-string piped to Set-Content or Out-File (Codex on Windows writes files so).
-const ADD_FILE = /^\*\*\* Add File: (.+)$/gm;
-const CAT_TO = /\bcat\s+>\s*(['"]?)([^\s'"<>|;&]+)\1\s*<<-?\s*['"]?\w+/g;
-const CAT_FROM = /\bcat\s+<<-?\s*['"]?\w+['"]?\s*>\s*(['"]?)([^\s'"<>|;&]+)\1/g;
-const TEE = /\btee\s+(['"]?)([^\s'"<>|;&-][^\s'"<>|;&]*)\1\s*<<-?\s*['"]?\w+/g;
-const HERE_STRING = /^['"]@\s*\|\s*(?:Set-Content|Out-File)\s+(?:-(?:Path|FilePath|LiteralPath)\s+)?(['"]?)([^\s'"|;]+)\1/gm;
-// A whole file read by a shell command alone (cat, nl -ba, Get-Content).
-const SHELL_READ = /^\s*(?:cd\s+\S+\s*&&\s*)?(?:cat|nl\s+-ba|Get-Content(?:\s+-Raw)?(?:\s+-Path)?)\s+(['"]?)([^\s'"|;&<>]+)\1\s*$/;
-
-function matches(re: RegExp, text: string, group: number): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(re)) out.push(m[group].trim());
-  return out;
-}
-
-function shellText(args: Record<string, unknown>): string {
-  const c = args.command ?? args.cmd;
-  // An argv list (["bash", "-lc", script], ["apply_patch", patch]) carries its text last.
-  return isArray(c) ? str(c[c.length - 1]) : str(c);
-}
-
-/** The paths a call writes whole (a new file's full text), in every dialect the rule knows. */
-export function wholeWritePaths(name: unknown, rawArgs: unknown): string[] {
-  const tool = str(name).toLowerCase();
-  const args = argsObject(rawArgs);
-  if (WHOLE_WRITE_TOOLS.has(tool)) return PATH_KEYS.map((k) => args[k]).filter((p): p is string => typeof p === "string" && p !== "").slice(0, 1);
-  if (EDITOR_TOOLS.has(tool)) return args.command === "create" && typeof args.path === "string" ? [args.path] : [];
-  if (PATCH_TOOLS.has(tool)) return matches(ADD_FILE, [args.input, args.patch, shellText(args)].map((v) => str(v)).join("\n"), 1);
-  if (!SHELL_TOOLS.has(tool)) return [];
-  const text = shellText(args);
-  if (text.indexOf("\n") < 0) return [];
-  return [...matches(ADD_FILE, text, 1), ...matches(CAT_TO, text, 2), ...matches(CAT_FROM, text, 2), ...matches(TEE, text, 2), ...matches(HERE_STRING, text, 2)];
-}
-
-/** The path a call reads whole, if it is a read (a read tool, a viewer, a shell command that prints one file). */
-export function readPath(name: unknown, rawArgs: unknown): string | null {
-  const tool = str(name).toLowerCase();
-  if (SHELL_TOOLS.has(tool)) {
-    const m = SHELL_READ.exec(shellText(argsObject(rawArgs)));
-    return m === null ? null : m[2];
-  }
-  const read = fileOpsOfCall(name, rawArgs).read;
-  return read.length === 1 ? read[0] : null;
 }

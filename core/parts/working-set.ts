@@ -7,7 +7,7 @@
  * (outlineFileMaxChars): a file's newest copy that the caps keep only in part, or not at all, also
  * keeps the defining lines of what they cut (core/parts/outline.ts), under a total of its own.
  */
-import { readPath, wholeWritePaths } from "./call-kinds.js";
+import { readPath, wholeWritePaths } from "../shapes/file-calls.js";
 import { withPointer } from "../archive.js";
 import { toWellFormed, truncate } from "../text.js";
 import { pointerTo, type PartContext, type ResultMeta } from "./context.js";
@@ -240,7 +240,7 @@ export function applyFallbacks(parts: readonly string[], copies: readonly FileCo
   return removed.size === 0 ? out : out.filter((_, k) => !removed.has(k));
 }
 
-export { readPath, wholeWritePaths } from "./call-kinds.js";
+export { readPath, wholeWritePaths } from "../shapes/file-calls.js";
 
 /**
  * A long result that reads one file, as the working set keeps it: whole up to the per-file cap,

@@ -1,5 +1,5 @@
 /**
- * Listings (a recall rule, listingMaxChars): a result that is mostly paths (`find`, `ls`, `git
+ * Listings (a recall rule, listingMaxChars): a result that is mostly paths (`find`, `ls -1`, `git
  * status`, `rg -l`) or `path:line:` hits (`rg -n`, `grep -rn`) keeps its distinct paths, then its
  * `path:line` anchors, each once, in the order they first appear, up to a cap. Every kept line is a
  * piece of one input line (the path, or the path and its line number), never rephrased. Whether a
@@ -22,10 +22,8 @@ const PATH = String.raw`(?:\.{0,2}/)?(?:[\w@+.-]+/)+[\w@+.-]*|[\w@+-][\w@+-]*(?:
 // `path:12:` or `path-12-` (a hit and its context line in rg and grep), `path:text` (grep without -n).
 const HIT = new RegExp(String.raw`^(${PATH}):(\d+)(?::\d+)?[:-]|^(${PATH})-(\d+)-`);
 const GREP = new RegExp(String.raw`^(${PATH}):\S`);
-// A path alone, or after a status (git status, its short form, svn/hg letters), or `ls -l`'s last column.
+// A path alone, or after a status (git status, its short form, svn/hg letters).
 const ALONE = new RegExp(String.raw`^\s*(?:(?:[MADRCU?!]{1,2}|modified:|new file:|deleted:|renamed:|both modified:)\s+)?(${PATH})/?\s*$`);
-const LS_LONG = /^[-dlcbps][rwxsStT-]{9}[@+.]?\s/;
-const NAME = /^[\w@+.-]+\/?$/;
 
 interface Entry {
   path: string;
@@ -39,13 +37,7 @@ function entryOf(line: string): Entry | null {
   const alone = ALONE.exec(line);
   if (alone !== null) return { path: alone[1], anchor: null };
   const grep = GREP.exec(line);
-  if (grep !== null) return { path: grep[1], anchor: null };
-  if (!LS_LONG.test(line)) return null;
-  // `ls -l`: the name is the last column (a link's target after `->` is not the entry).
-  const body = line.trimEnd();
-  const arrow = body.indexOf(" -> ");
-  const name = (arrow < 0 ? body : body.slice(0, arrow)).slice((arrow < 0 ? body : body.slice(0, arrow)).lastIndexOf(" ") + 1);
-  return NAME.test(name) && name !== "." && name !== ".." ? { path: name, anchor: null } : null;
+  return grep === null ? null : { path: grep[1], anchor: null };
 }
 
 /** Each line of `text` (up to SCAN_MAX characters) to `each`, until it returns false; lines over LINE_MAX as null. */

@@ -24,16 +24,15 @@ const TS_JS = [
   /^(?:export\s+)(?:declare\s+)?(?:const|let|var)\s+[\w$]/,
   /^(?:const|let|var)\s+[A-Z][A-Z0-9_]+\s*=/,
   /^\s*export\s+(?:default\s+|\*|\{)/,
-  /^\s+(?:(?:public|private|protected|static|readonly|override|abstract|async|get|set)\s+)*[\w$#]+\s*(?:<[^>]*>)?\([^)]*\)\s*(?::\s*[^={;]+)?\{\s*$/,
-  /^\s+(?:(?:public|private|protected|static|readonly)\s+)+[\w$#]+\s*[?!]?\s*[:=]/,
+  /^\s+(?:[a-z]+\s+)*[\w$#]+\s*(?:<[^>]*>)?\([^)]*\)\s*(?::\s*[^={;]+)?\{\s*$/,
+  /^\s+(?:private|public|protected|readonly|static)\s[^(]*[:=]/,
 ];
 const PYTHON = [/^\s*(?:async\s+)?def\s+\w/, /^\s*class\s+\w/, /^[A-Z][A-Z0-9_]*\s*(?::[^=]*)?=/, /^@\w/];
 const RUST = [/^\s*(?:pub(?:\([^)]*\))?\s+)?(?:async\s+|const\s+|unsafe\s+|extern\s+"[^"]*"\s+)*(?:fn|struct|enum|trait|impl|mod|type|const|static|union|macro_rules!)\b/];
 const GO = [/^func\s/, /^type\s+\w/, /^(?:const|var)\s+(?:\w|\()/, /^\t\w+\s+(?:struct|interface)\s*\{/];
 const JAVA_KOTLIN = [
-  /^\s*(?:@\w+\s+)*(?:(?:public|private|protected|internal|static|final|abstract|open|data|sealed|override|suspend|inline|enum|annotation|inner|companion|value)\s+)*(?:class|interface|enum|record|object|fun|typealias)\s+[\w<`]/,
-  /^\s*(?:(?:public|private|protected|static|final|abstract|synchronized|native|default)\s+)+[\w<>\[\],.? ]+\s+\w+\s*\([^;]*$/,
-  /^\s*(?:(?:public|private|protected|internal|const|override|lateinit)\s+)*(?:val|var)\s+\w+\s*[:=]/,
+  /^\s*(?:@\w+\s+)*(?:[a-z]+\s+)*(?:class|interface|enum|record|object|fun|typealias)\s+[\w<`]/,
+  /^\s*(?:[a-z]+\s+)*(?:val|var)\s+\w+\s*[:=]/,
 ];
 const C_CPP = [
   /^\s*(?:typedef\s+)?(?:struct|class|enum|union|namespace)\s+\w+[^;]*$/,
@@ -43,7 +42,7 @@ const C_CPP = [
 ];
 const SHELL = [/^\s*(?:function\s+)?[A-Za-z_][\w:.-]*\s*\(\)\s*\{?/, /^\s*function\s+[A-Za-z_][\w:.-]*/, /^(?:export\s+|readonly\s+|declare\s+(?:-\w+\s+)?)?[A-Z_][A-Z0-9_]*=/];
 const SQL = [/^\s*(?:create|alter)\s+(?:or\s+replace\s+)?(?:temporary\s+|temp\s+|unique\s+|materialized\s+)*(?:table|view|index|function|procedure|trigger|type|schema|sequence|extension|policy)\b/i];
-const CSS = [/^[^\s{}@/*][^{};]*\{\s*$/, /^[^\s{}@/*][^{};]*,\s*$/, /^@(?:media|keyframes|font-face|supports|layer|import|tailwind|apply|container)\b/, /^\s*--[\w-]+\s*:/];
+const CSS = [/^[^\s{}@/*][^{};]*\{\s*$/, /^@(?:media|keyframes|font-face|supports|layer|import|tailwind)\b/, /^\s*--[\w-]+\s*:/];
 const JSON_KEYS = [/^(?: {2}|\t)"[^"]*"\s*:/];
 const YAML = [/^[A-Za-z_"'][^:#]*:(?:\s|$)/, /^-\s+[A-Za-z_"'][^:#]*:(?:\s|$)/];
 const MARKDOWN = [/^#{1,6}\s+\S/];
@@ -55,7 +54,7 @@ const BY_EXTENSION: Record<string, readonly RegExp[]> = {
   java: JAVA_KOTLIN, kt: JAVA_KOTLIN, kts: JAVA_KOTLIN, scala: JAVA_KOTLIN, swift: JAVA_KOTLIN, cs: JAVA_KOTLIN,
   c: C_CPP, h: C_CPP, cc: C_CPP, cpp: C_CPP, cxx: C_CPP, hpp: C_CPP, hh: C_CPP, hxx: C_CPP, m: C_CPP, mm: C_CPP,
   sh: SHELL, bash: SHELL, zsh: SHELL, ksh: SHELL, sql: SQL, css: CSS, scss: CSS, sass: CSS, less: CSS,
-  json: JSON_KEYS, jsonc: JSON_KEYS, json5: JSON_KEYS, yaml: YAML, yml: YAML, toml: [/^\[[^\]]+\]\s*$/, /^[A-Za-z_][\w.-]*\s*=/],
+  json: JSON_KEYS, jsonc: JSON_KEYS, yaml: YAML, yml: YAML,
   md: MARKDOWN, mdx: MARKDOWN, markdown: MARKDOWN, rst: MARKDOWN,
 };
 
@@ -63,7 +62,6 @@ const BY_EXTENSION: Record<string, readonly RegExp[]> = {
 function patternsFor(path: string): readonly RegExp[] {
   const base = path.slice(path.lastIndexOf("/") + 1);
   const dot = base.lastIndexOf(".");
-  if (base === "Dockerfile" || base === "Makefile") return SHELL;
   return (dot > 0 ? BY_EXTENSION[base.slice(dot + 1).toLowerCase()] : undefined) ?? GENERIC;
 }
 

@@ -24,7 +24,7 @@ describe("bundle", () => {
     expect(src).not.toMatch(/\brequire\(|\bimport\s*[({"']|\bimport\.meta\b|\bexport\s/);
     expect(src.length).toBeLessThanOrEqual(60 * 1024);
     // The reference profile's build leaves the recall rules it never turns on out.
-    expect(bundleSource(REFERENCE_BUNDLE_PATH).length).toBeLessThanOrEqual(46 * 1024);
+    expect(bundleSource(REFERENCE_BUNDLE_PATH).length).toBeLessThanOrEqual(47 * 1024);
   });
 
   it("manifest version equals package.json's and asks for no permissions", () => {
