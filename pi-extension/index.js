@@ -1401,9 +1401,9 @@ var CopyBook = class {
   constructor() {
     this.byAt = /* @__PURE__ */ new Map();
   }
-  note(copy) {
+  note(copy, making) {
     let at = this.byAt.get(copy.at);
-    if (at === void 0) this.byAt.set(copy.at, at = { list: [], paths: /* @__PURE__ */ new Map() });
+    if (at === void 0 || at.making !== making) this.byAt.set(copy.at, at = { making, list: [], paths: /* @__PURE__ */ new Map() });
     let paths = at.paths.get(copy.full);
     if (paths === void 0) at.paths.set(copy.full, paths = /* @__PURE__ */ new Set());
     if (paths.has(copy.path)) return;
@@ -1557,7 +1557,7 @@ function workingSetRead(text, clean, ctx, meta, part) {
   if (book === void 0 || path === null) return part;
   const cap = ctx.cfg.workingSetFileMaxChars;
   const full = withPointer(toWellFormed(RESULT_TAG + truncate(clean, cap)), clean.length > cap ? pointerTo(ctx.archive, text, "result") : null);
-  copiesOf(book).note({ at: book.at, path, full, fallback: part, text: clean, shown: cap });
+  copiesOf(book).note({ at: book.at, path, full, fallback: part, text: clean, shown: cap }, book.making);
   if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note?.("working-set", full);
   return full;
 }
@@ -1570,7 +1570,7 @@ function workingSetWrite(line, name, args, ctx) {
   const cap = ctx.cfg.editMaxChars;
   for (const path of paths) {
     const w = writtenText(path, name, args);
-    copiesOf(book).note({ at: book.at, path, full: line, fallback, text: w?.text, shown: cap, patch: w?.patch });
+    copiesOf(book).note({ at: book.at, path, full: line, fallback, text: w?.text, shown: cap, patch: w?.patch }, book.making);
   }
   return line;
 }
@@ -1806,7 +1806,7 @@ function askedTwiceResult(text, clean, ctx, meta, part, kept) {
   const cap = ctx.cfg.askedTwiceMaxChars;
   const full = withPointer(toWellFormed(RESULT_TAG + truncate(clean, cap)), clean.length > cap ? pointerTo(ctx.archive, text, "result") : null);
   if (full === kept) return kept;
-  askedOf(book).copies.note({ at: book.at, path: key, full, fallback: kept });
+  askedOf(book).copies.note({ at: book.at, path: key, full, fallback: kept }, book.making);
   if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note?.("asked-twice", full);
   return full;
 }
@@ -1960,11 +1960,24 @@ function needsBook(cfg) {
 var PAIRING_REACH = 16;
 var CallBook = class {
   constructor() {
-    /** Body index of the message being summarised (set before each message). */
-    this.at = 0;
+    this.index = 0;
+    /**
+     * Messages made under this book so far, the one being made included. A message a later pass makes
+     * again (the parts cache remakes those that read the focus: each pass's tail gives its own) notes
+     * its copies afresh (CopyBook), so they are that pass's, as a fresh compaction's would be.
+     */
+    this.making = 0;
     this.byId = /* @__PURE__ */ new Map();
     this.lastAt = /* @__PURE__ */ new Map();
     this.plans = /* @__PURE__ */ new Set();
+  }
+  /** Body index of the message being summarised (set before each message: each setting is a new making). */
+  get at() {
+    return this.index;
+  }
+  set at(i) {
+    this.index = i;
+    this.making++;
   }
   record(id, name, args) {
     const call = { name, args };
@@ -1977,7 +1990,7 @@ var CallBook = class {
       const c = this.byId.get(id);
       if (c !== void 0) return c;
     }
-    for (let i = this.at; i >= 0 && i >= this.at - PAIRING_REACH; i--) {
+    for (let i = this.index; i >= 0 && i >= this.index - PAIRING_REACH; i--) {
       const c = this.lastAt.get(i);
       if (c !== void 0) return c;
     }
