@@ -3,8 +3,12 @@
  * history repeats keeps its text at the next cliff; a call made once keeps what the other rules
  * keep. Each test states what the rule's absence gives, so it fails while the rule is missing.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compact, Engine, PROFILES, type CompactResult } from "../../core/index.js";
+import { compact, Engine, getDialect, PROFILES, resolveConfig, type CompactResult } from "../../core/index.js";
+import { compactWith, PartsCache } from "../../core/compact.js";
+import { rungConfig, type Rung } from "../../core/ladder.js";
+import { DIALECT_SESSIONS } from "../helpers/arbitraries.js";
 import { callKey } from "../../core/repeats/call-key.js";
 import { ALL_DIALECTS, filler, numberedLines, session, type Step } from "../helpers/tool-steps.js";
 
@@ -91,4 +95,26 @@ describe("asked twice: the newest result of a repeated call stays", () => {
     expect(PROFILES.reference.askedTwiceMaxChars).toBe(0);
     expect(new Engine({ profile: "reference" }).config.askedTwiceMaxChars).toBe(0);
   });
+});
+
+describe("asked twice keeps the parts cache correct", () => {
+  for (const [name, sessions] of DIALECT_SESSIONS) {
+    it(`${name}: every rung's summary under the rule (with the working set) equals a fresh compaction's`, () => {
+      fc.assert(
+        fc.property(sessions, fc.shuffledSubarray([0, 1, 2, 0, 2, 1] as Rung[], { minLength: 1 }), fc.integer({ min: 0, max: 3 }), fc.boolean(), (messages, rungs, keepRecent, ws) => {
+          const d = getDialect(name);
+          const base = resolveConfig({ profile: "reference", keepRecent, thoughtMaxChars: 40, askedTwiceMaxChars: 60, askedTwiceTotalMaxChars: 150, ...(ws ? { workingSetFileMaxChars: 80, workingSetMaxChars: 100 } : {}) });
+          const cache = new PartsCache();
+          const prior = new Map([[callKey("read", { path: "a.ts" }), 1]]);
+          for (const rung of rungs) {
+            const cfg = rungConfig(base, rung);
+            const shared = compactWith(messages, d, cfg, { partsCache: cache, priorCalls: prior });
+            const fresh = compactWith(messages, d, cfg, { priorCalls: prior });
+            expect(shared?.summaryText ?? null).toEqual(fresh?.summaryText ?? null);
+          }
+        }),
+        { numRuns: 200 },
+      );
+    });
+  }
 });
