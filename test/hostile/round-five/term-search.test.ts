@@ -49,8 +49,8 @@ describe("round five: the recall rules' term searches", () => {
   afterEach(() => vi.restoreAllMocks());
 
   it("7. the recall build searches a dropped result within a bound, not once per term", () => {
-    // The back-references alone (the tail focus searches each result for the kept tail's terms; not bounded yet).
-    const cfg = resolveConfig({ profile: "recall", thresholdTokens: 20_000, keepRecent: 1, tailFocus: false });
+    // The back-references alone: the tail focus (it searches each result for the kept tail's terms; not bounded yet) and the listings and outlines (one linear read of each result, measured in bench:stress) off.
+    const cfg = resolveConfig({ profile: "recall", thresholdTokens: 20_000, keepRecent: 1, tailFocus: false, listingMaxChars: 0, outlineFileMaxChars: 0 });
     const ref = resolveConfig({ profile: "reference", thresholdTokens: 20_000, keepRecent: 1 });
     const messages = backRefSession(60); // about 4.9 MB of dropped results
     const recall = chars(() => compact(messages, "plain", cfg));
