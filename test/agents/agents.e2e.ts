@@ -12,10 +12,10 @@
  * a folder in the temporary directory.
  */
 import { describe, expect, it } from "vitest";
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { chatgptSignIn, installFromRegistry } from "./registry-install.js";
 import { mockModel, SUMMARISING, type MockModel, type MockOptions, type Seen } from "./mock-model.js";
 import { runChild } from "../helpers/child.js";
 import { chatgptSettings } from "../../node/clients/codex.js";
@@ -73,11 +73,7 @@ interface Scenario {
 
 function install(): void {
   if (existsSync(CLAUDE) && existsSync(CODEX)) return;
-  mkdirSync(AGENTS, { recursive: true });
-  writeFileSync(join(AGENTS, "package.json"), '{"private":true}');
-  const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ["npm"];
-  const r = spawnSync(npm[0], [...npm.slice(1), "install", "--no-audit", "--no-fund", VERSIONS.claude, VERSIONS.codex], { cwd: AGENTS, stdio: "inherit" });
-  if (r.status !== 0) throw new Error("could not install the agents from the registry");
+  installFromRegistry(AGENTS, [VERSIONS.claude, VERSIONS.codex], "the agents");
 }
 
 /** What the proxy shows while the model holds its final answer: a watch frame, and its status beside the usage the model reported. */
@@ -161,18 +157,6 @@ function expectWatched(run: AgentRun): void {
     expect(row).toContain("×");
     expect(row).toMatch(new RegExp(` ${s.cliffs} +(—|\\d+%) `));
   }
-}
-
-const b64 = (o: unknown): string => Buffer.from(JSON.stringify(o)).toString("base64url");
-
-/** A ChatGPT sign-in as `codex login` leaves it: JWT-shaped tokens (unsigned) with the claims Codex reads, valid for a month, refreshed just now. */
-function chatgptSignIn(home: string): void {
-  const exp = Math.floor(Date.now() / 1000) + 30 * 86400;
-  const claims = { email: "user@example.com", exp, "https://api.openai.com/auth": { chatgpt_plan_type: "plus", chatgpt_user_id: "user-test", chatgpt_account_id: "acct-test-123" } };
-  const jwt = `${b64({ alg: "none", typ: "JWT" })}.${b64(claims)}.c2ln`;
-  mkdirSync(join(home, ".codex"), { recursive: true });
-  const auth = { auth_mode: "chatgpt", OPENAI_API_KEY: null, tokens: { id_token: jwt, access_token: jwt, refresh_token: "rt-test", account_id: "acct-test-123" }, last_refresh: new Date().toISOString() };
-  writeFileSync(join(home, ".codex", "auth.json"), JSON.stringify(auth));
 }
 
 const LOW = ["--threshold", "12000", "--keep-recent", "1"];

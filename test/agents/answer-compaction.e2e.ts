@@ -16,10 +16,10 @@
  * `--no-answer-compaction` the same requests reach the model untouched.
  */
 import { describe, expect, it } from "vitest";
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { chatgptSignIn, installFromRegistry } from "./registry-install.js";
 import { mockModel, SUMMARISING, type MockModel, type Seen } from "./mock-model.js";
 import { runChild, type Finished } from "../helpers/child.js";
 
@@ -34,11 +34,8 @@ function installed(pkg: string, version: string, bin: string[]): string {
   const dir = join(ROOT, `${pkg.replace("/", "+")}@${version}`);
   const path = join(dir, "node_modules", ...bin);
   if (existsSync(path)) return path;
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "package.json"), '{"private":true}');
-  const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ["npm"];
-  const r = spawnSync(npm[0], [...npm.slice(1), "install", "--no-audit", "--no-fund", `${pkg}@${version}`], { cwd: dir, stdio: "inherit" });
-  if (r.status !== 0 || !existsSync(path)) throw new Error(`could not install ${pkg}@${version} from the registry`);
+  installFromRegistry(dir, [`${pkg}@${version}`], `${pkg}@${version}`);
+  if (!existsSync(path)) throw new Error(`could not install ${pkg}@${version} from the registry`);
   return path;
 }
 
@@ -55,17 +52,6 @@ async function run(flags: string[], agent: string[], home: string, env: NodeJS.P
 }
 
 const posts = (m: MockModel, from = 0): Seen[] => m.seen.slice(from).filter((s) => s.body.length > 0 && /\/(messages|responses)(\/compact)?$/.test(s.path.split("?")[0]));
-const b64 = (o: unknown): string => Buffer.from(JSON.stringify(o)).toString("base64url");
-
-/** A ChatGPT sign-in as `codex login` leaves it (JWT-shaped, unsigned). */
-function chatgptSignIn(home: string): void {
-  const exp = Math.floor(Date.now() / 1000) + 30 * 86400;
-  const claims = { email: "user@example.com", exp, "https://api.openai.com/auth": { chatgpt_plan_type: "plus", chatgpt_user_id: "user-test", chatgpt_account_id: "acct-test-123" } };
-  const jwt = `${b64({ alg: "none", typ: "JWT" })}.${b64(claims)}.c2ln`;
-  mkdirSync(join(home, ".codex"), { recursive: true });
-  writeFileSync(join(home, ".codex", "auth.json"), JSON.stringify({ auth_mode: "chatgpt", OPENAI_API_KEY: null, tokens: { id_token: jwt, access_token: jwt, refresh_token: "rt-test", account_id: "acct-test-123" }, last_refresh: new Date().toISOString() }));
-}
-
 describe("a client's own compaction answered by run", () => {
   it(`Claude Code ${CLAUDE_VERSION}: /compact is answered by the proxy with no upstream request, and the session goes on from its summary to the end`, async () => {
     const claude = installed("@anthropic-ai/claude-code", CLAUDE_VERSION, ["@anthropic-ai", "claude-code", "bin", "claude.exe"]);

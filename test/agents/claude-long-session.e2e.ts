@@ -8,10 +8,10 @@
  * 300K. The control run, straight to the model, compacts itself.
  */
 import { describe, expect, it } from "vitest";
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { installFromRegistry } from "./registry-install.js";
 import { mockModel, SUMMARISING } from "./mock-model.js";
 import { runChild } from "../helpers/child.js";
 import { freePort } from "../helpers/free-port.js";
@@ -28,11 +28,7 @@ const CALLS = 48;
 
 function install(): void {
   if (existsSync(CLAUDE)) return;
-  mkdirSync(AGENTS, { recursive: true });
-  writeFileSync(join(AGENTS, "package.json"), '{"private":true}');
-  const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ["npm"];
-  const r = spawnSync(npm[0], [...npm.slice(1), "install", "--no-audit", "--no-fund", VERSION], { cwd: AGENTS, stdio: "inherit" });
-  if (r.status !== 0) throw new Error("could not install Claude Code from the registry");
+  installFromRegistry(AGENTS, [VERSION], "Claude Code");
 }
 
 describe("Claude Code 2.1.332 over 200K tokens of history through run", () => {

@@ -18,6 +18,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { installFromRegistry } from "./registry-install.js";
 import { pairedModel, type PairedModel, type PairedOptions, type PairedSeen } from "./paired-model.js";
 import { runChild } from "../helpers/child.js";
 import { freePort } from "../helpers/free-port.js";
@@ -34,11 +35,7 @@ const CALLS = 24;
 
 function install(): void {
   if (existsSync(OPENCODE) && existsSync(COPILOT)) return;
-  mkdirSync(CLIENTS, { recursive: true });
-  writeFileSync(join(CLIENTS, "package.json"), '{"private":true}');
-  const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ["npm"];
-  const r = spawnSync(npm[0], [...npm.slice(1), "install", "--no-audit", "--no-fund", VERSIONS.opencode, VERSIONS.copilot], { cwd: CLIENTS, stdio: "inherit" });
-  if (r.status !== 0) throw new Error("could not install the clients from the registry");
+  installFromRegistry(CLIENTS, [VERSIONS.opencode, VERSIONS.copilot], "the clients");
 }
 
 interface Looked {

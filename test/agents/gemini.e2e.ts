@@ -13,10 +13,10 @@
  * redacted to test/fixtures/sessions/gemini-cli-session.jsonl for the reader's tests in npm test.
  */
 import { describe, expect, it } from "vitest";
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { installFromRegistry } from "./registry-install.js";
 import { geminiModel, type GeminiModel, type GeminiStep } from "../helpers/gemini-model.js";
 import { runChild } from "../helpers/child.js";
 import { freePort } from "../helpers/free-port.js";
@@ -30,12 +30,8 @@ const CLI = join(process.cwd(), "dist", "cli.mjs");
 
 function install(): void {
   if (existsSync(GEMINI)) return;
-  mkdirSync(AGENTS, { recursive: true });
-  writeFileSync(join(AGENTS, "package.json"), '{"private":true}');
-  const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ["npm"];
   // The optional native modules (a pty, the keychain) are not needed headless.
-  const r = spawnSync(npm[0], [...npm.slice(1), "install", "--no-audit", "--no-fund", "--omit=optional", VERSION], { cwd: AGENTS, stdio: "inherit" });
-  if (r.status !== 0) throw new Error("could not install Gemini CLI from the registry");
+  installFromRegistry(AGENTS, [VERSION], "Gemini CLI", ["--omit=optional"]);
 }
 
 /** Twenty-four calls: long shell outputs, reads, a write and an edit of the file written. */
