@@ -21,7 +21,7 @@ declare const __CLIFF_BACK_REFS__: boolean | undefined;
 // A sandbox build whose config never turns asked-twice on leaves it out (build.mjs defines this).
 declare const __CLIFF_ASKED_TWICE__: boolean | undefined;
 
-import { tailTerms, withTailTerms } from "./retention/tail-focus.js";
+import { tailScans, tailTerms, withTailTerms } from "./retention/tail-focus.js";
 import { renderSummary } from "./summary.js";
 import { stubbedReadParts } from "./parts/stubbed-reads.js";
 
@@ -206,7 +206,7 @@ export function compactWith(messages: readonly unknown[], d: Dialect, cfg: Confi
     cfg,
     decoded: options.partsCache?.decoded,
     archive: options.archive,
-    focus: focus === undefined ? undefined : { focus, perResult: cfg.focusResultMaxChars, remaining: cfg.focusTotalMaxChars, context: cfg.focusContextLines },
+    focus: focus === undefined ? undefined : { focus, perResult: cfg.focusResultMaxChars, remaining: cfg.focusTotalMaxChars, context: cfg.focusContextLines, scans: cfg.tailFocus ? tailScans(options.focus) : undefined },
     book: !needsBook(cfg) ? undefined : cache !== null ? cache.bookOf(messages, headLen) : new CallBook(),
     onCall: files === null ? undefined : (name, args) => files.addCall(name, args),
   };

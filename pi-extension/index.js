@@ -2304,6 +2304,9 @@ function withTailTerms(user, tail) {
   for (const t of tail) if (terms.indexOf(t) < 0) terms.push(t);
   return terms.length === 0 ? void 0 : { text: user?.text ?? "", terms };
 }
+function tailScans(user) {
+  return { left: TERM_SCAN_BUDGET, from: user === void 0 ? 0 : user.terms.length };
+}
 
 // core/compact.ts
 var readStubParts = typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__ ? null : stubbedReadParts;
@@ -2387,7 +2390,7 @@ function compactWith(messages, d, cfg, options = {}) {
     cfg,
     decoded: options.partsCache?.decoded,
     archive: options.archive,
-    focus: focus === void 0 ? void 0 : { focus, perResult: cfg.focusResultMaxChars, remaining: cfg.focusTotalMaxChars, context: cfg.focusContextLines },
+    focus: focus === void 0 ? void 0 : { focus, perResult: cfg.focusResultMaxChars, remaining: cfg.focusTotalMaxChars, context: cfg.focusContextLines, scans: cfg.tailFocus ? tailScans(options.focus) : void 0 },
     book: !needsBook(cfg) ? void 0 : cache !== null ? cache.bookOf(messages, headLen) : new CallBook(),
     onCall: files === null ? void 0 : (name, args) => files.addCall(name, args)
   };

@@ -2,15 +2,17 @@
  * A focus from the live tail (a recall rule): the distinctive terms (core/retention/distinctive.ts) of the
  * turns kept verbatim (paths, identifiers, numbers: what the agent is working on now) act as a
  * `/compact <focus>` on the results the length rule drops, merged with the user's focus under the
- * same caps.
+ * same caps. The tail's terms are searched within one bound per compaction (TERM_SCAN_BUDGET), spent
+ * in the pass's order, oldest result first: the parts cache makes every part that reads the focus
+ * again, in order, in every pass, so a rung that reuses parts spends it as a fresh compaction does.
  */
 import { REFERENCE_CONFIG, type Config } from "../config/index.js";
 import type { Dialect } from "../dialects/types.js";
-import type { Focus } from "../focus.js";
+import { TERM_SCAN_BUDGET, type Focus, type TermScans } from "../focus.js";
 import type { DecodedJson } from "../parts/index.js";
 import { addDistinctive } from "./distinctive.js";
 
-/** At most this many tail terms (each one is searched for in every dropped result). */
+/** At most this many tail terms (each one searched for in a dropped result while the compaction's TERM_SCAN_BUDGET lasts). */
 export const MAX_TAIL_TERMS = 40;
 /** Shorter words say too little about which lines matter. */
 const MIN_TERM_LENGTH = 4;
@@ -53,4 +55,9 @@ export function withTailTerms(user: Focus | undefined, tail: readonly string[]):
   const terms = user === undefined ? [] : user.terms.slice();
   for (const t of tail) if (terms.indexOf(t) < 0) terms.push(t);
   return terms.length === 0 ? undefined : { text: user?.text ?? "", terms };
+}
+
+/** The bound on the tail terms' searches for one compaction: the user's own terms are searched whatever it costs. */
+export function tailScans(user: Focus | undefined): TermScans {
+  return { left: TERM_SCAN_BUDGET, from: user === undefined ? 0 : user.terms.length };
 }

@@ -6,7 +6,7 @@
  * work: characters scanned, and searches for a line end.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { compact, resolveConfig } from "../../../core/index.js";
+import { compact, parseFocus, resolveConfig } from "../../../core/index.js";
 import { focusExcerpt, TERM_SCAN_BUDGET } from "../../../core/focus.js";
 
 function counted<T>(run: () => T): { chars: number; newlines: number; value: T } {
@@ -49,7 +49,7 @@ describe("round five: the recall rules' term searches", () => {
   afterEach(() => vi.restoreAllMocks());
 
   it("7. the recall build searches a dropped result within a bound, not once per term", () => {
-    // The back-references alone: the tail focus (it searches each result for the kept tail's terms; not bounded yet) and the listings and outlines (one linear read of each result, measured in bench:stress) off.
+    // The back-references alone: the tail focus (bounded on its own, test 7b) and the listings and outlines (one linear read of each result, measured in bench:stress) off.
     const cfg = resolveConfig({ profile: "recall", thresholdTokens: 20_000, keepRecent: 1, tailFocus: false, listingMaxChars: 0, outlineFileMaxChars: 0 });
     const ref = resolveConfig({ profile: "reference", thresholdTokens: 20_000, keepRecent: 1 });
     const messages = backRefSession(60); // about 4.9 MB of dropped results
@@ -57,6 +57,24 @@ describe("round five: the recall rules' term searches", () => {
     const reference = chars(() => compact(messages, "plain", ref));
     // Once per term would be about 40 × 4.9 M characters (377 M with the tail focus); the bound is the budget past what the reference reads.
     expect(recall - reference).toBeLessThanOrEqual(TERM_SCAN_BUDGET + 82_000);
+  });
+
+  it("7b. the tail focus searches the dropped results within a bound, not once per kept-tail term", () => {
+    // The kept tail names 45 distinctive words no dropped result holds: each was one search of every result.
+    const tail = `now I check ${Array.from({ length: 45 }, (_, k) => `zqTail_${k}`).join(" ")}`;
+    const session = backRefSession(60) as { role: string; content: string }[];
+    const newest = session.findIndex((m) => m.content.startsWith("59\n"));
+    session[newest] = { role: "tool", content: `${session[newest].content}\nzqneedle here` };
+    const messages = [...session, { role: "user", content: "go on" }, { role: "assistant", content: tail }];
+    const alone = { profile: "recall", thresholdTokens: 20_000, keepRecent: 1, backRefMaxChars: 0, listingMaxChars: 0, outlineFileMaxChars: 0 } as const;
+    const withTail = chars(() => compact(messages, "plain", resolveConfig({ ...alone, tailFocus: true })));
+    const without = chars(() => compact(messages, "plain", resolveConfig({ ...alone, tailFocus: false })));
+    // Once per term would be about 40 × 4.9 M characters; the bound is the budget (and the tail's own reading).
+    expect(withTail - without).toBeLessThanOrEqual(TERM_SCAN_BUDGET + 82_000);
+    expect(withTail - without).toBeGreaterThan(TERM_SCAN_BUDGET / 2);
+    // The user's own focus is searched whatever the budget (spent oldest result first): its term in the newest dropped result is found.
+    const focused = compact(messages, "plain", resolveConfig({ ...alone, tailFocus: true }), { focus: parseFocus("zqneedle") })!;
+    expect(focused.parts).toContain("result (focus excerpt): line 1999: value 13993 of the build log\nzqneedle here");
   });
 
   it("10. the tail focus counts no line of a dropped result before a term matches, and few after", () => {
