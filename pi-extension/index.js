@@ -1679,6 +1679,7 @@ var HIT = new RegExp(String.raw`^(${PATH}):(\d+)(?::\d+)?[:-]|^(${PATH})-(\d+)-`
 var GREP = new RegExp(String.raw`^(${PATH}):\S`);
 var ALONE = new RegExp(String.raw`^\s*(?:(?:[MADRCU?!]{1,2}|modified:|new file:|deleted:|renamed:|both modified:)\s+)?(${PATH})/?\s*$`);
 function entryOf(line) {
+  if (line.indexOf("/") < 0 && line.indexOf(".") < 0) return null;
   const hit = HIT.exec(line);
   if (hit !== null) return hit[1] !== void 0 ? { path: hit[1], anchor: `${hit[1]}:${hit[2]}` } : { path: hit[3], anchor: null };
   const alone = ALONE.exec(line);
@@ -1703,7 +1704,7 @@ function isListing(text) {
     if (line !== null && (line.trim() === "" || line === "--")) return true;
     lines++;
     if (line !== null && entryOf(line) !== null) matched++;
-    return lines < SAMPLE_LINES;
+    return lines < SAMPLE_LINES && lines - matched <= SAMPLE_LINES * (1 - MIN_SHARE);
   });
   return lines >= MIN_LINES && matched >= lines * MIN_SHARE;
 }

@@ -32,6 +32,8 @@ interface Entry {
 
 /** A line's path and anchor, or null when the line is no listing line. */
 function entryOf(line: string): Entry | null {
+  // Every pattern holds a path, and a path holds a slash or a dot: most prose and log lines are told apart without the patterns (slow in the sandbox's engine).
+  if (line.indexOf("/") < 0 && line.indexOf(".") < 0) return null;
   const hit = HIT.exec(line);
   if (hit !== null) return hit[1] !== undefined ? { path: hit[1], anchor: `${hit[1]}:${hit[2]}` } : { path: hit[3], anchor: null };
   const alone = ALONE.exec(line);
@@ -60,7 +62,8 @@ export function isListing(text: string): boolean {
     if (line !== null && (line.trim() === "" || line === "--")) return true;
     lines++;
     if (line !== null && entryOf(line) !== null) matched++;
-    return lines < SAMPLE_LINES;
+    // Past this many misses no count of lines up to SAMPLE_LINES reaches the share.
+    return lines < SAMPLE_LINES && lines - matched <= SAMPLE_LINES * (1 - MIN_SHARE);
   });
   return lines >= MIN_LINES && matched >= lines * MIN_SHARE;
 }

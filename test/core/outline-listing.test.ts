@@ -4,7 +4,7 @@
  * only copied lines (never a paraphrase), within its budget; the reference profile's bytes do not
  * change.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { compact, type CompactResult } from "../../core/index.js";
 import { outlineLines, outlinePart, OUTLINE_TAG } from "../../core/shapes/outline.js";
 import { isListing, listingPart, LISTING_TAG } from "../../core/shapes/listing.js";
@@ -151,6 +151,24 @@ describe("listings (listingMaxChars)", () => {
     expect(listingPart(" M src/a.ts\n M src/b.ts\n?? docs/new.md\n D old/c.py\n", 500)).toBe(`${LISTING_TAG}src/a.ts\nsrc/b.ts\ndocs/new.md\nold/c.py`);
     expect(isListing(Array.from({ length: 40 }, (_, k) => `ERROR test ${k} failed: expected 1 got 2`).join("\n"))).toBe(false);
     expect(isListing(tsModuleLike())).toBe(false);
+  });
+
+  it("judges a log without its patterns on lines holding no slash and no dot, and stops reading once the share is out of reach", () => {
+    const log = Array.from({ length: 2000 }, (_, k) => `line ${k}: value ${k * 7} of the build log`).join("\n");
+    const exec = vi.spyOn(RegExp.prototype, "exec");
+    const newlines = vi.spyOn(String.prototype, "indexOf");
+    try {
+      expect(isListing(log)).toBe(false);
+      expect(listingPart(log, 500)).toBeNull();
+      expect(exec).not.toHaveBeenCalled();
+      // 81 misses of 200 lines: no share of paths past 60% is left to reach.
+      expect(newlines.mock.calls.filter(([s]) => s === "\n").length).toBe(2 * 81);
+    } finally {
+      vi.restoreAllMocks();
+    }
+    // A listing after 80 lines of text is still judged on its first 200 lines, as before.
+    const mixed = [...Array.from({ length: 80 }, (_, k) => `note ${k}`), ...Array.from({ length: 120 }, (_, k) => `src/f${k}.ts`)].join("\n");
+    expect(isListing(mixed)).toBe(true);
   });
 
   it("a dropped rg -n result in a Codex session keeps the listing; the reference profile's bytes do not change", () => {
