@@ -25,40 +25,38 @@ function anthropicAnswer(model: unknown, text: string, stream: boolean): string 
   ].join("");
 }
 
-/** A `compaction_trigger` answered: one `compaction` item of ours (Codex's remote compaction v2 expects exactly one). */
-function compactionItemAnswer(model: unknown, text: string, stream: boolean): string {
-  const item = ownCompactionItem(text, id("cmp_cliff_"));
+const NO_USAGE = { input_tokens: 0, input_tokens_details: { cached_tokens: 0 }, output_tokens: 0, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 0 };
+
+/**
+ * A completed Responses answer whose one output is `item`: the JSON, or its stream — created, the
+ * events `during` gives between (each numbered in turn), completed.
+ */
+function responsesOf(model: unknown, item: Record<string, unknown>, stream: boolean, during: (item: Record<string, unknown>) => Record<string, unknown>[]): string {
   const response = { id: id("resp_cliff_"), object: "response", created_at: Math.floor(Date.now() / 1000), status: "completed", model, output: [item], usage: NO_USAGE };
   if (!stream) return JSON.stringify(response);
-  let n = 0;
-  const at = (e: Record<string, unknown>): string => event({ ...e, sequence_number: n++ });
-  return [
-    at({ type: "response.created", response: { ...response, status: "in_progress", output: [], usage: null } }),
-    at({ type: "response.output_item.added", output_index: 0, item }),
-    at({ type: "response.output_item.done", output_index: 0, item }),
-    at({ type: "response.completed", response }),
-  ].join("");
+  const events = [{ type: "response.created", response: { ...response, status: "in_progress", output: [], usage: null } }, ...during(item), { type: "response.completed", response }];
+  return events.map((e, n) => event({ ...e, sequence_number: n })).join("");
 }
 
-const NO_USAGE = { input_tokens: 0, input_tokens_details: { cached_tokens: 0 }, output_tokens: 0, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 0 };
+/** A `compaction_trigger` answered: one `compaction` item of ours (Codex's remote compaction v2 expects exactly one). */
+function compactionItemAnswer(model: unknown, text: string, stream: boolean): string {
+  return responsesOf(model, ownCompactionItem(text, id("cmp_cliff_")), stream, (item) => [
+    { type: "response.output_item.added", output_index: 0, item },
+    { type: "response.output_item.done", output_index: 0, item },
+  ]);
+}
 
 function responsesAnswer(model: unknown, text: string, stream: boolean): string {
   const part = { type: "output_text", text, annotations: [] };
   const item = { type: "message", id: id("msg_cliff_"), status: "completed", role: "assistant", content: [part] };
-  const response = { id: id("resp_cliff_"), object: "response", created_at: Math.floor(Date.now() / 1000), status: "completed", model, output: [item], usage: NO_USAGE };
-  if (!stream) return JSON.stringify(response);
-  let n = 0;
-  const at = (e: Record<string, unknown>): string => event({ ...e, sequence_number: n++ });
-  return [
-    at({ type: "response.created", response: { ...response, status: "in_progress", output: [], usage: null } }),
-    at({ type: "response.output_item.added", output_index: 0, item: { ...item, status: "in_progress", content: [] } }),
-    at({ type: "response.content_part.added", item_id: item.id, output_index: 0, content_index: 0, part: { ...part, text: "" } }),
-    at({ type: "response.output_text.delta", item_id: item.id, output_index: 0, content_index: 0, delta: text }),
-    at({ type: "response.output_text.done", item_id: item.id, output_index: 0, content_index: 0, text }),
-    at({ type: "response.content_part.done", item_id: item.id, output_index: 0, content_index: 0, part }),
-    at({ type: "response.output_item.done", output_index: 0, item }),
-    at({ type: "response.completed", response }),
-  ].join("");
+  return responsesOf(model, item, stream, () => [
+    { type: "response.output_item.added", output_index: 0, item: { ...item, status: "in_progress", content: [] } },
+    { type: "response.content_part.added", item_id: item.id, output_index: 0, content_index: 0, part: { ...part, text: "" } },
+    { type: "response.output_text.delta", item_id: item.id, output_index: 0, content_index: 0, delta: text },
+    { type: "response.output_text.done", item_id: item.id, output_index: 0, content_index: 0, text },
+    { type: "response.content_part.done", item_id: item.id, output_index: 0, content_index: 0, part },
+    { type: "response.output_item.done", output_index: 0, item },
+  ]);
 }
 
 /** Answers the request (`body` its parsed JSON) with `text`, as a `compaction` item for a trigger; the upstream is never asked. */
