@@ -32,7 +32,7 @@ export {
   type SettingValue,
 } from "./config/index.js";
 export { resolveLayers, setBy, envName, envValues, type ConfigLayer } from "./config/layers.js";
-export { getDialect, detectDialect, DIALECT_NAMES, type Dialect, type DialectName } from "./dialects/index.js";
+export { getDialect, detectDialect, sendableList, DIALECT_NAMES, type Dialect, type DialectName } from "./dialects/index.js";
 export { plainClass, type PlainClass } from "./dialects/plain.js";
 export { compactionRequestOf, type CompactionRequest, type CompactionRequestBy } from "./dialects/compaction-request.js";
 export {

@@ -3140,14 +3140,31 @@ function digestPart2(p, hash) {
   }
   return ["other", canonicalJson(withoutKeys(x, ["thoughtSignature"])), sig];
 }
+var isSummaryContent = (m) => {
+  const msg = obj(m);
+  return msg.role === "user" && isSummaryText(firstText(msg.parts));
+};
+var joinable = (m) => m !== void 0 && !isModel(m) && !arr(obj(m).parts).some((p) => obj(p).functionResponse !== void 0);
+function sendable(list, at) {
+  if (!isSummaryContent(list[at])) return list.slice();
+  let from = at;
+  let to = at + 1;
+  if (at > 0 && !isModel(list[at - 1])) from = at - 1;
+  if (joinable(list[to])) to++;
+  if (to - from === 1) return list.slice();
+  const first = obj(list[from]);
+  const parts = [];
+  for (let i = from; i < to; i++) for (const p of arr(obj(list[i]).parts)) parts.push(p);
+  const out = list.slice(0, from);
+  out.push({ ...first, parts });
+  for (let i = to; i < list.length; i++) out.push(list[i]);
+  return out;
+}
 var gemini = {
   name: "gemini",
   messagesKey: "contents",
   isAssistant: isModel,
-  isSummary(m) {
-    const msg = obj(m);
-    return msg.role === "user" && isSummaryText(firstText(msg.parts));
-  },
+  isSummary: isSummaryContent,
   trimFromHead: () => false,
   startsTurn: (m, prev) => isModel(m) && !isModel(prev),
   summarize(m, ctx) {
@@ -3158,7 +3175,8 @@ var gemini = {
     return one(p);
   },
   digestForm: (m, hash) => [prim(obj(m).role), arr(obj(m).parts).map((p) => digestPart2(p, hash))],
-  summaryMessage: (text) => ({ role: "user", parts: [{ text }] })
+  summaryMessage: (text) => ({ role: "user", parts: [{ text }] }),
+  sendable
 };
 
 // core/pi/format.ts

@@ -9,6 +9,12 @@
  * as the client's own object, so the tail keeps its signatures; the summary, a user text content,
  * starts a new current turn, so the steps it replaced are no longer checked. A summary never
  * quotes a signature.
+ *
+ * The API refuses two contents of one role in a row, and the head ends with a user content while
+ * the kept tail opens with a model one: the summary goes out as parts of the head's last user
+ * content (`sendable`), after what the user wrote there. The kept turns keep their own objects, so
+ * each function response still follows its call and the current turn (after the newest user text)
+ * holds only steps it held before.
  */
 import type { Dialect } from "./types.js";
 import { one, AssistantPart, humanPart, isSummaryText, resultPart, type PartContext } from "../parts/index.js";
@@ -95,14 +101,36 @@ function digestPart(p: unknown, hash: Hash): Form {
   return ["other", canonicalJson(withoutKeys(x, ["thoughtSignature"])), sig];
 }
 
+const isSummaryContent = (m: unknown): boolean => {
+  const msg = obj(m);
+  return msg.role === "user" && isSummaryText(firstText(msg.parts));
+};
+
+/** A content on the user's side that only text or data may join: no function response (that must follow its call). */
+const joinable = (m: unknown): boolean => m !== undefined && !isModel(m) && !arr(obj(m).parts).some((p) => obj(p).functionResponse !== undefined);
+
+/** The list with the summary at `at` joined to the user content before it (and a user content after it, if any). */
+function sendable(list: readonly unknown[], at: number): unknown[] {
+  if (!isSummaryContent(list[at])) return list.slice();
+  let from = at;
+  let to = at + 1;
+  if (at > 0 && !isModel(list[at - 1])) from = at - 1;
+  if (joinable(list[to])) to++;
+  if (to - from === 1) return list.slice();
+  const first = obj(list[from]);
+  const parts: unknown[] = [];
+  for (let i = from; i < to; i++) for (const p of arr(obj(list[i]).parts)) parts.push(p);
+  const out = list.slice(0, from);
+  out.push({ ...first, parts });
+  for (let i = to; i < list.length; i++) out.push(list[i]);
+  return out;
+}
+
 export const gemini: Dialect = {
   name: "gemini",
   messagesKey: "contents",
   isAssistant: isModel,
-  isSummary(m) {
-    const msg = obj(m);
-    return msg.role === "user" && isSummaryText(firstText(msg.parts));
-  },
+  isSummary: isSummaryContent,
   trimFromHead: () => false,
   startsTurn: (m, prev) => isModel(m) && !isModel(prev),
   summarize(m, ctx) {
@@ -114,4 +142,5 @@ export const gemini: Dialect = {
   },
   digestForm: (m, hash) => [prim(obj(m).role), arr(obj(m).parts).map((p) => digestPart(p, hash))],
   summaryMessage: (text) => ({ role: "user", parts: [{ text }] }),
+  sendable,
 };

@@ -1,6 +1,6 @@
 /** The six dialects registered by name, and detection from a request body or a message list. */
 import type { DialectName } from "./types.js";
-import { DIALECT_NAMES, getDialect, registerDialect } from "./registry.js";
+import { DIALECT_NAMES, getDialect, registerDialect, sendableList } from "./registry.js";
 import { anthropic } from "./anthropic.js";
 import { openaiChat } from "./openai-chat.js";
 import { openaiResponses } from "./openai-responses.js";
@@ -11,7 +11,7 @@ import { arr, obj } from "../guards.js";
 
 for (const d of [anthropic, openaiChat, openaiResponses, gemini, piDialect, plain]) registerDialect(d);
 
-export { DIALECT_NAMES, getDialect, registerDialect };
+export { DIALECT_NAMES, getDialect, registerDialect, sendableList };
 
 const PI_ROLES = new Set(["toolResult", "bashExecution", "custom", "branchSummary", "compactionSummary"]);
 const ANTHROPIC_BLOCKS = new Set(["tool_use", "tool_result", "server_tool_use", "redacted_thinking", "mcp_tool_use"]);

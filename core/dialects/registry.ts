@@ -22,3 +22,8 @@ export function getDialect(name: DialectName | Dialect | string): Dialect {
   if (d === undefined) throw new TypeError(`unknown dialect ${JSON.stringify(name)}; expected one of: ${DIALECT_NAMES.join(", ")}`);
   return d;
 }
+
+/** The outgoing list as `d`'s provider takes it, `list[summaryAt]` being the summary (Dialect.sendable). */
+export function sendableList(d: Dialect, list: readonly unknown[], summaryAt: number): unknown[] {
+  return d.sendable === undefined ? (list as unknown[]) : d.sendable(list, summaryAt);
+}

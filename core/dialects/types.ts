@@ -28,4 +28,10 @@ export interface Dialect {
   digestForm(message: unknown, hash: (text: string) => string): unknown;
   /** A user-role message of this dialect carrying `text`. */
   summaryMessage(text: string): unknown;
+  /**
+   * The outgoing list as the provider takes it, given that `list[at]` is the summary (absent: the
+   * list goes as it is). Gemini joins the summary to the user content before it, since the API
+   * refuses two contents of one role in a row.
+   */
+  sendable?(list: readonly unknown[], at: number): unknown[];
 }

@@ -4,6 +4,7 @@
  */
 import type { Config } from "../config/index.js";
 import type { Dialect } from "../dialects/index.js";
+import { sendableList } from "../dialects/registry.js";
 import type { CompactionRequest } from "../dialects/compaction-request.js";
 import { billableChars, bodyChars, tokensOfChars } from "../estimate/estimate.js";
 import type { MemoEntry } from "./memo.js";
@@ -108,7 +109,7 @@ export function newRequest(
       return cliffFloor(this as RequestState, this.baseHead, billableChars(this.substituted[this.baseHead]), this.baseCut, this.reach);
     },
     outgoingBody() {
-      return !this.modified || shadow ? body : { ...body, [d.messagesKey]: this.substituted };
+      return !this.modified || shadow ? body : { ...body, [d.messagesKey]: sendableList(d, this.substituted, this.baseHead) };
     },
   };
 }

@@ -5,7 +5,7 @@
  * decides for the original bytes.
  */
 import type { IncomingHttpHeaders } from "node:http";
-import { isObj, type DialectName, type Engine, type PrepareContext, type PrepareOptions, type RefetchesSeen } from "../../core/index.js";
+import { isObj, sendableList, type DialectName, type Engine, type PrepareContext, type PrepareOptions, type RefetchesSeen } from "../../core/index.js";
 import { bodyText } from "./body.js";
 import { compactionRequest } from "./compaction-request.js";
 import { replacedValue, splicedBody } from "./numbers.js";
@@ -48,7 +48,8 @@ export function outgoingHeaders(incoming: IncomingHttpHeaders, d: Pick<Decision,
 /** The bytes of what `prepared` sends now, from the request's text where the text can be kept. */
 export function outgoingBytes(text: string, prepared: PrepareContext, plan: ThinkingPlan = NO_PLAN): Buffer {
   const key = prepared.dialect.messagesKey;
-  const list = withKeptInPlace(prepared, plan.kind === "strip" ? withoutKeptThinking(prepared) : prepared.substituted);
+  const kept = withKeptInPlace(prepared, plan.kind === "strip" ? withoutKeptThinking(prepared) : prepared.substituted);
+  const list = sendableList(prepared.dialect, kept, prepared.baseHead);
   let spliced = splicedBody(text, key, prepared.messages, list);
   if (spliced !== null && plan.kind === "bind") spliced = replacedValue(spliced, "thinking", JSON.stringify(plan.thinking));
   return Buffer.from(spliced ?? JSON.stringify({ ...prepared.outgoingBody(), [key]: list, ...(plan.kind === "bind" ? { thinking: plan.thinking } : {}) }), "utf8");

@@ -1,6 +1,6 @@
 /** The Gemini dialect on known shapes: what a summary says of each part, the head, images, and hostile contents. */
 import { describe, expect, it } from "vitest";
-import { compact, detectDialect, estimateTokens, getDialect, isWellFormed, resolveConfig, SUMMARY_HEADER } from "../../core/index.js";
+import { compact, detectDialect, estimateTokens, getDialect, isWellFormed, resolveConfig, sendableList, SUMMARY_HEADER } from "../../core/index.js";
 
 const g = getDialect("gemini");
 const cfg = resolveConfig({});
@@ -39,6 +39,24 @@ describe("gemini dialect", () => {
     expect(r.messages.at(-1)).toBe(contents[5]);
     expect(g.isSummary(r.summary)).toBe(true);
     expect(g.summarize(r.summary, { cfg })).toEqual([]);
+  });
+
+  it("as sent, the summary joins the head's user content after the task, so no two contents of one role follow each other", () => {
+    const contents = [user("fix the bug"), { role: "model", parts: [{ text: "a" }] }, user("more"), { role: "model", parts: [{ text: "b" }] }, user("again"), { role: "model", parts: [{ text: "c" }] }];
+    const r = compact(contents, "gemini", { keepRecent: 1 })!;
+    const sent = sendableList(g, r.messages, r.headLen) as { role: string; parts: unknown[] }[];
+    expect(sent.map((c) => c.role)).toEqual(["user", "model"]);
+    expect(sent[0].parts).toEqual([{ text: "fix the bug" }, { text: r.summaryText }]);
+    expect(sent[1]).toBe(contents[5]);
+    // The client's own head content is left as it was.
+    expect(contents[0]).toEqual(user("fix the bug"));
+    // No tail: the summary closes the list inside the head's content.
+    const all = compact(contents, "gemini", { keepRecent: 0 })!;
+    expect(sendableList(g, all.messages, all.headLen)).toEqual([{ role: "user", parts: [{ text: "fix the bug" }, { text: all.summaryText }] }]);
+    // A list whose summary has no user content beside it goes as it is; so does a list without a summary at that index.
+    const alone = [r.summary, contents[5]];
+    expect(sendableList(g, alone, 0)).toEqual(alone);
+    expect(sendableList(g, contents, 1)).toEqual(contents);
   });
 
   it("an inline image costs what an image costs, not its base64 length", () => {

@@ -148,6 +148,8 @@ export const geminiSession: fc.Arbitrary<unknown[]> = fc
       });
       if (t.image) answers.push({ inlineData: { mimeType: "image/png", data: PNG } });
       if (t.human !== undefined) answers.push({ text: t.human });
+      // Roles alternate, as the API requires: a model text with nothing to answer is followed by the user's next prompt.
+      if (answers.length === 0 && i < turns.length - 1) answers.push({ text: "Go on." });
       if (answers.length > 0) contents.push({ role: "user", parts: answers });
     });
     return contents;

@@ -1,7 +1,7 @@
 /**
  * A scripted Gemini API on 127.0.0.1 that checks what the real API checks of a request before it
- * answers: every function response answers the model content just before it, one per call, by name
- * and order (and id); and in the current turn (after the newest user content with text) each
+ * answers: roles alternate (no two user or two model contents in a row); every function response
+ * answers the model content just before it, one per call, by name and order (and id); and in the current turn (after the newest user content with text) each
  * function-call step carries, on its first call, the thought signature this model gave that very
  * call. A signature anywhere must be one it gave that part. A request that breaks a rule gets the
  * API's 400 INVALID_ARGUMENT and is recorded as refused.
@@ -67,6 +67,7 @@ export function pairingViolation(contents: unknown): string | null {
     const c = list[i];
     if (c?.role !== "user" && c?.role !== "model") return `contents[${i}].role must be user or model`;
     if (!Array.isArray(c.parts) || c.parts.length === 0) return `contents[${i}].parts must not be empty`;
+    if (i > 0 && list[i - 1]?.role === c.role) return "Please ensure that multiturn requests alternate between user and model.";
     const r = responses(c);
     if (r.length > 0) {
       const prev = list[i - 1];

@@ -1,13 +1,14 @@
 /**
  * What the Gemini API checks of a request, as properties of every cliff over generated Gemini CLI
- * sessions (fast-check, 1,000 runs each, both profiles): function calls and responses stay paired
- * by name and order (and id), the current turn's function-call steps keep their own signatures, the
+ * sessions (fast-check, 1,000 runs each, both profiles): roles alternate in the list as sent (the
+ * summary joined to the head's user content), function calls and responses stay paired by name and
+ * order (and id), the current turn's function-call steps keep their own signatures, the
  * summary carries none, and what sits beside `contents` (systemInstruction, cachedContent, tools)
  * goes out as the client sent it.
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { compact, detectDialect, Engine, getDialect, SUMMARY_HEADER } from "../../core/index.js";
+import { compact, detectDialect, Engine, getDialect, sendableList, SUMMARY_HEADER } from "../../core/index.js";
 import { geminiSession } from "../helpers/arbitraries.js";
 
 const RUNS = 1000;
@@ -32,6 +33,11 @@ export function paired(contents: readonly Content[]): boolean {
     if (calls(c).length > 0 && i + 1 < contents.length && responses(contents[i + 1]).length !== calls(c).length) return false;
   }
   return true;
+}
+
+/** The API's turn order: user and model contents alternate. */
+export function alternates(contents: readonly Content[]): boolean {
+  return contents.every((c, i) => i === 0 || c.role !== contents[i - 1].role);
 }
 
 /** The API's signature rule for the current turn: after the newest plain user content, each step's first call is signed. */
@@ -61,6 +67,7 @@ describe("properties: gemini dialect", () => {
   it("generated sessions are what the API accepts, and are read as gemini", () => {
     fc.assert(
       fc.property(geminiSession, (contents) => {
+        expect(alternates(contents as Content[])).toBe(true);
         expect(paired(contents as Content[])).toBe(true);
         expect(currentTurnSigned(contents as Content[])).toBe(true);
         expect(detectDialect({ contents })).toBe("gemini");
@@ -70,18 +77,22 @@ describe("properties: gemini dialect", () => {
     );
   });
 
-  it("a cliff keeps calls and responses paired, the current turn signed, and puts no signature in the summary", () => {
+  it("a cliff as sent keeps roles alternating, calls and responses paired, the current turn signed, and puts no signature in the summary", () => {
     fc.assert(
       fc.property(geminiSession, CONFIGS, (contents, cfg) => {
         const r = compact(contents, "gemini", cfg);
         if (r === null) return;
-        const out = r.messages as Content[];
+        const out = sendableList(getDialect("gemini"), r.messages, r.headLen) as Content[];
+        expect(alternates(out)).toBe(true);
         expect(paired(out)).toBe(true);
         expect(currentTurnSigned(out)).toBe(true);
+        // The summary's text went out as the last part of the head's user content, after the task (alone when the head is empty).
+        if (r.headLen > 0) expect(out[r.headLen - 1].parts).toEqual([...(contents[r.headLen - 1] as Content).parts!, { text: r.summaryText }]);
+        else expect(out[0]).toBe(r.summary);
         expect(r.summary).toEqual({ role: "user", parts: [{ text: r.summaryText }] });
         expect(r.summaryText.startsWith(SUMMARY_HEADER)).toBe(true);
         // Every signature that goes out is on the client's own object, where the model put it.
-        for (const c of out) if (c !== r.summary) expect(contents.includes(c)).toBe(true);
+        for (const c of r.messages) if (c !== r.summary) expect(contents.includes(c)).toBe(true);
         expect(r.summaryText).not.toMatch(/thoughtSignature/);
       }),
       { numRuns: RUNS },
@@ -99,13 +110,19 @@ describe("properties: gemini dialect", () => {
         expect(out.cachedContent).toBe("cachedContents/abc123");
         expect(out.tools).toBe(body.tools);
         const sent = out.contents as Content[];
+        expect(alternates(sent)).toBe(true);
         expect(paired(sent)).toBe(true);
         expect(currentTurnSigned(sent)).toBe(true);
+        // The one content made is the task's own, with the summary joined after what the user wrote.
         const made = sent.filter((c) => !contents.includes(c));
         expect(made.length).toBeLessThanOrEqual(1);
         for (const c of made) {
-          expect(getDialect("gemini").isSummary(c)).toBe(true);
-          expect(getDialect("gemini").summarize(c, { cfg: engine.config })).toEqual([]);
+          // An empty head (the task read as an old summary, so in the span) leaves the summary alone.
+          const joined = c.parts!.length > 1;
+          if (joined) expect(c.parts!.slice(0, -1)).toEqual((contents[0] as Content).parts);
+          const summary = joined ? { role: "user", parts: c.parts!.slice(-1) } : c;
+          expect(getDialect("gemini").isSummary(summary)).toBe(true);
+          expect(getDialect("gemini").summarize(summary, { cfg: engine.config })).toEqual([]);
         }
       }),
       { numRuns: 300 },

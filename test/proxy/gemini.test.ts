@@ -56,35 +56,74 @@ async function status(): Promise<any> {
   return (await fetch(proxy.url + "/_cliff/status", { headers: { authorization: `Bearer ${TOKEN}` } })).json();
 }
 
+/** What a Gemini CLI-shaped session of STEPS tool calls sent and what the upstream made of it. */
+interface Loop {
+  contents: Content[];
+  /** The bodies the upstream received for this session (their `contents` unwrapped), in order. */
+  sent: { path: string; contents: Content[]; whole: any; refused: string | null }[];
+}
+
+const summaryIn = (contents: Content[]): boolean => contents.some((c) => c.parts.some((p) => typeof p.text === "string" && p.text.startsWith(SUMMARY_HEADER)));
+
+/**
+ * Runs the session to its final text: each turn posted to `pathOf(turn)`, wrapped by `wrap` (the
+ * Code Assist envelope, or the plain body), answered by `upstream`.
+ */
+async function runLoop(upstream: GeminiModel, pathOf: (turn: number) => string, headers: Record<string, string>, task: string, wrap = (b: unknown): unknown => b): Promise<Loop> {
+  const contents: Content[] = [{ role: "user", parts: [{ text: task }] }];
+  const from = upstream.seen.length;
+  for (let turn = 0; turn <= STEPS.length; turn++) {
+    const res = await post(pathOf(turn), wrap(body(contents)), headers);
+    expect(res.status, `turn ${turn}: ${upstream.seen.at(-1)?.refused}`).toBe(200);
+    const model = await modelOf(res);
+    contents.push(model);
+    const call = model.parts.find((p) => p.functionCall !== undefined)?.functionCall;
+    if (call === undefined) break;
+    contents.push({ role: "user", parts: [{ functionResponse: { id: call.id, name: call.name, response: { output: output(call.name, turn) } } }] });
+  }
+  const sent = upstream.seen.slice(from).map((x) => {
+    const whole = JSON.parse(x.body);
+    return { path: x.path, whole, contents: (whole.request ?? whole).contents as Content[], refused: x.refused };
+  });
+  return { contents, sent };
+}
+
+/** Every body the upstream saw was accepted, at least two carried a summary, and each follows Google's rules. */
+function expectAccepted(loop: Loop): Loop["sent"] {
+  expect(loop.contents.at(-1)!.parts[0].text).toBe("Fixed.");
+  // The client's own history breaks no rule; neither does any body that went out.
+  expect(geminiViolation(loop.contents)).toBeNull();
+  expect(loop.sent.filter((s) => s.refused !== null).map((s) => s.refused)).toEqual([]);
+  for (const s of loop.sent) expect(geminiViolation(s.contents)).toBeNull();
+  const compacted = loop.sent.filter((s) => summaryIn(s.contents));
+  expect(compacted.length, JSON.stringify(loop.sent.map((b) => [b.contents.length, JSON.stringify(b.whole).length]))).toBeGreaterThanOrEqual(2);
+  for (const b of compacted) {
+    // The summary went out as parts of the task's own user content, after the task; the tail opens with a model content.
+    expect(b.contents[0].role).toBe("user");
+    expect(b.contents[0].parts[0].text).toBe(loop.contents[0].parts[0].text);
+    expect(b.contents[0].parts.at(-1)!.text.startsWith(SUMMARY_HEADER)).toBe(true);
+    expect(b.contents[1].role).toBe("model");
+  }
+  return compacted;
+}
+
 describe("proxy: the Gemini API", () => {
-  it("a 24-call Gemini CLI loop through several cliffs: every request accepted, the session and its bill in the status", async () => {
-    const contents: Content[] = [{ role: "user", parts: [{ text: "Fix the failing tests in the widgets repo." }] }];
+  it("a 24-call Gemini CLI loop through several cliffs: every compacted body accepted (SSE, JSON-array stream, plain), no fallback; the session and its bill in the status", async () => {
     const paths = ["/v1beta/models/gemini-3.5-flash:streamGenerateContent?alt=sse", "/v1beta/models/gemini-3.5-flash:streamGenerateContent", "/v1beta/models/gemini-3.5-flash:generateContent"];
-    for (let turn = 0; turn <= STEPS.length; turn++) {
-      const res = await post(paths[turn % 3], body(contents));
-      expect(res.status, `turn ${turn}: ${mock.seen.at(-1)?.refused}`).toBe(200);
-      const model = await modelOf(res);
-      contents.push(model);
-      const call = model.parts.find((p) => p.functionCall !== undefined)?.functionCall;
-      if (call === undefined) break;
-      contents.push({ role: "user", parts: [{ functionResponse: { id: call.id, name: call.name, response: { output: output(call.name, turn) } } }] });
-    }
-    expect(contents.at(-1)!.parts[0].text).toBe("Fixed.");
-    expect(mock.seen.every((s) => s.refused === null)).toBe(true);
-    // The client's own history would break no rule either; what went out was smaller.
-    expect(geminiViolation(contents)).toBeNull();
-    const sent = mock.seen.map((s) => JSON.parse(s.body));
-    const compacted = sent.filter((b) => b.contents.some((c: Content) => String(c.parts[0]?.text).startsWith(SUMMARY_HEADER)));
-    expect(compacted.length, JSON.stringify(sent.map((b) => [b.contents.length, JSON.stringify(b).length]))).toBeGreaterThanOrEqual(2);
-    for (const b of sent) {
-      expect(b.systemInstruction.parts[0].text).toBe("You are Gemini CLI, an interactive CLI agent.");
-      expect(b.tools).toEqual(body([]).tools);
+    const loop = await runLoop(mock, (turn) => paths[turn % 3], { "x-goog-api-key": KEY }, "Fix the failing tests in the widgets repo.");
+    const compacted = expectAccepted(loop);
+    // Compacted bodies went out in each of the three answer shapes.
+    for (const p of paths) expect(compacted.some((b) => b.path === p), p).toBe(true);
+    for (const b of loop.sent) {
+      expect(b.whole.systemInstruction.parts[0].text).toBe("You are Gemini CLI, an interactive CLI agent.");
+      expect(b.whole.tools).toEqual(body([]).tools);
     }
     const s = await status();
     const session = s.sessions.find((x: any) => x.model === "gemini-3.5-flash");
     expect(session).toBeDefined();
     expect(session.api).toBe("gemini");
     expect(session.requests).toBe(STEPS.length + 1);
+    expect(session.fallbacks).toBe(0);
     expect(session.cliffs, JSON.stringify({ ...session, context: undefined, ledger: undefined })).toBeGreaterThanOrEqual(2);
     // Usage as the model reported it, from all three answer shapes.
     const reported = mock.seen.reduce((u, x) => ({ prompt: u.prompt + x.usage!.promptTokenCount, cached: u.cached + x.usage!.cachedContentTokenCount, out: u.out + x.usage!.candidatesTokenCount + x.usage!.thoughtsTokenCount }), { prompt: 0, cached: 0, out: 0 });
@@ -95,6 +134,15 @@ describe("proxy: the Gemini API", () => {
     expect(mock.seen.every((x) => x.headers["x-goog-api-key"] === KEY)).toBe(true);
     expect(JSON.stringify(s)).not.toContain(KEY);
     expect(logs.join("\n")).not.toContain(KEY);
+  });
+
+  it("the same loop on Vertex AI paths (streamed and not) goes to the Vertex upstream: every compacted body accepted, no fallback", async () => {
+    const base = "/v1beta1/projects/p1/locations/global/publishers/google/models/gemini-3.1-pro-preview";
+    const loop = await runLoop(vertex, (turn) => (turn % 2 === 0 ? `${base}:streamGenerateContent?alt=sse` : `${base}:generateContent`), { authorization: "Bearer ya29.test" }, "Vertex: fix the failing tests.");
+    const compacted = expectAccepted(loop);
+    expect(compacted.some((b) => b.path.includes("streamGenerateContent")) && compacted.some((b) => b.path.includes(":generateContent"))).toBe(true);
+    const session = (await status()).sessions.find((x: any) => x.model === "gemini-3.1-pro-preview");
+    expect(session.fallbacks).toBe(0);
   });
 
   it("a key in ?key= goes upstream in the query and into no log line or status", async () => {
