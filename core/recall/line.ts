@@ -1,0 +1,32 @@
+/**
+ * The line a client's answer carries for each recall the host answered in its place, so the user
+ * sees when a cliff cost something, and a later cliff that reads it in the history knows which
+ * text the agent needed (the line names it by ref).
+ */
+import { groupDigits } from "../archive.js";
+import type { RecallAnswer } from "./recall-answer.js";
+
+const RECALLED_OPENING = "[cliff_recall: ";
+
+/** The line for one answered recall (a ref's page or a search), or for one refused. */
+export function recallLine(answer: RecallAnswer): string {
+  const r = answer.recalled;
+  if (r !== undefined) {
+    const part = r.given < r.chars ? `${groupDigits(r.given)} of ${groupDigits(r.chars)} chars` : `${groupDigits(r.chars)} chars`;
+    return `${RECALLED_OPENING}recalled ref ${r.ref}, ${part}]`;
+  }
+  if (answer.matches !== undefined) return `${RECALLED_OPENING}searched the earlier history, ${groupDigits(answer.matches)} matching line${answer.matches === 1 ? "" : "s"}]`;
+  return `${RECALLED_OPENING}a recall failed]`;
+}
+
+/** A recall line naming a ref, wherever it stands in a text: the ref is group 1. */
+const RECALLED_REF = /\[cliff_recall: recalled ref ([0-9a-f]{12}), /g;
+
+/** The refs the recall lines of `text` name, in order (linear: one global scan). */
+export function recalledRefs(text: string): string[] {
+  if (text.indexOf(RECALLED_OPENING) < 0) return [];
+  const out: string[] = [];
+  RECALLED_REF.lastIndex = 0;
+  for (let m = RECALLED_REF.exec(text); m !== null; m = RECALLED_REF.exec(text)) out.push(m[1]);
+  return out;
+}
