@@ -5,7 +5,7 @@ import { platformTokens, summarizeWithReport } from "../plugin/summarize.js";
 import { numberFlag, UsageError, type Parsed } from "./args.js";
 import { countParts, firstLines, tokensOf } from "./counts.js";
 import { flattenSession } from "./flatten.js";
-import { InputError, type Session } from "./readers/index.js";
+import { InputError, withoutFolders, type Session } from "./readers/index.js";
 import { n } from "./table.js";
 import { archiveLines, cliArchive, pointerCounts } from "./archive.js";
 
@@ -88,7 +88,7 @@ export async function compactCommand(file: string, session: Session, values: Val
   const plan = planCliff(session.messages, session.dialect, cfg, cfg.thresholdTokens, { focus, maxRung: maxRung(cfg), archive: writer?.archive });
   const before = tokensOf(session.messages, session.body, session.dialect);
   const r = plan.result;
-  const files = r === null ? { read: [], modified: [] } : filesTouched(session.messages.slice(r.headLen, r.cut), session.dialect);
+  const files = r === null ? { read: [], modified: [] } : withoutFolders(filesTouched(session.messages.slice(r.headLen, r.cut), session.dialect), session);
   if (values.json === true) {
     const counts = r === null ? null : countParts(r, session.messages, session.dialect, plan.config);
     out.push(JSON.stringify({

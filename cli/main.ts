@@ -28,6 +28,7 @@ async function sessionCommand(p: Parsed, out: string[]): Promise<void> {
   const cfg = configOf(layers);
   preflight(command, file, p.values);
   const session = loadSession(file, p.values.format as string | undefined);
+  for (const w of session.warnings ?? []) process.stderr.write(forStream(`cliffcompaction: warning: ${w}\n`, process.stderr));
   const name = file === "-" ? "standard input" : file;
   if (command === "compact") await compactCommand(name, session, p.values, cfg, out);
   else if (command === "simulate") simulateCommand(name, session, p.values, simulationChoice(session, layers, p.values, cfg, hostGain(layers)), out);

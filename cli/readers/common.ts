@@ -1,5 +1,5 @@
 /** What every session reader shares: the session shape, the formats, one-line errors, JSON lines. */
-import { isObj, type DialectName } from "../../core/index.js";
+import { isObj, type DialectName, type FileLists } from "../../core/index.js";
 
 export const FORMATS = ["pi", "claude-code", "codex", "openhands", "anthropic", "openai-chat", "openai-responses", "traj", "agentparley", "opencode", "gemini-cli", "gemini"] as const;
 export type Format = (typeof FORMATS)[number];
@@ -13,10 +13,21 @@ export interface Session {
   focus?: string;
   /** Something the reader wants the user to know (a record picked, a compaction applied). */
   note?: string;
+  /** Paths the session's own results show are folders: never listed as files read. */
+  folders?: string[];
+  /** What the reader skipped (a last line still being written), printed once on standard error. */
+  warnings?: string[];
   /** The model the session ran on (its newest), when the format records it. */
   model?: string;
   /** When each message was written (ms since the epoch), when the format records it (simulate's cache expiry and idle gaps). */
   times?: WeakMap<object, number>;
+}
+
+/** File lists without the paths the session shows are folders. */
+export function withoutFolders(lists: FileLists, session: Pick<Session, "folders">): FileLists {
+  if (session.folders === undefined || session.folders.length === 0) return lists;
+  const folders = new Set(session.folders);
+  return { read: lists.read.filter((p) => !folders.has(p)), modified: lists.modified.filter((p) => !folders.has(p)) };
 }
 
 /** A timestamp field as ms since the epoch (ISO text, or a number in ms or s), or undefined. */
@@ -47,22 +58,44 @@ export function unknownFormat(forced: string): never {
   throw new InputError(`unknown --format "${forced}"; ${ACCEPTED}`);
 }
 
-/** One JSON object per non-blank line. */
-export function parseJsonLines(text: string, file: string): Record<string, unknown>[] {
+/** JSON lines: the objects, and the number of a last line skipped as still being written (0: none). */
+export interface JsonLines {
+  lines: Record<string, unknown>[];
+  partialLine: number;
+}
+
+/**
+ * One JSON object per non-blank line. The last line alone, with no newline after it, may be cut
+ * short (an agent still writing the file as it is read): it is skipped and its number returned, so
+ * a live session reads as far as it is written; a bad line anywhere else is an error.
+ */
+export function parseJsonLines(text: string, file: string): JsonLines {
   const out: Record<string, unknown>[] = [];
   const lines = text.split("\n");
-  for (let i = 0; i < lines.length; i++) {
+  let last = lines.length - 1;
+  while (last >= 0 && lines[last].trim() === "") last--;
+  let partialLine = 0;
+  for (let i = 0; i <= last; i++) {
     const line = lines[i].trim();
     if (line === "") continue;
     let v: unknown;
     try {
       v = JSON.parse(line);
     } catch (e) {
+      // Only a line with no newline after it can be one still being written.
+      if (i === last && last === lines.length - 1 && out.length > 0) {
+        partialLine = i + 1;
+        break;
+      }
       fail(file, `line ${i + 1}`, `not valid JSON (${(e as Error).message})`);
     }
     if (!isObj(v)) fail(file, `line ${i + 1}`, "each line must be a JSON object");
     out.push(v);
   }
   if (out.length === 0) fail(file, "", "the file is empty");
-  return out;
+  return { lines: out, partialLine };
 }
+
+/** The warning for a skipped last line. */
+export const partialLineWarning = (file: string, line: number): string =>
+  `${file}: line ${line}, the last, is not complete JSON (still being written?): read the session up to line ${line - 1}`;

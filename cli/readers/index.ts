@@ -7,14 +7,15 @@ import { isObj } from "../../core/index.js";
 import { jsonErrorLine } from "../json-error.js";
 import { looksLikeClaudeCode, readClaudeCode } from "./claude-code.js";
 import { looksLikeCodex, readCodex } from "./codex.js";
-import { fail, FORMATS, parseJsonLines, unknownFormat, type Format, type Session } from "./common.js";
+import { fail, FORMATS, parseJsonLines, partialLineWarning, unknownFormat, type Format, type Session } from "./common.js";
 import { readJson } from "./json.js";
 import { looksLikeOpenHands, readOpenHands } from "./openhands.js";
 import { looksLikeOpenCode, readOpenCode } from "./opencode.js";
 import { looksLikeGeminiCliJson, looksLikeGeminiCliLines, readGeminiCliJson, readGeminiCliLines } from "./gemini-cli.js";
 import { readPi } from "./pi.js";
+import { recordedModel } from "./recorded-model.js";
 
-export { FORMATS, InputError, type Format, type Session } from "./common.js";
+export { FORMATS, InputError, withoutFolders, type Format, type Session } from "./common.js";
 
 const LINE_FORMATS: readonly Format[] = ["pi", "claude-code", "codex"];
 /** Formats read as JSON lines or as one document, whichever the file is. */
@@ -31,7 +32,12 @@ function firstLineIsObject(text: string): boolean {
 
 /** JSON lines: a Pi session, a Claude Code transcript, a Codex rollout, or OpenHands evaluation records. */
 function readLines(text: string, file: string, f: Format | undefined): Session {
-  const lines = parseJsonLines(text, file);
+  const { lines, partialLine } = parseJsonLines(text, file);
+  const session = readLineSession(lines, file, f);
+  return partialLine === 0 ? session : { ...session, warnings: [...(session.warnings ?? []), partialLineWarning(file, partialLine)] };
+}
+
+function readLineSession(lines: Record<string, unknown>[], file: string, f: Format | undefined): Session {
   if (f === "pi" || (f === undefined && lines[0].type === "session")) return readPi(lines, file);
   if (f === "codex" || (f === undefined && looksLikeCodex(lines))) return readCodex(lines, file);
   if (f === "claude-code" || (f === undefined && looksLikeClaudeCode(lines))) return readClaudeCode(lines, file);
@@ -39,7 +45,9 @@ function readLines(text: string, file: string, f: Format | undefined): Session {
   if (f === "openhands" || (f === undefined && looksLikeOpenHands(lines[0].history))) {
     if (!Array.isArray(lines[0].history)) fail(file, 'line 1, key "history"', "an OpenHands record needs a \"history\" list");
     const note = lines.length > 1 ? `record 1 of ${lines.length} (save one line to its own file to read another)` : undefined;
-    return readOpenHands(lines[0].history, file, 'line 1, key "history"', note);
+    const session = readOpenHands(lines[0].history, file, 'line 1, key "history"', note);
+    const model = session.model ?? recordedModel(lines[0]);
+    return model === undefined ? session : { ...session, model };
   }
   return fail(file, "line 1", 'unrecognised JSON-lines file: a Pi session starts with {"type":"session"}, a Claude Code transcript has {"type":"user"|"assistant","message":…} lines, a Codex rollout {"type":"response_item","payload":…} lines');
 }

@@ -2,6 +2,7 @@
 import { detectDialect, isObj, obj, type DialectName } from "../../core/index.js";
 import { fail, type Format, type Session } from "./common.js";
 import { looksLikeOpenHands, readOpenHands } from "./openhands.js";
+import { recordedModel } from "./recorded-model.js";
 
 /** The message without the `extra` key trajectories add for their own bookkeeping. */
 function withoutExtra(m: unknown): unknown {
@@ -18,14 +19,18 @@ function messageList(v: unknown, file: string, key: string): unknown[] {
   return v;
 }
 
-/** A request body's own model, as the proxy would read it for the threshold and the bill. */
-const modelOf = (body: Record<string, unknown>): { model?: string } => (typeof body.model === "string" && body.model !== "" ? { model: body.model } : {});
+/** The model the file records (a request body's own, as the proxy would read it for the threshold and the bill). */
+const modelOf = (value: unknown): { model?: string } => {
+  const model = recordedModel(value);
+  return model === undefined ? {} : { model };
+};
 
 export function readJson(value: unknown, file: string, forced?: Format): Session {
   if (forced === "openhands" || (forced === undefined && (looksLikeOpenHands(value) || looksLikeOpenHands(obj(value).history)))) {
     const events = Array.isArray(value) ? value : obj(value).history;
     if (!Array.isArray(events)) fail(file, 'key "history"', "OpenHands events are a list, or an object with a \"history\" list");
-    return readOpenHands(events, file, Array.isArray(value) ? "" : 'key "history"');
+    const session = readOpenHands(events, file, Array.isArray(value) ? "" : 'key "history"');
+    return session.model === undefined ? { ...session, ...modelOf(value) } : session;
   }
   if (Array.isArray(value)) {
     const messages = messageList(value, file, "(top level)");
@@ -37,7 +42,7 @@ export function readJson(value: unknown, file: string, forced?: Format): Session
   if (isTraj) {
     const key = Array.isArray(value.messages) ? "messages" : Array.isArray(value.history) ? "history" : fail(file, 'key "messages"', 'a trajectory needs a "messages" or "history" list');
     const messages = messageList(value[key], file, key).map(withoutExtra);
-    return { format: "traj", dialect: "openai-chat", messages };
+    return { format: "traj", dialect: "openai-chat", messages, ...modelOf(value) };
   }
   if (forced === "openai-responses" || (forced === undefined && Array.isArray(value.input) && !Array.isArray(value.messages))) {
     return { format: "openai-responses", dialect: "openai-responses", messages: messageList(value.input, file, "input"), body: value, ...modelOf(value) };

@@ -20,6 +20,8 @@ interface Call {
   input: unknown;
   output: string;
   error: boolean;
+  /** A read whose result said the path is a folder (kept even once OpenCode cleared the result). */
+  folder?: boolean;
 }
 
 /** One model-facing turn, before it is written in a dialect. */
@@ -88,12 +90,15 @@ function userTurn(e: Entry): Turn {
   return turn;
 }
 
+// OpenCode's read tool opens a folder too, and says so at the top of its result.
+const FOLDER_RESULT = /^<path>[^\n]*<\/path>\s*<type>directory<\/type>/;
+
 function toolCall(p: Record<string, unknown>): Call {
   const state = obj(p.state);
   const base = { id: str(p.callID), name: str(p.tool), input: state.input ?? {} };
   if (state.status === "completed") {
     const output = obj(state.time).compacted !== undefined ? CLEARED : typeof state.output === "string" ? state.output : JSON.stringify(state.output ?? "");
-    return { ...base, output, error: false };
+    return { ...base, output, error: false, ...(base.name === "read" && typeof state.output === "string" && FOLDER_RESULT.test(state.output) ? { folder: true } : {}) };
   }
   if (state.status === "error") {
     const interrupted = obj(state.metadata).interrupted === true && typeof obj(state.metadata).output === "string";
@@ -159,6 +164,16 @@ function toAnthropic(turns: Turn[]): Message[] {
   return out;
 }
 
+/** The paths the session's read calls found to be folders (they are no file read). */
+function foldersRead(turns: readonly { turn: Turn }[]): string[] {
+  const out = new Set<string>();
+  for (const { turn } of turns) {
+    if (turn.role !== "assistant") continue;
+    for (const c of turn.calls) if (c.folder === true && str(obj(c.input).filePath) !== "") out.add(str(obj(c.input).filePath));
+  }
+  return [...out];
+}
+
 export function readOpenCode(value: unknown, file: string): Session {
   if (!isObj(value) || !isObj(value.info) || !Array.isArray(value.messages)) return fail(file, "", 'an OpenCode export needs an "info" object and a "messages" list');
   const all = entries(value, file);
@@ -191,5 +206,6 @@ export function readOpenCode(value: unknown, file: string): Session {
     }
   }
   const model = last !== undefined ? str(last.info.modelID) : undefined;
-  return { format: "opencode", dialect, messages, times, ...(model ? { model } : {}), ...(compacted ? { note: "history after OpenCode's newest compaction" } : {}) };
+  const folders = foldersRead(turns);
+  return { format: "opencode", dialect, messages, times, ...(model ? { model } : {}), ...(folders.length > 0 ? { folders } : {}), ...(compacted ? { note: "history after OpenCode's newest compaction" } : {}) };
 }

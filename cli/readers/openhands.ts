@@ -8,6 +8,7 @@
  */
 import { arr, isObj, obj, str } from "../../core/index.js";
 import { fail, type Session } from "./common.js";
+import { openHandsModel } from "./recorded-model.js";
 
 type Event = Record<string, unknown>;
 type Message = Record<string, unknown>;
@@ -128,5 +129,6 @@ export function readOpenHands(events: unknown[], file: string, where: string, no
   }
   if (summary !== undefined) messages.splice(Math.min(summary.offset, messages.length), 0, { role: "user", content: summary.text });
   if (messages.length === 0) fail(file, where, "no messages in the OpenHands events");
-  return { format: "openhands", dialect: "openai-chat", messages, note };
+  const model = openHandsModel(list);
+  return { format: "openhands", dialect: "openai-chat", messages, note, ...(model !== undefined ? { model } : {}) };
 }

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { filesTouched } from "../../core/index.js";
 import type { Parsed } from "../args.js";
 import { checkOutput } from "../input.js";
-import type { Session } from "../readers/index.js";
+import { withoutFolders, type Session } from "../readers/index.js";
 import { anatomy, cliffDetail } from "./data.js";
 import { renderReport } from "./html.js";
 import { cliffCosts } from "../simulate/index.js";
@@ -26,12 +26,13 @@ export function reportCommand(file: string, session: Session, values: Values, ch
   const cfg = choice.cfg;
   const discount = cacheDiscount(values);
   const sim = runSimulation(session, cfg, discount, undefined, choice);
-  const cliffs = sim.records.map((rec) => cliffDetail(rec.step, rec.input, rec.plan.result!, rec.plan.rung, rec.before, rec.after, session.dialect, rec.plan.config));
+  const cliffs = sim.records.map((rec) => cliffDetail(rec.step, rec.input, rec.plan.result!, rec.plan.rung, rec.before, rec.after, session.dialect, rec.plan.config))
+    .map((c) => ({ ...c, files: withoutFolders(c.files, session) }));
   const name = file.split("/").pop() ?? file;
   const chartSvg = renderSvg({ ...chartSeries(sim), threshold: cfg.thresholdTokens, title: `${name}: context per request, threshold ${n(cfg.thresholdTokens)}` });
   const html = renderReport({
     file, format: session.format, dialect: session.dialect, note: session.note, messages: session.messages.length, threshold: cfg.thresholdTokens,
-    sim, chartSvg, anatomy: anatomy(session.messages), cliffs, files: filesTouched(session.messages, session.dialect),
+    sim, chartSvg, anatomy: anatomy(session.messages), cliffs, files: withoutFolders(filesTouched(session.messages, session.dialect), session),
     costs: cliffCosts(session.messages, session.dialect, sim), profiles: compareProfiles(session, cfg, discount, sim, choice), profile: cfg.profile,
   });
   const target = outputOf(values);

@@ -38,6 +38,15 @@ function addBlock(a: Anatomy, block: unknown, assistant: boolean): void {
   a[blockClass(str(b.type), assistant)] += tokensOfChars(billableChars(block));
 }
 
+/** A Gemini content's part: a call, a response, an image, or text (the model's own or the user's). */
+function addGeminiPart(a: Anatomy, part: unknown, assistant: boolean): void {
+  const p = obj(part);
+  if (isObj(p.functionCall)) a.toolCalls += tokensOfChars(billableChars(p.functionCall));
+  else if (isObj(p.functionResponse)) a.toolResults += tokensOfChars(billableChars(p.functionResponse));
+  else if (isObj(p.inlineData)) addBlock(a, p.inlineData, assistant);
+  else a[assistant ? "assistantText" : "humanText"] += tokensOfChars(billableChars(part));
+}
+
 /** Estimated tokens of a message list by content class (a structural walk; every dialect's shapes). */
 export function anatomy(messages: readonly unknown[]): Anatomy {
   const a: Anatomy = { toolResults: 0, toolCalls: 0, assistantText: 0, humanText: 0, images: 0 };
@@ -51,6 +60,10 @@ export function anatomy(messages: readonly unknown[]): Anatomy {
     }
     if (RESULT_ROLES.has(role) || role === "bashExecution") {
       a.toolResults += tokensOfChars(billableChars(m));
+      continue;
+    }
+    if (Array.isArray(m.parts) && m.content === undefined) {
+      for (const p of m.parts) addGeminiPart(a, p, assistant);
       continue;
     }
     const calls = arr(m.tool_calls);

@@ -11,7 +11,7 @@ declare const __CLIFF_SANDBOX__: boolean | undefined;
 const EDIT_TOOLS = words("edit write multiedit notebookedit write_file edit_file create_file str_replace_editor str_replace_based_edit_tool apply_patch apply_patch_call" + (typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__ ? "" : " replace"));
 export const SHELL_TOOLS = words("shell shell_command exec exec_command local_shell local_shell_call container.exec bash execute_bash run_command run_shell_command terminal");
 /** Where each tool family keeps the text it writes, in the order they are looked for. */
-const NEW_TEXT_KEYS = ["new_string", "newText", "new_str", "new_text", "content", "file_text", "new_source", "input", "patch", "diff"];
+const NEW_TEXT_KEYS = ["new_string", "newText", "new_str", "new_text", "content", "file_text", "new_source", "input", "patch", "patchText", "diff"];
 
 const PLAN_TOOLS = words("todowrite todo_write write_todos todo todos update_plan task_tracker manage_todo_list todo_list");
 
@@ -110,7 +110,8 @@ function pathsIn(args: Record<string, unknown>): string[] {
 function patchPaths(args: Record<string, unknown>): string[] {
   const op = obj(args.operation ?? args);
   if (typeof op.type === "string" && /_file$/.test(op.type) && typeof op.path === "string" && op.path !== "") return [op.path];
-  const text = [args.input, args.patch, args.diff, args.command].map((v) => (Array.isArray(v) ? v.join("\n") : str(v))).join("\n");
+  // OpenCode's apply_patch carries its patch as `patchText`.
+  const text = [args.input, args.patch, args.patchText, args.diff, args.command].map((v) => (Array.isArray(v) ? v.join("\n") : str(v))).join("\n");
   const out: string[] = [];
   for (const m of text.matchAll(PATCH_LINE)) out.push(m[1].trim());
   return out.filter((p) => p !== "");
