@@ -632,7 +632,7 @@ function pythonJsonLength(value) {
 var words = (list) => new Set(list.split(" "));
 var EDIT_TOOLS = words("edit write multiedit notebookedit write_file edit_file create_file str_replace_editor str_replace_based_edit_tool apply_patch apply_patch_call" + (typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__ ? "" : " replace"));
 var SHELL_TOOLS = words("shell shell_command exec exec_command local_shell local_shell_call container.exec bash execute_bash run_command run_shell_command terminal");
-var NEW_TEXT_KEYS = ["new_string", "newText", "new_str", "new_text", "content", "file_text", "new_source", "input", "patch", "diff"];
+var NEW_TEXT_KEYS = ["new_string", "newText", "new_str", "new_text", "content", "file_text", "new_source", "input", "patch", "patchText", "diff"];
 var PLAN_TOOLS = words("todowrite todo_write write_todos todo todos update_plan task_tracker manage_todo_list todo_list");
 function argsObject(args) {
   if (typeof args !== "string") return obj(args);
@@ -704,7 +704,7 @@ function pathsIn(args) {
 function patchPaths(args) {
   const op = obj(args.operation ?? args);
   if (typeof op.type === "string" && /_file$/.test(op.type) && typeof op.path === "string" && op.path !== "") return [op.path];
-  const text = [args.input, args.patch, args.diff, args.command].map((v) => Array.isArray(v) ? v.join("\n") : str(v)).join("\n");
+  const text = [args.input, args.patch, args.patchText, args.diff, args.command].map((v) => Array.isArray(v) ? v.join("\n") : str(v)).join("\n");
   const out = [];
   for (const m of text.matchAll(PATCH_LINE)) out.push(m[1].trim());
   return out.filter((p) => p !== "");
