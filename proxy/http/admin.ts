@@ -44,7 +44,8 @@ function send(res: ServerResponse, status: number, type: string, text: string): 
 
 const json = (res: ServerResponse, status: number, value: unknown): void => send(res, status, "application/json", JSON.stringify(value, null, 2) + "\n");
 
-export function statusOf(ctx: AdminContext, sessions = STATUS_SESSIONS): Record<string, unknown> {
+/** The status; `names`: with the re-fetched tools' names, for a reader that holds the token (counts are open on loopback, names are not). */
+export function statusOf(ctx: AdminContext, sessions = STATUS_SESSIONS, names = false): Record<string, unknown> {
   const o = ctx.observer;
   const list = o.sessions.list();
   return {
@@ -56,7 +57,7 @@ export function statusOf(ctx: AdminContext, sessions = STATUS_SESSIONS): Record<
     refetches: [...o.byApi.values()].reduce((t, c) => ({ count: t.count + c.refetches, tokens: t.tokens + c.refetchTokens }), { count: 0, tokens: 0 }),
     events: { published: o.events.published, dropped: o.events.dropped, subscribers: o.events.subscriberCount },
     sessionCount: list.length,
-    sessions: list.slice(0, sessions).map((s) => s.view()),
+    sessions: list.slice(0, sessions).map((s) => s.view(names)),
   };
 }
 
@@ -105,7 +106,7 @@ export function admin(req: IncomingMessage, res: ServerResponse, ctx: AdminConte
   } else if (path === "/_cliff/status") {
     if (!allow("counts")) return true;
     const n = Number(url.searchParams.get("sessions") ?? STATUS_SESSIONS);
-    json(res, 200, statusOf(ctx, Number.isSafeInteger(n) && n >= 0 ? n : STATUS_SESSIONS));
+    json(res, 200, statusOf(ctx, Number.isSafeInteger(n) && n >= 0 ? n : STATUS_SESSIONS, ctx.access.authorize(req, "content") === null));
   } else if (path === "/_cliff/metrics") {
     if (allow("counts")) send(res, 200, METRICS_CONTENT_TYPE, metricsText(ctx.stats, ctx.engine, ctx.observer));
   } else if (path === "/_cliff/events") {

@@ -1,6 +1,7 @@
 /**
  * `GET /_cliff/events`: server-sent events, one `data: {json}` line per compactable request when
- * its exchange ends. A new subscriber first gets the backlog (the last 1,024 events, oldest first),
+ * its exchange ends. A new subscriber first gets the backlog (the last 1,024 events, oldest first,
+ * and no more than BACKLOG_MAX_BYTES of them),
  * then the comment `: live`, then each event as it happens. A subscriber that reads slower than
  * events come has a bounded queue: past it, events are dropped and counted (its own count is sent
  * as a comment when it catches up). Comments every `keepAliveMs` keep idle connections open.
@@ -11,6 +12,8 @@
 import type { ServerResponse } from "node:http";
 
 export const BACKLOG = 1024;
+/** What the backlog may hold (two bytes a character): the newest events within it are kept. */
+export const BACKLOG_MAX_BYTES = 2 * 1024 * 1024;
 /** Events a subscriber may have waiting beyond what its socket took. */
 export const SUBSCRIBER_QUEUE = 256;
 export const MAX_SUBSCRIBERS = 32;
@@ -55,13 +58,14 @@ class Subscriber {
 
 export class EventHub {
   private readonly backlog: string[] = [];
+  private backlogBytes = 0;
   private readonly subscribers = new Set<Subscriber>();
   /** Events dropped for slow subscribers, over all of them. */
   dropped = 0;
   published = 0;
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly keepAliveMs = 15_000, readonly queueLimit = SUBSCRIBER_QUEUE, private readonly backlogSize = BACKLOG) {}
+  constructor(private readonly keepAliveMs = 15_000, readonly queueLimit = SUBSCRIBER_QUEUE, private readonly backlogSize = BACKLOG, private readonly backlogMaxBytes = BACKLOG_MAX_BYTES) {}
 
   get subscriberCount(): number {
     return this.subscribers.size;
@@ -71,7 +75,8 @@ export class EventHub {
     const line = `data: ${JSON.stringify(event)}\n\n`;
     this.published++;
     this.backlog.push(line);
-    if (this.backlog.length > this.backlogSize) this.backlog.shift();
+    this.backlogBytes += 2 * line.length;
+    while (this.backlog.length > this.backlogSize || (this.backlogBytes > this.backlogMaxBytes && this.backlog.length > 0)) this.backlogBytes -= 2 * this.backlog.shift()!.length;
     for (const s of this.subscribers) s.send(line);
   }
 

@@ -2,9 +2,11 @@
  * The one place the proxy keeps any text of a body: a session's newest cliff, its summary beside
  * what it dropped, for `GET /_cliff/sessions/ID/last-cliff` (content: served only with the admin
  * token, access.ts). What is kept is bounded: the summary's first 256 Ki characters and at most
- * 400 dropped messages, each as its role and its first 400 characters.
+ * 400 dropped messages, each as its role and its first 400 characters, each a string of its own
+ * (kept.ts: an excerpt that were a view of its message's text would keep the whole text alive).
  */
 import { isObj } from "../../core/index.js";
+import { keptText, ownCopy } from "./kept.js";
 
 export interface DroppedMessage {
   role: string;
@@ -49,13 +51,13 @@ function textOf(v: unknown, limit: number): { text: string; chars: number } {
       for (const k of ["content", "text", "thinking", "input", "arguments", "output", "name"].reverse()) if (k in x) stack.push(x[k]);
     }
   }
-  return { text: parts.join(" ").replace(/\s+/g, " ").trim(), chars };
+  return { text: ownCopy(parts.join(" ").replace(/\s+/g, " ").trim()), chars };
 }
 
 function roleOf(m: unknown): string {
   if (!isObj(m)) return "?";
   const r = typeof m.role === "string" ? m.role : typeof m.type === "string" ? m.type : "?";
-  return r.slice(0, 24);
+  return keptText(r, 24);
 }
 
 export function lastCliff(summaryText: string, dropped: readonly unknown[], r: { messagesIn: number; messagesOut: number; tokensIn: number; tokensOut: number }): LastCliff {
@@ -63,7 +65,7 @@ export function lastCliff(summaryText: string, dropped: readonly unknown[], r: {
   return {
     time: new Date().toISOString(),
     ...r,
-    summary: summaryText.length > SUMMARY_MAX ? summaryText.slice(0, SUMMARY_MAX) : summaryText,
+    summary: keptText(summaryText, SUMMARY_MAX),
     dropped: shown.map((m) => {
       const t = textOf(m, EXCERPT);
       return { role: roleOf(m), chars: t.chars, text: t.text };

@@ -8,6 +8,7 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import { isObj, type Dialect } from "../../core/index.js";
+import { ownCopy } from "./kept.js";
 
 const header = (h: IncomingHttpHeaders, name: string): string | undefined => {
   const v = h[name];
@@ -90,5 +91,5 @@ const MODEL = /^(claude|gpt|chatgpt|codex|o[1-9]|gemini|gemma|grok|mistral|mixtr
 
 export function modelName(body: Record<string, unknown> | null): string {
   const m = body?.model;
-  return typeof m === "string" && MODEL.test(m) ? m : "other";
+  return typeof m === "string" && MODEL.test(m) ? ownCopy(m) : "other";
 }

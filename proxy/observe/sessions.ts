@@ -7,6 +7,7 @@
  * call. The table is bounded: past `maxSessions`, the session idle longest goes (and with it what
  * it knew: that session's next request without a model turn opens it again as a turn).
  */
+import { stringBytes } from "./kept.js";
 import { Ledger } from "./ledger.js";
 import { SessionRefetches } from "./refetches.js";
 import type { LastCliff } from "./last-cliff.js";
@@ -127,8 +128,8 @@ export class Session {
     return 600 + this.context.length * 18 + this.ledger.bills.length * 80 + lastCliffBytes(this.lastCliff) + this.refetches.bytes();
   }
 
-  /** The session as `/_cliff/status` shows it. */
-  view(): Record<string, unknown> {
+  /** The session as `/_cliff/status` shows it; `names`: its re-fetched tools' names too (a reader with the token). */
+  view(names = false): Record<string, unknown> {
     const prompt = promptTokens(this.usage);
     return {
       id: this.id, model: this.model, api: this.api, requests: this.requests, cliffs: this.cliffs, reuses: this.reuses,
@@ -138,7 +139,7 @@ export class Session {
       context: [...this.context], cliffAt: this.cliffAt.flatMap((c, i) => (c ? [i] : [])),
       ledger: { ...this.ledger.total, netDollars: this.ledger.total.priced > 0 ? this.ledger.total.netDollars : null, bills: this.ledger.bills.map((b) => ({ ...b, time: new Date(b.time).toISOString() })) },
       started: new Date(this.started).toISOString(), lastSeen: new Date(this.lastSeen).toISOString(),
-      refetches: this.refetches.view(),
+      refetches: this.refetches.view(names),
       lastCliff: this.lastCliff !== null, calibration: this.calibration, observedCalibration: this.observedCalibration, ...this.notes,
     };
   }
@@ -147,9 +148,9 @@ export class Session {
 /** Dollars of one request's usage at `price` (per million tokens). */
 const costOf = (u: Usage, price: Price): number => (u.input * price.input + u.cacheRead * price.cacheRead + u.cacheWrite * price.cacheWrite + u.output * price.output) / 1e6;
 
-/** A last cliff's text, two bytes a character, and a little for each dropped message's fields. */
+/** A last cliff's text, two bytes a character (each a string of its own: last-cliff.ts), and each dropped message's fields. */
 export function lastCliffBytes(c: LastCliff | null): number {
-  return c === null ? 0 : 2 * (c.summary.length + c.dropped.reduce((n, d) => n + d.text.length + d.role.length + 32, 0));
+  return c === null ? 0 : stringBytes(c.summary) + c.dropped.reduce((n, d) => n + stringBytes(d.text) + stringBytes(d.role) + 64, 0);
 }
 
 export class Sessions {

@@ -59,7 +59,8 @@ async function replay(proxy: RunningProxy, steps: Step[], from = 1): Promise<voi
 // The answer's usage is read before the session is updated: wait for the status to settle.
 async function session(proxy: RunningProxy, requests: number): Promise<any> {
   for (let i = 0; i < 100; i++) {
-    const s: any = await (await fetch(proxy.url + "/_cliff/status")).json();
+    // With the token: the status lists re-fetched tools' names to a reader that holds it only.
+    const s: any = await (await fetch(proxy.url + "/_cliff/status", { headers: { authorization: `Bearer ${TOKEN}` } })).json();
     if (s.sessions[0]?.requests >= requests) return s.sessions[0];
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -119,7 +120,7 @@ describe("re-fetches through serve", () => {
     const m = await metrics(warm.proxy);
     expect(m.sum("cliffcompaction_refetches_total", { api: "anthropic" })).toBe(1);
     expect(m.sum("cliffcompaction_refetch_tokens_total", { api: "anthropic" })).toBe(tokens);
-    const all: any = await (await fetch(warm.proxy.url + "/_cliff/status")).json();
+    const all: any = await (await fetch(warm.proxy.url + "/_cliff/status", { headers: { authorization: `Bearer ${TOKEN}` } })).json();
     expect(all.refetches).toEqual({ count: 1, tokens });
     // watch: the header's total and the event's line.
     const { frame } = await import("../../cli/watch/frame.js");
