@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // Builds dist/: the AgentParley plugin script (one IIFE, no imports, ES2020), its upload zip, ESM
 // bundles of the core, the plugin library and the proxy, the CLI, and the declarations; and the
-// Pi/OMP extension (`--extension` also writes it to pi-extension/index.js, which is committed so a
-// git clone installed without devDependencies still loads; a test checks it matches the sources).
+// Pi/OMP extension the package ships, pi-extension/index.js (ignored by git: a clone's Pi or OMP
+// loads pi-extension/index.ts itself; a build with `--out` writes it there as pi-extension.mjs).
 // `--config file.json` bakes other defaults into the plugin after validating them with the core's
 // resolveConfig. The plugin has the default profile (recall); `--profile reference` (or a "profile"
 // in that file) builds it with another profile, under file names of its own, its manifest and
 // README saying which. `--no-types` skips
 // the declarations.
 import { build } from "esbuild";
+import { piExtensionOptions } from "./build-extension.mjs";
 import { zipSync, strToU8 } from "fflate";
 import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -26,15 +27,14 @@ function fail(message) {
 }
 
 function parseArgs(argv) {
-  const args = { config: undefined, out: undefined, profile: undefined, types: true, extension: false };
+  const args = { config: undefined, out: undefined, profile: undefined, types: true };
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === "--no-types" || argv[i] === "--extension") {
-      if (argv[i] === "--no-types") args.types = false;
-      else args.extension = true;
+    if (argv[i] === "--no-types") {
+      args.types = false;
       continue;
     }
     const [flag, inline] = argv[i].split(/=(.*)/s);
-    if (flag !== "--config" && flag !== "--out" && flag !== "--profile") fail(`unknown argument ${argv[i]} (usage: node build.mjs [--config file.json] [--profile name] [--out dir] [--no-types] [--extension])`);
+    if (flag !== "--config" && flag !== "--out" && flag !== "--profile") fail(`unknown argument ${argv[i]} (usage: node build.mjs [--config file.json] [--profile name] [--out dir] [--no-types])`);
     const value = inline ?? argv[++i];
     if (!value) fail(`${flag} needs a value`);
     args[flag.slice(2)] = value;
@@ -46,9 +46,6 @@ function parseArgs(argv) {
 function bundle(entry, out, options) {
   return build({ entryPoints: [join(root, entry)], outfile: join(dist, out), bundle: true, logLevel: "error", ...options });
 }
-
-/** The Pi/OMP extension as Pi loads it: one ESM file, Pi's imports type-only (so none remain), node: builtins external. */
-const PI_EXTENSION_OPTIONS = { format: "esm", platform: "node", target: "node20", legalComments: "none" };
 
 async function loadCore() {
   mkdirSync(dist, { recursive: true });
@@ -126,9 +123,8 @@ await bundle("cli/bin.ts", "cli.mjs", {
 });
 chmodSync(join(dist, "cli.mjs"), 0o755);
 
-const banner = { js: `// cliffcompaction ${pkg.version} (MIT): built from the TypeScript beside it by build.mjs; edit the source, not this file.` };
-await bundle("pi-extension/index.ts", "pi-extension.mjs", { ...PI_EXTENSION_OPTIONS, banner });
-if (args.extension) writeFileSync(join(root, "pi-extension", "index.js"), readFileSync(join(dist, "pi-extension.mjs")));
+// The package's own build writes the file package.json's `files` ships; a build elsewhere (`--out`) leaves it alone.
+await build(piExtensionOptions(args.out === undefined ? join(root, "pi-extension", "index.js") : join(dist, "pi-extension.mjs"), pkg.version));
 await bundle("plugin/lib.ts", "plugin.mjs", { format: "esm", platform: "neutral", target: "es2020" });
 await bundle("proxy/index.ts", "proxy.mjs", { format: "esm", platform: "node", target: "node20", define: { __CLIFF_VERSION__: JSON.stringify(pkg.version) } });
 // CommonJS entries behind the `require` condition, for consumers compiled as CommonJS (TypeScript

@@ -9,6 +9,8 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { build } from "esbuild";
+import { piExtensionOptions } from "../../build-extension.mjs";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 const NPM = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ["npm"];
@@ -56,8 +58,24 @@ describe("the published package", () => {
     // The AgentParley upload zip, the default build's only (a recall build left in dist/ stays out).
     expect(shipped.filter((p) => p.endsWith(".zip"))).toEqual([`dist/cliffcompaction-agentparley-${VERSION}.zip`]);
     expect(packedFiles.filter((p) => p.endsWith(".zip"))).toEqual([`dist/cliffcompaction-agentparley-${VERSION}.zip`]);
-    expect(shipped).toContain("pi-extension/index.js");
     expect(shipped).toContain("dist/types/core/index.d.ts");
+  });
+
+  it("ships the Pi/OMP extension as one built file, a fresh build of its sources, found through package.json's pi manifest", async () => {
+    const installed = join(consumer, "node_modules", "cliffcompaction");
+    expect(packedFiles.filter((p) => p.startsWith("pi-extension/"))).toEqual(["pi-extension/index.js"]);
+    // npm pack and npm publish build it first: what the tarball holds is never an older build.
+    expect(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts.prepack).toBe("node build.mjs");
+    const fresh = join(mkdtempSync(join(tmpdir(), "cliff-pack-ext-")), "index.js");
+    await build(piExtensionOptions(fresh, VERSION));
+    const shipped = readFileSync(join(installed, "pi-extension", "index.js"), "utf8");
+    expect(shipped === readFileSync(fresh, "utf8"), "the packed pi-extension/index.js differs from a build of the sources").toBe(true);
+    // It imports only what Node provides: Pi's own imports are types, gone after the build.
+    const imports = [...shipped.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
+    expect(imports.length).toBeGreaterThan(0);
+    expect(imports.every((m) => m.startsWith("node:"))).toBe(true);
+    // Pi and OMP resolve the manifest's folder to its index.ts, else its index.js: here only the latter is.
+    expect(JSON.parse(readFileSync(join(installed, "package.json"), "utf8")).pi).toEqual({ extensions: ["./pi-extension"] });
   });
 
   it("imports as ESM, and requires on Node 20.19+", () => {

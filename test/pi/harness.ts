@@ -1,8 +1,10 @@
 /**
  * A real Pi 1.6 agent session, offline: the faux model, in-memory settings, temp dirs, and our
- * extension loaded from pi-extension/index.js through Pi's own loader (the `pi -e` path).
+ * extension, built afresh from its sources as the package ships it, loaded through Pi's own loader
+ * (the `pi -e` path).
  */
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { buildSync } from "esbuild";
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fauxAssistantMessage, fauxProvider, fauxToolCall } from "@earendil-works/pi-ai";
@@ -14,9 +16,17 @@ import {
   SessionManager,
   SettingsManager,
 } from "@earendil-works/pi-coding-agent";
+import { piExtensionOptions } from "../../build-extension.mjs";
 
-/** The prebuilt file Pi loads from the package (a test checks it matches the sources). */
-export const EXTENSION = new URL("../../pi-extension/index.js", import.meta.url).pathname;
+/** The file the package ships (pi-extension/index.js), built from the sources now, in a temporary folder. */
+export const EXTENSION = freshExtension();
+
+function freshExtension(): string {
+  const file = join(mkdtempSync(join(tmpdir(), "cliff-pi-extension-")), "index.js");
+  const version = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+  buildSync(piExtensionOptions(file, version));
+  return file;
+}
 
 export interface Harness {
   session: Awaited<ReturnType<typeof createAgentSession>>["session"];

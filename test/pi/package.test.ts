@@ -1,4 +1,8 @@
-/** The package installs into Pi the way users install it: `pi install <path>` records it, Pi's loader finds the extension. */
+/**
+ * A clone installs into Pi the way users install it: `pi install <path>` records it, and Pi's loader
+ * finds pi-extension/index.ts, the sources themselves (Pi loads TypeScript), never a build that could
+ * be stale; even where a build left pi-extension/index.js beside them (the file the package ships).
+ */
 import { expect, it } from "vitest";
 import { execFileSync, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
@@ -10,7 +14,7 @@ import { makeHarness, piDirs } from "./harness.js";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 
-it("pi install <path> registers the package and Pi loads the prebuilt pi-extension/index.js from it", async () => {
+it("pi install <path> registers the clone and Pi loads its pi-extension/index.ts", async () => {
   const { agentDir, cwd } = piDirs("cliff-install-");
   const env = { ...process.env, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1" };
   const pi = join(ROOT, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "cli.js");
@@ -19,16 +23,21 @@ it("pi install <path> registers the package and Pi loads the prebuilt pi-extensi
   expect(install.stdout).toContain("Installed");
   const settings = JSON.parse(readFileSync(join(agentDir, "settings.json"), "utf8"));
   expect(settings.packages).toHaveLength(1);
+  expect(await loadedExtensions(cwd, agentDir)).toEqual([join(ROOT, "pi-extension", "index.ts")]);
+});
+
+/** The extension files Pi's loader loads for the installed packages, failing on any load error. */
+async function loadedExtensions(cwd: string, agentDir: string): Promise<string[]> {
   const loader = new DefaultResourceLoader({
     cwd, agentDir, settingsManager: SettingsManager.create(cwd, agentDir), noSkills: true, noPromptTemplates: true, noThemes: true, noContextFiles: true,
   } as never);
   await loader.reload();
   const { extensions, errors } = loader.getExtensions();
   expect(errors).toEqual([]);
-  expect(extensions.map((e: { path: string }) => e.path)).toContain(join(ROOT, "pi-extension", "index.js"));
-});
+  return extensions.map((e: { path: string }) => e.path);
+}
 
-it("a git clone installed with npm install --omit=dev (no esbuild, no build) is loaded by Pi and compacts", async () => {
+it("a git clone installed with npm install --omit=dev (no esbuild, no build: Pi's own git install) is loaded by Pi from its TypeScript and compacts", async () => {
   const clone = mkdtempSync(join(tmpdir(), "cliff-clone-"));
   // The tracked files as they are now: what a clone of this commit holds.
   const tracked = execFileSync("git", ["ls-files", "-z"], { cwd: ROOT, encoding: "utf8" }).split("\0").filter((f) => f !== "" && existsSync(join(ROOT, f)));
@@ -44,7 +53,10 @@ it("a git clone installed with npm install --omit=dev (no esbuild, no build) is 
   const pi = join(ROOT, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "cli.js");
   const env = { ...process.env, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1" };
   expect(spawnSync(process.execPath, [pi, "install", clone], { cwd, env, encoding: "utf8", timeout: 60_000 }).status).toBe(0);
-  const h = await makeHarness({ extensions: [join(clone, "pi-extension", "index.js")] });
+  expect(existsSync(join(clone, "pi-extension", "index.js"))).toBe(false);
+  const found = await loadedExtensions(cwd, agentDir);
+  expect(found).toEqual([join(clone, "pi-extension", "index.ts")]);
+  const h = await makeHarness({ extensions: found });
   h.faux.appendResponses([fauxAssistantMessage([fauxToolCall("big", { n: 80 })], { stopReason: "toolUse" }), fauxAssistantMessage("done 1")]);
   await h.session.prompt("TASK-CLONE: fix the build");
   h.faux.appendResponses([fauxAssistantMessage([fauxToolCall("big", { n: 5 })], { stopReason: "toolUse" }), fauxAssistantMessage("done 2")]);
@@ -55,4 +67,5 @@ it("a git clone installed with npm install --omit=dev (no esbuild, no build) is 
   expect(h.lastCompaction().details.method).toBe("cliffcompaction");
   expect(result.summary).toContain("user: TASK-CLONE: fix the build");
   h.dispose();
-});
+  // An npm install and Pi transpiling the core's TypeScript on a loaded machine.
+}, 240_000);
