@@ -7,7 +7,7 @@ import type { Simulation } from "../simulate/index.js";
 import type { Anatomy, CliffDetail } from "./data.js";
 import type { CliffCostRow } from "../simulate/index.js";
 import { heldHtml, neededHtml, profilesHtml, type ProfileRun } from "./recall.js";
-import { gainLine, tightLine } from "../simulate/index.js";
+import { dollarFormat, gainLine, tightLine } from "../simulate/index.js";
 import { shortNumber } from "../simulate/index.js";
 import { n } from "../table.js";
 import { esc, inertJson } from "./escape.js";
@@ -57,7 +57,8 @@ function anatomyHtml(a: Anatomy): string {
 }
 
 function billingHtml(sim: Simulation, profile: string): string {
-  const usd = (b: Simulation["cliff"]): string => (sim.priced ? `<td>$${b.dollars.toFixed(2)}</td>` : "");
+  const dollars = dollarFormat([sim.cliff.dollars, sim.none.dollars, sim.llm.dollars]);
+  const usd = (b: Simulation["cliff"]): string => (sim.priced ? `<td>${dollars(b.dollars)}</td>` : "");
   const row = (name: string, b: Simulation["cliff"]): string => `<tr><td>${name}</td><td>${n(Math.round(b.input))}</td><td>${n(Math.round(b.cached))}</td><td>${n(Math.round(b.billed))}</td>${usd(b)}<td>${b.extraCalls ? `+${b.extraCalls} summary calls` : ""}</td></tr>`;
   return `<table id="billing"><tr><th></th><th>sent</th><th>cached</th><th>billed</th>${sim.priced ? "<th>dollars</th>" : ""}<th></th></tr>${row(`cliffcompaction (${esc(profile)} profile)`, sim.cliff)}${row("no compaction", sim.none)}${row("LLM summary, same cliffs", sim.llm)}</table>
 <p class="muted">Input tokens over the whole session, as <code>simulate</code> bills them; cached input billed at ${sim.cacheDiscount}×${sim.priced ? "; dollars at the model's list prices" : ""}.</p>`;

@@ -11,6 +11,7 @@ import { renderSvg } from "../../node/sawtooth.js";
 import { fixed2, n, table } from "../table.js";
 import { cliArchive } from "../archive.js";
 import { gainLine, tightLine } from "./min-gain.js";
+import { dollarFormat, verdictLine } from "./verdict.js";
 import type { ArchiveWriter } from "../../node/archive.js";
 import type { SimChoice } from "./choice.js";
 
@@ -74,7 +75,10 @@ export function simulateCommand(file: string, session: Session, values: Values, 
   out.push(...billingTable(sim));
   const note = thresholdNote(sim, cfg.thresholdTokens, choice);
   if (note !== null) out.push("", note);
-  else if (sim.none.billed > 0) out.push("", `cliffcompaction bills ${(100 * (1 - sim.cliff.billed / sim.none.billed)).toFixed(1)}% less than no compaction and ${(100 * (1 - sim.cliff.billed / Math.max(1, sim.llm.billed))).toFixed(1)}% less than an LLM summary at the same threshold.`);
+  else {
+    const verdict = verdictLine(sim);
+    if (verdict !== null) out.push("", verdict);
+  }
   if (writer !== undefined) out.push(`archive   ${n(writer.stats().written)} text(s) written to ${writer.dir}, ${n(writer.stats().refreshed)} archived again${writer.stats().failures > 0 ? `, ${n(writer.stats().failures)} could not be written` : ""}`);
   if (typeof values.svg === "string") out.push(`chart     ${values.svg}`);
   if (typeof values.csv === "string") out.push(`csv       ${values.csv}`);
@@ -111,8 +115,9 @@ function cacheLine(sim: Simulation, choice: Pick<SimChoice, "cacheTtlMs" | "idle
 
 /** The three billings as an aligned table (with dollars when the model is priced). */
 export function billingTable(sim: Simulation): string[] {
-  const usd = (b: Billing): string[] => (sim.priced ? [`$${b.dollars.toFixed(2)}`] : []);
-  const row = (name: string, b: Billing): string[] => [name, n(Math.round(b.input)), n(Math.round(b.cached)), n(Math.round(b.billed)), ...usd(b), b.extraCalls ? `+${b.extraCalls} summary calls, ${n(b.extraOutput)} output tokens` : ""];
+  const dollars = dollarFormat([sim.cliff.dollars, sim.none.dollars, sim.llm.dollars]);
+  const usd = (b: Billing): string[] => (sim.priced ? [dollars(b.dollars)] : []);
+  const row = (name: string, b: Billing): string[] => [name, n(Math.round(b.input)), n(Math.round(b.cached)), n(Math.round(b.billed)), ...usd(b), b.extraCalls ? `+${b.extraCalls} summary call${b.extraCalls === 1 ? "" : "s"}, ${n(b.extraOutput)} output tokens` : ""];
   const head = ["", "sent", "cached", "billed", ...(sim.priced ? ["dollars"] : []), ""];
   return table([head, row("cliffcompaction", sim.cliff), row("no compaction", sim.none), row("LLM summary, same cliffs", sim.llm)]);
 }

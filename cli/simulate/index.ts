@@ -5,3 +5,5 @@ export { gainLine, tightLine } from "./min-gain.js";
 export { simulate, type Simulation } from "./simulate.js";
 export { niceStep, renderSvg, shortNumber } from "../../node/sawtooth.js";
 export { simulationChoice, type SimChoice } from "./choice.js";
+export { against, dollarFormat, verdictLine } from "./verdict.js";
+export { thresholdNote } from "./command.js";
