@@ -9,7 +9,7 @@
  */
 import { DEFAULT_CONFIG, type Config } from "./config/index.js";
 import type { Dialect } from "./dialects/types.js";
-import { CallBook } from "./parts/call-book.js";
+import { CallBook, type BookedCall } from "./parts/call-book.js";
 import { callKey, readKeyPath } from "./repeats/call-key.js";
 import type { ResultMeta } from "./parts/index.js";
 import { strip } from "./text.js";
@@ -57,12 +57,13 @@ class SiteBook extends CallBook {
   /** The message being read is the model's (a user's own command, as Pi records one, is no re-fetch). */
   model = false;
 
-  record(id: unknown, name: unknown, args: unknown): void {
-    super.record(id, name, args);
-    if (!this.model) return;
+  record(id: unknown, name: unknown, args: unknown): BookedCall {
+    const call = super.record(id, name, args);
+    if (!this.model) return call;
     const site = { at: this.at, id, name: str(name), key: callKey(name, args) };
     this.sites.push(site);
     if (typeof id === "string" && id !== "") this.ids.set(id, site);
+    return call;
   }
 
   answer(text: string, meta: ResultMeta | undefined): void {

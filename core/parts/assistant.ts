@@ -40,8 +40,8 @@ export class AssistantPart {
   addCall(name: unknown, args: unknown, id?: unknown): void {
     const ctx = this.ctx;
     ctx.onCall?.(name, args);
-    ctx.book?.record(id, name, args);
-    if (!(typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__) && ctx.book !== undefined && askedTwiceOn(ctx.cfg)) noteAskedCall(ctx.book, name, args);
+    const call = ctx.book?.record(id, name, args);
+    if (!(typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__) && ctx.book !== undefined && call !== undefined && askedTwiceOn(ctx.cfg)) noteAskedCall(ctx.book, call);
     const planCap = ctx.cfg.planMaxChars;
     if (planCap > 0 && isPlanCall(name, args)) {
       this.plan = cappedSignature(name, args, planCap, ctx.archive);

@@ -12,6 +12,7 @@ import type { PartContext } from "./context.js";
 import { focusExcerpt, FOCUS_EXCERPT_TAG, TERM_SCAN_BUDGET, type FocusBudget } from "../focus.js";
 import { addDistinctive } from "../retention/distinctive.js";
 import { toWellFormed } from "../text.js";
+import { TextSet } from "../text-set.js";
 
 export const BACK_REF_TAG = "result (named later): ";
 /** Later model messages read for a result's terms. */
@@ -22,17 +23,23 @@ const MIN_TERM = 4;
 // The sandbox build has no one to tell which rule made a line.
 declare const __CLIFF_SANDBOX__: boolean | undefined;
 
+/** One message's dropped results, each once, in the order first noted (a message may hold thousands). */
+interface AtDropped {
+  list: string[];
+  seen: TextSet;
+}
+
 // Each list's dropped results by body index, beside its call book (kept across the passes of one
 // list as the book is: a pass that reuses cached parts still finds them).
-const DROPPED = /* @__PURE__ */ new WeakMap<CallBook, Map<number, string[]>>();
+const DROPPED = /* @__PURE__ */ new WeakMap<CallBook, Map<number, AtDropped>>();
 
 /** A long result no rule keeps, at the book's message. */
 export function noteDropped(book: CallBook, clean: string): void {
   let m = DROPPED.get(book);
   if (m === undefined) DROPPED.set(book, (m = new Map()));
-  const l = m.get(book.at);
-  if (l === undefined) m.set(book.at, [clean]);
-  else if (l.indexOf(clean) < 0) l.push(clean);
+  let at = m.get(book.at);
+  if (at === undefined) m.set(book.at, (at = { list: [], seen: new TextSet() }));
+  if (at.seen.add(clean)) at.list.push(clean);
 }
 
 /** The back-reference parts of the span [0, end): added after each message's own parts. */
@@ -65,7 +72,7 @@ export function backRefs(book: CallBook, end: number, made: readonly string[][],
       for (const t of termsOf(j)) if (terms.length < MAX_TERMS && terms.indexOf(t) < 0) terms.push(t);
     }
     if (terms.length === 0) continue;
-    for (const text of dropped.get(i)!) {
+    for (const text of dropped.get(i)!.list) {
       const budget: FocusBudget = { focus: { text: "", terms }, perResult: cfg.backRefMaxChars, remaining, context: cfg.focusContextLines, scans };
       const ex = focusExcerpt(text, budget);
       if (ex === null) continue;

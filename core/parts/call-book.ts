@@ -20,6 +20,8 @@ export function needsBook(cfg: Config): boolean {
 export interface BookedCall {
   readonly name: unknown;
   readonly args: unknown;
+  /** The call's repeat key (core/repeats/call-key.ts), once a rule has made it. */
+  key?: string;
 }
 
 /** How far back a result without a call id looks for the call it answers. */
@@ -46,10 +48,11 @@ export class CallBook {
   private readonly lastAt = new Map<number, BookedCall>();
   private readonly plans = new Set<number>();
 
-  record(id: unknown, name: unknown, args: unknown): void {
-    const call = { name, args };
+  record(id: unknown, name: unknown, args: unknown): BookedCall {
+    const call: BookedCall = { name, args };
     if (typeof id === "string" && id !== "") this.byId.set(id, call);
     this.lastAt.set(this.at, call);
+    return call;
   }
 
   /** The call a result answers: by its id, else the newest call of the nearest earlier message that made one. */

@@ -15,9 +15,27 @@ const NEW_TEXT_KEYS = ["new_string", "newText", "new_str", "new_text", "content"
 
 const PLAN_TOOLS = words("todowrite todo_write write_todos todo todos update_plan task_tracker manage_todo_list todo_list");
 
+// The argument strings decoded last, with their objects: one call's arguments are read by several
+// rules (its line, the edit and plan rules, the working set, the repeat key) and again when its
+// result is read, so a string is decoded once while it is among the last few. Compared with ===:
+// the same string object is a pointer comparison, and a bounded number of comparisons per call.
+const RECENT = 16;
+const recentText: string[] = [];
+const recentArgs: Record<string, unknown>[] = [];
+let recentNext = 0;
+
 /** Arguments as an object: a JSON string is decoded; any other string is kept under `input` (a patch). */
 export function argsObject(args: unknown): Record<string, unknown> {
   if (typeof args !== "string") return obj(args);
+  for (let k = 0; k < recentText.length; k++) if (recentText[k] === args) return recentArgs[k];
+  const decoded = decodeArgs(args);
+  recentText[recentNext] = args;
+  recentArgs[recentNext] = decoded;
+  recentNext = (recentNext + 1) % RECENT;
+  return decoded;
+}
+
+function decodeArgs(args: string): Record<string, unknown> {
   const t = args.trimStart();
   if (t.startsWith("{")) {
     try {

@@ -15,7 +15,7 @@
 import { withPointer } from "../archive.js";
 import type { Dialect } from "../dialects/types.js";
 import { toWellFormed, truncate } from "../text.js";
-import { CallBook } from "../parts/call-book.js";
+import { CallBook, type BookedCall } from "../parts/call-book.js";
 import { callKey, READ_KEY } from "./call-key.js";
 import type { Config } from "../config/index.js";
 import { pointerTo, type PartContext, type ResultMeta } from "../parts/context.js";
@@ -30,7 +30,8 @@ export type PriorCalls = ReadonlyMap<string, number>;
 
 /** One list's call keys by body index and its asked copies, beside its call book (kept across passes as the book is). */
 class AskedBook {
-  readonly keysAt = new Map<number, string[]>();
+  /** Each message's distinct call keys, in the order first made (a message may make thousands of calls). */
+  readonly keysAt = new Map<number, Set<string>>();
   readonly copies = new CopyBook();
   /** The calls before the span, as the compaction being made was given them. */
   prior: PriorCalls | undefined;
@@ -52,14 +53,19 @@ export function setPriorCalls(book: CallBook, prior: PriorCalls | undefined): vo
   askedOf(book).prior = prior;
 }
 
+/** A booked call's repeat key, made once however many rules ask. */
+function keyOfCall(call: BookedCall): string {
+  return (call.key ??= callKey(call.name, call.args));
+}
+
 /** Counts a call of the message being summarised (AssistantPart calls this as it records the call). */
-export function noteAskedCall(book: CallBook, name: unknown, args: unknown): void {
-  const key = callKey(name, args);
+export function noteAskedCall(book: CallBook, call: BookedCall): void {
+  const key = keyOfCall(call);
   if (key === "") return;
   const a = askedOf(book);
-  const list = a.keysAt.get(book.at);
-  if (list === undefined) a.keysAt.set(book.at, [key]);
-  else if (list.indexOf(key) < 0) list.push(key);
+  const keys = a.keysAt.get(book.at);
+  if (keys === undefined) a.keysAt.set(book.at, new Set([key]));
+  else keys.add(key);
 }
 
 /**
@@ -70,7 +76,7 @@ export function askedTwiceResult(text: string, clean: string, ctx: PartContext, 
   const book = ctx.book;
   if (book === undefined || kept !== part) return kept;
   const call = book.callOf(meta?.callId);
-  const key = call === undefined ? "" : callKey(call.name, call.args);
+  const key = call === undefined ? "" : keyOfCall(call);
   if (key === "") return kept;
   const cap = ctx.cfg.askedTwiceMaxChars;
   const full = withPointer(toWellFormed(RESULT_TAG + truncate(clean, cap)), clean.length > cap ? pointerTo(ctx.archive, text, "result") : null) as string;

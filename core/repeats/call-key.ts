@@ -27,9 +27,12 @@ export function readOf(name: unknown, args: unknown): string | null {
   return m === null ? null : m[3];
 }
 
+// A string the normal form changes: whitespace other than one space between words (most arguments have none).
+const SPACED = /[^\S ]|  |^ | $/;
+
 /** A value with its object keys sorted and each string's runs of whitespace made one space, trimmed. */
 function normal(v: unknown, depth = 0): unknown {
-  if (typeof v === "string") return v.replace(/\s+/g, " ").trim();
+  if (typeof v === "string") return SPACED.test(v) ? v.replace(/\s+/g, " ").trim() : v;
   if (depth > 32) return null;
   if (isArray(v)) return v.map((x) => normal(x, depth + 1));
   if (!isObj(v)) return v;
@@ -41,8 +44,23 @@ function normal(v: unknown, depth = 0): unknown {
 /** Read keys open with this, so a path never equals another tool's arguments. */
 export const READ_KEY = "read\u0000";
 
+// Keys already made for an arguments object (a call is read by several rules, and again by each pass
+// and request over the same objects): made once per object and tool name.
+const KEYS = /* @__PURE__ */ new WeakMap<object, { name: unknown; key: string }>();
+
 /** The key two calls share exactly when one repeats the other ("" for a call with no name). */
-export function callKey(name: unknown, args: unknown): string {
+export function callKey(name: unknown, rawArgs: unknown): string {
+  // A string is read as its decoded object (what every rule reads), whose key is then kept.
+  const args = typeof rawArgs === "string" ? argsObject(rawArgs) : rawArgs;
+  if (typeof args !== "object" || args === null) return keyOf(name, args);
+  const hit = KEYS.get(args);
+  if (hit !== undefined && hit.name === name) return hit.key;
+  const key = keyOf(name, args);
+  KEYS.set(args, { name, key });
+  return key;
+}
+
+function keyOf(name: unknown, args: unknown): string {
   const tool = str(name).toLowerCase();
   if (tool === "") return "";
   const path = readOf(name, args);
