@@ -9,8 +9,9 @@
  * Each agent turn is answered with the next call of the script (its position read from the newest
  * of this model's call ids the request answers, so a retried or compacted request is answered
  * alike), then with a final text. `generateContent`, `streamGenerateContent` (`alt=sse` or the JSON
- * array), and `countTokens` are served under any prefix, Vertex paths included. Usage is reported in
- * `usageMetadata` from the body's size. It stops by itself.
+ * array), and `countTokens` are served under any prefix, Vertex paths included; Code Assist's
+ * (`/v1internal:generateContent`, the request under `request`, each answer under `response`) too.
+ * Usage is reported in `usageMetadata` from the body's size. It stops by itself.
  */
 import http from "node:http";
 import { createHash } from "node:crypto";
@@ -56,7 +57,13 @@ const responses = (c: Content): Part[] => (c.parts ?? []).filter((p) => p?.funct
 
 /** The first rule the contents break, or null. */
 export function geminiViolation(contents: unknown): string | null {
-  return pairingViolation(contents) ?? signatureViolation(contents as Content[]);
+  return pairingViolation(contents) ?? turnOrderViolation(contents as Content[]) ?? signatureViolation(contents as Content[]);
+}
+
+/** The API's turn order: no two contents of one role in a row. */
+export function turnOrderViolation(list: Content[]): string | null {
+  for (let i = 1; i < list.length; i++) if (list[i].role === list[i - 1].role) return "Please ensure that multiturn requests alternate between user and model.";
+  return null;
 }
 
 /** The first pairing rule the contents break (roles, parts, each response answering its call), or null. */
@@ -67,7 +74,6 @@ export function pairingViolation(contents: unknown): string | null {
     const c = list[i];
     if (c?.role !== "user" && c?.role !== "model") return `contents[${i}].role must be user or model`;
     if (!Array.isArray(c.parts) || c.parts.length === 0) return `contents[${i}].parts must not be empty`;
-    if (i > 0 && list[i - 1]?.role === c.role) return "Please ensure that multiturn requests alternate between user and model.";
     const r = responses(c);
     if (r.length > 0) {
       const prev = list[i - 1];
@@ -158,6 +164,8 @@ export async function geminiModel(steps: readonly GeminiStep[], final = "All don
       } catch {
         return send(400, "application/json", geminiError(400, "Invalid JSON payload received."));
       }
+      const codeAssist = /\/v\d+[a-z]*internal:\w+$/.test(url.pathname);
+      if (codeAssist) body = body?.request;
       const contents = body?.contents ?? body?.generateContentRequest?.contents;
       const bad = geminiViolation(contents);
       if (bad !== null) {
@@ -170,9 +178,10 @@ export async function geminiModel(steps: readonly GeminiStep[], final = "All don
         const usage = { promptTokenCount: prompt, cachedContentTokenCount: Math.floor(prompt / 2), candidatesTokenCount: 20, thoughtsTokenCount: 7 };
         seen.usage = usage;
         const usageMetadata = { ...usage, totalTokenCount: prompt + 27 };
-        const last = { candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }], usageMetadata, modelVersion: "mock", responseId: `resp_${model.seen.length}` };
+        const wrap = (chunk: object): object => (codeAssist ? { response: chunk, traceId: `trace_${model.seen.length}` } : chunk);
+        const last = wrap({ candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }], usageMetadata, modelVersion: "mock", responseId: `resp_${model.seen.length}` });
         if (method !== "streamGenerateContent") return send(200, "application/json", JSON.stringify(last));
-        const first = { candidates: [{ content: { role: "model", parts: [{ text: "" }] }, index: 0 }], usageMetadata: { promptTokenCount: prompt, totalTokenCount: prompt }, modelVersion: "mock" };
+        const first = wrap({ candidates: [{ content: { role: "model", parts: [{ text: "" }] }, index: 0 }], usageMetadata: { promptTokenCount: prompt, totalTokenCount: prompt }, modelVersion: "mock" });
         if (url.searchParams.get("alt") === "sse") return send(200, "text/event-stream", [first, last].map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`).join(""));
         send(200, "application/json", `[${JSON.stringify(first)},\r\n${JSON.stringify(last)}]`);
       };
