@@ -19,7 +19,7 @@ function flagSetting(key: keyof Config, flag: string, v: string): SettingValue {
 }
 
 /** Keys a config file, a CLIFF_* variable or a flag may hold for the proxy only (not core settings). */
-export const PROXY_KEYS = ["anthropicUpstream", "openaiUpstream", "chatgptUpstream", "geminiUpstream", "vertexUpstream", "allowedHosts", "prices", "thresholdShare", "contextWindow", "debugDir", "preservedThinking", "fallback", "answerCompaction", "modelThresholds", "idleCliff", "idleCliffFloor"] as const;
+export const PROXY_KEYS = ["anthropicUpstream", "openaiUpstream", "chatgptUpstream", "geminiUpstream", "vertexUpstream", "allowedHosts", "prices", "thresholdShare", "contextWindow", "debugDir", "preservedThinking", "fallback", "answerCompaction", "passThreads", "modelThresholds", "idleCliff", "idleCliffFloor"] as const;
 /** Proxy keys that are switches: on by default, `--no-NAME` turns them off. */
 export const PROXY_SWITCHES = ["preservedThinking", "fallback"] as const;
 
@@ -59,6 +59,8 @@ function flagLayer(values: Parsed["values"]): ConfigLayer {
   for (const k of PROXY_SWITCHES) if (values["no-" + kebab(k)] === true) flags[k] = false;
   if (values["answer-compaction"] === true) flags.answerCompaction = true;
   if (values["no-answer-compaction"] === true) flags.answerCompaction = false;
+  if (values["pass-threads"] === true) flags.passThreads = true;
+  if (values["no-pass-threads"] === true) flags.passThreads = false;
   for (const k of PROXY_KEYS) if (typeof values[kebab(k)] === "string") flags[k] = values[kebab(k)];
   return { source: "flags", values: flags };
 }

@@ -71,6 +71,8 @@ export interface ProxyOptions {
   fallback?: boolean;
   /** A client's own compaction request (Claude Code's summary request, Codex's compaction turn) answered by the proxy with the cliff's summary, no model asked (default off; `run` turns it on). */
   answerCompaction?: boolean;
+  /** Anthropic's message threads sent on untouched, never compacted (default off: declined, see decision/threads.ts). */
+  passThreads?: boolean;
   /** The token `/_cliff/` content asks for; absent: read from (or made in) `adminTokenFile`. */
   adminToken?: string;
   /** Where the token is (`--admin-token-file`); absent: CLIFF_ADMIN_TOKEN_FILE, else the user's state folder. */
@@ -104,6 +106,7 @@ export interface Resolved {
   preservedThinking: boolean;
   fallback: boolean;
   answerCompaction: boolean;
+  passThreads: boolean;
 }
 
 /** A configured upstream that is not an http(s) base URL; `setting` names it. */
@@ -171,5 +174,6 @@ export function resolveOptions(o: ProxyOptions): Resolved {
     preservedThinking: o.preservedThinking !== false,
     fallback: o.fallback !== false,
     answerCompaction: o.answerCompaction === true,
+    passThreads: o.passThreads === true,
   };
 }

@@ -56,10 +56,17 @@ export function modelLines(status: Record<string, unknown>): string[] {
   return out;
 }
 
+/** What the proxy does with Anthropic's message threads, and how many it has seen. */
+export function threadsLine(status: Record<string, unknown>): string[] {
+  if (typeof status.threadsText !== "string") return [];
+  const seen = status.threads === "pass" ? `${n(status.threadsPassed ?? 0)} passed` : `${n(status.threadsDeclined ?? 0)} declined`;
+  return [`${status.threadsText}; ${seen}`];
+}
+
 function portLines(url: string, port: number, p: Probe, service: ServiceState | null): string[] {
   if (p.kind === "free") return [`nothing answers on ${url}`];
   if (p.kind === "other") return [`WARNING: another process holds port ${port} (${p.detail}); it is not a cliffcompaction proxy`];
-  const lines = [proxyLine(url, p.status), ...modelLines(p.status)];
+  const lines = [proxyLine(url, p.status), ...threadsLine(p.status), ...modelLines(p.status)];
   if (service?.running === true && service.pid !== undefined && p.status.pid !== undefined && p.status.pid !== service.pid) {
     lines.push(`WARNING: port ${port} is held by pid ${String(p.status.pid)}, not by the service (pid ${service.pid})`);
   } else if (service !== null && service.installed && !service.running) {

@@ -9,3 +9,4 @@ export { mergedBeta, thinkingPlan, THINKING_BINDING_BETA, type ThinkingPlan } fr
 export { ERROR_BODY_LIMIT, isContextError } from "./reactive.js";
 export { errorType, fallsBack } from "./fallback.js";
 export { overTierText, reasonText, ruleText, windowOf, thresholdFor, DEFAULT_WINDOW, ONE_MILLION, type ThresholdChoice, type ThresholdPolicy, type WindowChoice } from "./window.js";
+export { THREADS_BETA, THREAD_UNSUPPORTED, threadDeclinedBody, threadRecord, threadRequest, threadsLine, type ThreadRequest } from "./threads.js";

@@ -5,7 +5,7 @@
  */
 import type { CompactionRequestBy } from "../../core/index.js";
 
-export type Action = "pass" | "reuse" | "cliff" | "escalate" | "fail-open" | "oversize" | "refuse" | "fallback" | "answered";
+export type Action = "pass" | "reuse" | "cliff" | "escalate" | "fail-open" | "oversize" | "refuse" | "fallback" | "answered" | "thread-declined" | "thread-passed";
 
 export interface RefetchRecord {
   /** Where the tail of the cliff they follow starts, and its summary's fingerprint: which cliff it was. */
@@ -40,4 +40,6 @@ export interface RequestRecord {
   refetches?: RefetchRecord;
   /** The request asks for a compaction (decision/compaction-request.ts), and whose: it is never cliffed. */
   compaction?: CompactionRequestBy;
+  /** A request in one of Anthropic's message threads (threads.ts): its thread type, `create` or `continue`. */
+  thread?: string;
 }

@@ -12,6 +12,7 @@ import { admin } from "./admin.js";
 import { COMPACT_PATH, compactEndpoint } from "./compact-endpoint.js";
 import { answeredCompaction } from "./compaction-answer.js";
 import { bodyText, decide, isOpenAIHost, mergedBeta, openOwnCompactions, outgoingBytes, outgoingHeaders, thinkingPlan, type Decision } from "../decision/index.js";
+import { threadDeclinedBody, threadRecord, threadRequest, type ThreadRequest } from "../decision/index.js";
 import { logLine, refetchRecord, type RequestRecord } from "../observe/index.js";
 import type { Observer } from "../observe/index.js";
 import { ERROR_BODY_LIMIT, errorType, fallsBack, isContextError } from "../decision/index.js";
@@ -145,6 +146,32 @@ async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context
   }
 }
 
+/** A request in one of Anthropic's message threads (decision/threads.ts): declined as the API declines one, or sent on untouched. */
+async function threaded(req: IncomingMessage, res: ServerResponse, ctx: Context, url: URL, raw: Buffer, t: ThreadRequest): Promise<void> {
+  const watched = ctx.observer.begin(ctx.engine, req.headers, "anthropic", t.kind === "create" ? t.body : null, null);
+  const pass = ctx.options.passThreads;
+  let status = 400;
+  try {
+    if (!pass) {
+      const body = threadDeclinedBody() + "\n";
+      res.writeHead(400, { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) });
+      return void res.end(body);
+    }
+    const upstream = await send({ agents: ctx.agents, url, method: "POST", headers: withReadableOffer(req.headers), body: raw });
+    status = upstream.statusCode ?? 0;
+    relay(upstream, res);
+    watched.read(upstream);
+  } catch (e) {
+    status = 0;
+    badGateway(res, ctx, url, e);
+  } finally {
+    const record = threadRecord(t, pass, status);
+    ctx.stats.count(record.action, 0, 0, 0);
+    ctx.options.log?.(logLine(record, ctx.options.logJson));
+    watched.end(record, 0);
+  }
+}
+
 /**
  * A request the collection when quiet waits out. The proxy's own GETs are not: an event stream
  * (`watch`, the web view) stays open for hours, and the proxy would never count as quiet.
@@ -187,6 +214,8 @@ export async function handle(req: IncomingMessage, res: ServerResponse, ctx: Con
     return passThrough(req, res, ctx, url, body.chunks);
   }
   const raw = joined(body);
+  const thread = route.api === "anthropic" ? threadRequest(raw, req.headers) : null;
+  if (thread !== null) return threaded(req, res, ctx, url, raw, thread);
   // Codex sends back the compaction item we answered a trigger with: what the upstream gets is its summary.
   return compacted(req, res, ctx, route, url, (route.api === "openai-responses" ? openOwnCompactions(raw) : null) ?? raw);
 }

@@ -24,7 +24,7 @@ import { adminAccess } from "./access.js";
 import { adminTokenFile, ensureAdminToken } from "../../node/admin-token.js";
 import { idleCollector, v8Collect } from "./idle-collect.js";
 import { endToEnd, newAgents, send, type Agents } from "./upstream.js";
-import { ruleText } from "../decision/index.js";
+import { ruleText, threadsLine } from "../decision/index.js";
 
 /** node:crypto's SHA-256, for the engine: the same digests as the core's own, natively. */
 // The one-shot form: no Hash object per message (a history hashes hundreds of short texts).
@@ -95,7 +95,7 @@ export async function startProxy(o: ProxyOptions = {}): Promise<RunningProxy> {
   const debug = options.debugDir === undefined ? null : new DebugDump(options.debugDir);
   const ctx: Context = {
     agents, engine, options, stats, guard, observer, loopback, debug, access: adminAccess(token.token, loopback), adminToken: token.token, draining: false,
-    statusExtra: () => ({ listen: `http://${options.host}:${port}`, upstreams: Object.fromEntries(Object.entries(options.upstreams).map(([k, u]) => [k, u.href])), allowedHosts: options.allowedHosts, logFile: options.logFile ?? null, shadow: engine.config.shadow, strict: engine.config.strict, thresholdTokens: engine.config.thresholdTokens, thresholdShare: options.threshold.share ?? null, thresholdRule: options.threshold.rule, thresholdText: ruleText(options.threshold), modelThresholds: options.threshold.modelThresholds ?? [], idleCliffMs: options.idleCliffMs ?? null, idleCliffFloor: options.idleCliffMs === undefined ? null : options.idleCliffFloor, contextWindow: options.threshold.contextWindow ?? null, debugDir: options.debugDir ?? null, adminTokenFile: token.file,
+    statusExtra: () => ({ listen: `http://${options.host}:${port}`, upstreams: Object.fromEntries(Object.entries(options.upstreams).map(([k, u]) => [k, u.href])), allowedHosts: options.allowedHosts, logFile: options.logFile ?? null, shadow: engine.config.shadow, strict: engine.config.strict, thresholdTokens: engine.config.thresholdTokens, thresholdShare: options.threshold.share ?? null, thresholdRule: options.threshold.rule, thresholdText: ruleText(options.threshold), modelThresholds: options.threshold.modelThresholds ?? [], idleCliffMs: options.idleCliffMs ?? null, idleCliffFloor: options.idleCliffMs === undefined ? null : options.idleCliffFloor, contextWindow: options.threshold.contextWindow ?? null, debugDir: options.debugDir ?? null, adminTokenFile: token.file, threads: options.passThreads ? "pass" : "decline", threadsText: threadsLine(options.passThreads),
       archive: archive === undefined ? null : { dir: archive.dir, ...archive.stats() } }),
     idle: o.idleCollect === undefined ? idleCollector(v8Collect()) : idleCollector(o.idleCollect.collect, o.idleCollect.quietMs),
   };

@@ -1,5 +1,5 @@
 /** One log line per compacted-route request: what happened and what it cost, never content or headers. */
-import { ruleText, type RequestRecord, type ThresholdPolicy } from "../decision/index.js";
+import { ruleText, threadsLine, type RequestRecord, type ThresholdPolicy } from "../decision/index.js";
 
 const n = (v: number): string => v.toLocaleString("en-US");
 
@@ -8,7 +8,7 @@ export function logLine(r: RequestRecord, json: boolean, now = new Date()): stri
   const esc = r.escalations > 0 ? ` after ${r.escalations} escalation(s)` : "";
   const shadow = r.shadow === true ? " (shadow: sent the original)" : "";
   const refused = r.refused === undefined ? "" : ` (compacted body refused ${r.refused.status} ${r.refused.type ?? "without a type"}: sent the original)`;
-  return `${now.toISOString()} ${r.api} ${n(r.messagesIn)}→${n(r.messagesOut)} msgs ${n(r.tokensIn)}→${n(r.tokensOut)} tok ${r.action}${r.reason === "idle" ? " (idle)" : ""}${r.compaction === undefined ? "" : ` (a compaction request: ${r.compaction})`}${esc}${shadow}${refused} +${r.addedMs.toFixed(1)}ms ${r.status || (r.action === "refuse" ? "not sent" : "no upstream")}`;
+  return `${now.toISOString()} ${r.api} ${n(r.messagesIn)}→${n(r.messagesOut)} msgs ${n(r.tokensIn)}→${n(r.tokensOut)} tok ${r.action}${r.reason === "idle" ? " (idle)" : ""}${r.compaction === undefined ? "" : ` (a compaction request: ${r.compaction})`}${r.thread === undefined ? "" : ` (message thread: ${r.thread})`}${esc}${shadow}${refused} +${r.addedMs.toFixed(1)}ms ${r.status || (r.action === "refuse" ? "not sent" : "no upstream")}`;
 }
 
 /** The minimum gain a proxy starts with, in one line (the threshold is on the line before). */
@@ -20,12 +20,12 @@ export function gainLine(policy: { rule?: string; share?: number; gainShare?: nu
 }
 
 /** What serve and run say they run with: the threshold rule, the minimum gain, the idle cliff. */
-export function headerLines(o: { threshold: ThresholdPolicy; idleCliffMs?: number; idleCliffFloor?: number; answerCompaction?: boolean }, minGainTokens: number): string[] {
+export function headerLines(o: { threshold: ThresholdPolicy; idleCliffMs?: number; idleCliffFloor?: number; answerCompaction?: boolean; passThreads?: boolean }, minGainTokens: number): string[] {
   const idle = o.idleCliffMs === undefined
     ? "idle cliff: off (--idle-cliff 5m cliffs the first request after a gap longer than the provider's cache lives)"
     : `idle cliff: after a gap over ${Math.round(o.idleCliffMs / 1000)}s the next request is cliffed from ${Math.round((o.idleCliffFloor ?? 0.5) * 100)}% of its threshold (a restart forgets the gap)`;
   const answer = o.answerCompaction === true
     ? "compaction requests: a client's own (Claude Code's /compact, Codex's compaction turn) answered here with the cliff's summary, no model asked (--no-answer-compaction sends them on)"
     : "compaction requests: sent on untouched, never cliffed (--answer-compaction answers a client's own here)";
-  return [ruleText(o.threshold), gainLine(o.threshold, minGainTokens), idle, answer];
+  return [ruleText(o.threshold), gainLine(o.threshold, minGainTokens), idle, answer, threadsLine(o.passThreads === true)];
 }

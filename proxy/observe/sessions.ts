@@ -58,6 +58,8 @@ export class Session {
   /** Thinking blocks the provider dropped from this session's requests (their prefix changed at a cliff). */
   thinkingDropped = 0;
   probes = 0;
+  /** Its requests in one of Anthropic's message threads (declined, or passed with --pass-threads). */
+  threads = 0;
   /** Side calls: requests of the session that are not its turns (a classifier, a title). */
   sideCalls = 0;
   readonly usage: Usage = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
@@ -89,6 +91,11 @@ export class Session {
     this.lastSeen = e.time;
     this.thinkingDropped += e.thinkingDropped ?? 0;
     if (e.kind === "probe") return void this.probes++;
+    // A thread's request is no context of its own: a continue holds only the newest messages.
+    if (e.action === "thread-declined" || e.action === "thread-passed") {
+      this.threads++;
+      return this.addCost(e);
+    }
     if (e.kind === "side") {
       this.sideCalls++;
       return this.addCost(e);
@@ -133,7 +140,7 @@ export class Session {
     const prompt = promptTokens(this.usage);
     return {
       id: this.id, model: this.model, api: this.api, requests: this.requests, cliffs: this.cliffs, reuses: this.reuses,
-      escalations: this.escalations, failOpens: this.failOpens, fallbacks: this.fallbacks, answered: this.answered, thinkingDropped: this.thinkingDropped, probes: this.probes, sideCalls: this.sideCalls,
+      escalations: this.escalations, failOpens: this.failOpens, fallbacks: this.fallbacks, answered: this.answered, threads: this.threads, thinkingDropped: this.thinkingDropped, probes: this.probes, sideCalls: this.sideCalls,
       usage: { ...this.usage }, dollars: this.dollars, cacheHitRate: prompt > 0 ? this.usage.cacheRead / prompt : null,
       ...this.last, threshold: this.threshold,
       context: [...this.context], cliffAt: this.cliffAt.flatMap((c, i) => (c ? [i] : [])),

@@ -52,6 +52,9 @@ export class Stats {
   answered = 0;
   answeredTokens = 0;
   inFlight = 0;
+  /** Requests in one of Anthropic's message threads: declined (the client resends them whole) or, with --pass-threads, sent on untouched. */
+  threadsDeclined = 0;
+  threadsPassed = 0;
   /** Strict mode: requests still over the threshold after every rung, answered 400 without asking the upstream. */
   overBudgetRefusals = 0;
   /** Calls of the transform endpoint (`POST /_cliff/v1/compact`), by "api action" (the proxy's own names). */
@@ -89,6 +92,8 @@ export class Stats {
     else if (action === "fail-open") this.failOpens++;
     else if (action === "refuse") this.overBudgetRefusals++;
     else if (action === "fallback") this.fallbacks++;
+    else if (action === "thread-declined") this.threadsDeclined++;
+    else if (action === "thread-passed") this.threadsPassed++;
     else if (action === "answered") {
       this.answered++;
       this.answeredTokens += tokensIn;
@@ -110,7 +115,7 @@ export class Stats {
       requests: this.requests, compactable: this.compactable, inFlight: this.inFlight,
       passes: this.passes, cliffs: this.cliffs, reuses: this.reuses, escalations: this.escalations,
       failOpens: this.failOpens, fallbacks: this.fallbacks, oversize: this.oversize, upstreamErrors: this.upstreamErrors, refused: this.refused, overBudgetRefusals: this.overBudgetRefusals, remoteSummaries: this.remoteSummaries, tokensSaved: this.tokensSaved,
-      answered: this.answered, answeredTokens: this.answeredTokens,
+      answered: this.answered, answeredTokens: this.answeredTokens, threadsDeclined: this.threadsDeclined, threadsPassed: this.threadsPassed,
       store: { entries: s.store.entries, bytes: s.store.bytes, maxEntries: engine.config.storeMaxEntries, maxBytes: engine.config.storeMaxBytes },
       profile: engine.config.profile, keepRecent: engine.config.keepRecent, memo: s.memo, digests: s.digests, windows: Object.fromEntries(this.windows), ...extra,
     };

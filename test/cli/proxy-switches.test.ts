@@ -1,6 +1,7 @@
 /**
  * The proxy's switches: preserved thinking and the fallback on unless a flag, a variable or the
- * config file turns one off; answering the clients' compaction requests on by default in `run`, off in `serve`.
+ * config file turns one off; answering the clients' compaction requests on by default in `run`, off in `serve`;
+ * passing message threads on untouched off unless asked for.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,7 +13,7 @@ import { settingLayers } from "../../cli/settings.js";
 
 const both = (argv: string[], env: Record<string, string> = {}, command: "serve" | "run" = "serve") => proxySwitches(settingLayers(parseArgs([command, ...argv]).values, env), command);
 const switches = (argv: string[], env: Record<string, string> = {}) => {
-  const { answerCompaction: _, ...rest } = both(argv, env);
+  const { answerCompaction: _, passThreads: __, ...rest } = both(argv, env);
   return rest;
 };
 const answers = (command: "serve" | "run", argv: string[] = [], env: Record<string, string> = {}): boolean | undefined => both(command === "run" ? [...argv, "--", "claude"] : argv, env, command).answerCompaction;
@@ -46,5 +47,19 @@ describe("proxy switches", () => {
     writeFileSync(file, JSON.stringify({ answerCompaction: true }));
     expect(answers("serve", ["--config", file])).toBe(true);
     expect(answers("serve", ["--config", file, "--no-answer-compaction"])).toBe(false);
+  });
+
+  it("passThreads: off in serve and run; --pass-threads, --no-pass-threads, CLIFF_PASS_THREADS and the config file set it", () => {
+    const passes = (command: "serve" | "run", argv: string[] = [], env: Record<string, string> = {}) => both(command === "run" ? [...argv, "--", "claude"] : argv, env, command).passThreads;
+    expect(passes("serve")).toBe(false);
+    expect(passes("run")).toBe(false);
+    expect(passes("serve", ["--pass-threads"])).toBe(true);
+    expect(passes("run", ["--pass-threads"])).toBe(true);
+    expect(passes("serve", [], { CLIFF_PASS_THREADS: "true" })).toBe(true);
+    const dir = mkdtempSync(join(tmpdir(), "cliff-switches-"));
+    const file = join(dir, "c.json");
+    writeFileSync(file, JSON.stringify({ passThreads: true }));
+    expect(passes("serve", ["--config", file])).toBe(true);
+    expect(passes("serve", ["--config", file, "--no-pass-threads"])).toBe(false);
   });
 });

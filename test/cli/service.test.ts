@@ -150,6 +150,7 @@ describe("enable / status / disable with systemd --user", () => {
     expect(status.said).toEqual([
       `service  cliffcompaction.service (systemd --user): running, pid ${pid}; ${unitPath}`,
       expect.stringMatching(new RegExp(`^proxy    http://127\\.0\\.0\\.1:${port} answers: cliffcompaction \\S+, threshold 100,000 tokens, recall profile, keepRecent 2, .*store 0 entries \\(0 KiB\\), \\d+ requests`)),
+      "proxy    message threads: declined as the API declines an unsupported thread (400 thread_unsupported_request), so the client sends the whole conversation and it is compacted (--pass-threads sends them on untouched); 0 declined",
       `shell    ${bashrc} exports ANTHROPIC_BASE_URL, OPENAI_BASE_URL and OPENAI_API_BASE for http://127.0.0.1:${port} (this shell not yet: source ${bashrc})`,
       `log      ${log}`,
     ]);
