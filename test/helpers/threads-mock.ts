@@ -8,7 +8,7 @@
  * twice (`thread_already_continued`), a continue that repeats `system` or `tools`, or changes the
  * model or thinking (`thread_fingerprint_mismatch`), a thread with `context_management` or
  * `fallbacks` (`thread_unsupported_request`), and any history whose tool results do not answer the
- * calls just before them. Each answer is a tool call of `bash` (or text once `calls` are used);
+ * calls just before them. Each answer, from the model asked for, is a tool call of `bash` (or text once `calls` are used);
  * every request is recorded with the whole history the model saw. It stops by itself.
  */
 import http, { type IncomingHttpHeaders } from "node:http";
@@ -45,9 +45,10 @@ function refusal(status: number, type: string, message: string, code?: string): 
   return { status, error: code ?? type, body: { type: "error", error: { type, message, ...(code !== undefined ? { details: { error_code: code } } : {}) } } };
 }
 
-function answer(id: string, n: number, calls: number, inputTokens: number, stream: boolean): { type: string; text: string } {
-  const content = n <= calls ? [{ type: "tool_use", id: `toolu_${n}`, name: "bash", input: { command: `seq 1 ${200 + n}` } }] : [{ type: "text", text: "ALL DONE" }];
-  const message = { id, type: "message", role: "assistant", model: "mock", content, stop_reason: n <= calls ? "tool_use" : "end_turn", stop_sequence: null, usage: { input_tokens: inputTokens, output_tokens: 12 } };
+/** The answer to the conversation's `turn`-th request (its assistant messages and one): a call of `bash`, or text once `calls` are used. */
+function answer(id: string, model: string, turn: number, calls: number, inputTokens: number, stream: boolean): { type: string; text: string } {
+  const content = turn <= calls ? [{ type: "tool_use", id: `toolu_${id}`, name: "bash", input: { command: `seq 1 ${200 + turn}` } }] : [{ type: "text", text: "ALL DONE" }];
+  const message = { id, type: "message", role: "assistant", model, content, stop_reason: turn <= calls ? "tool_use" : "end_turn", stop_sequence: null, usage: { input_tokens: inputTokens, output_tokens: 12 } };
   if (!stream) return { type: "application/json", text: JSON.stringify(message) };
   const block = content[0] as Obj;
   const start = block.type === "tool_use" ? { ...block, input: {} } : { type: "text", text: "" };
@@ -102,6 +103,7 @@ function history(m: ThreadsMock, b: Obj, headers: IncomingHttpHeaders): { seen: 
 export async function threadsMock(calls = 1_000, lifetimeMs = 120_000): Promise<ThreadsMock> {
   const m: ThreadsMock = { url: "", exchanges: [], held: new Map(), close: async () => {} };
   let n = 0;
+  const turnOf = new Map<string, number>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -121,10 +123,15 @@ export async function threadsMock(calls = 1_000, lifetimeMs = 120_000): Promise<
       }
       const seen = (h as { seen: Obj[] }).seen;
       const id = `msg_${++n}`;
-      const a = answer(id, n, calls, Math.ceil(JSON.stringify(seen).length / 4), b.stream === true);
+      // The newest tool result answers the mock's own call, which names its turn: a cliff that replaced the middle changes nothing here.
+      const last = seen[seen.length - 1];
+      const result = (Array.isArray(last?.content) ? last.content : []).find((c: Obj) => c.type === "tool_result");
+      const turn = (result === undefined ? 0 : turnOf.get(String(result.tool_use_id)) ?? 0) + 1;
+      turnOf.set(`toolu_${id}`, turn);
+      const a = answer(id, String(b.model), turn, calls, Math.ceil(JSON.stringify(seen).length / 4), b.stream === true);
       x.status = 200;
       x.seen = seen;
-      if (b.thread) m.held.set(id, { messages: [...seen.map(withoutCache), { role: "assistant", content: JSON.parse(a.type === "application/json" ? a.text : answer(id, n, calls, 0, false).text).content }], fixed: fixedOf(b), continued: false });
+      if (b.thread) m.held.set(id, { messages: [...seen.map(withoutCache), { role: "assistant", content: JSON.parse(a.type === "application/json" ? a.text : answer(id, String(b.model), turn, calls, 0, false).text).content }], fixed: fixedOf(b), continued: false });
       res.writeHead(200, { "content-type": a.type, "content-length": String(Buffer.byteLength(a.text)) });
       res.end(a.text);
     });
