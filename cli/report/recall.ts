@@ -14,6 +14,8 @@ import type { HeldItem } from "../../core/retention/cliff-cost.js";
 import type { Session } from "../readers/index.js";
 import { simulate, type SimChoice, type Simulation } from "../simulate/index.js";
 import { esc } from "./escape.js";
+import { sameCliffsSentence, type SameCliffs } from "./same-cliffs.js";
+import { against, dollarFormat } from "../simulate/index.js";
 import { n } from "../table.js";
 
 export interface ProfileRun {
@@ -40,7 +42,7 @@ const PROFILE_NAMES: Profile[] = ["reference", "recall"];
  * Where an archive would keep each text, writing nothing: a profile with the archive on is
  * compared with its pointer lines as they would read, and a report never fills the archive.
  */
-function dryArchive(cfg: Config): ArchiveFn | undefined {
+export function dryArchive(cfg: Config): ArchiveFn | undefined {
   if (!cfg.archive) return undefined;
   const root = (cfg.archiveDir || defaultArchiveDir()).replace(/\/+$/, "");
   return (text) => [root, ...archiveName(createHash("sha256").update(text).digest("hex"))].join("/");
@@ -88,7 +90,7 @@ export function neededHtml(cost: CliffCostRow | undefined): string {
   return `<div class="needed">${head}${items.length === 0 ? `<p class="muted">nothing: every needed token is still in the request</p>` : `<ul>${items.join("")}</ul>`}</div>`;
 }
 
-const RULE_LABEL: Record<HeldItem["rule"], string> = {
+export const RULE_LABEL: Record<HeldItem["rule"], string> = {
   head: "the head", tail: "the kept tail", result: "a short result whole", call: "a call's signature line", text: "assistant text", thinking: "thinking",
   user: "user text", system: "system text", files: "the file lists", edit: "an edit's or write's new text", plan: "the newest plan",
   "working-set": "the working set (a file's newest copy)", pinned: "a pinned result", "error-tail": "a failed result's end", focus: "the focus's lines", "back-ref": "a dropped result's lines a later step named", "asked-twice": "a repeated call's newest result",
@@ -103,13 +105,29 @@ export function heldHtml(cost: CliffCostRow | undefined): string {
   return `<div class="held-by"><h3>What kept the needed tokens it held</h3>${items.length === 0 ? `<p class="muted">nothing: the request holds none of them</p>` : `<ul>${items.join("")}</ul>`}</div>`;
 }
 
-/** The two profiles side by side. */
-export function profilesHtml(runs: readonly ProfileRun[]): string {
+/** The two profiles' bills, each replayed with its own cliffs, in one sentence. */
+function billSentence(runs: readonly ProfileRun[], usd: (v: number) => string): string {
+  const [a, b] = runs;
+  const dollars = a.dollars !== null && b.dollars !== null;
+  const [x, y] = dollars ? [a.dollars!, b.dollars!] : [a.billed, b.billed];
+  const cost = (r: ProfileRun): string => (dollars ? usd(r.dollars!) : `${n(Math.round(r.billed))} billed input tokens`);
+  const bigger = a.meanAfter > b.meanAfter ? a : b;
+  const why = a.cliffs === 0 && b.cliffs === 0 ? "" : ` (${bigger.profile} keeps more after each cliff, ${n(bigger.meanAfter)} tokens against ${n((bigger === a ? b : a).meanAfter)}, and every later request carries it${a.cliffs !== b.cliffs ? `; its ${n(bigger.cliffs)} cliff(s) against ${n((bigger === a ? b : a).cliffs)}` : ""})`;
+  return `Each replayed with its own cliffs, ${a.profile} costs ${cost(a)}, ${against(x, y)} than ${b.profile}'s ${cost(b)}${x === y ? "" : why}.`;
+}
+
+/** The two profiles: at the same cliffs on one denominator, which did better and why; then each one's own replay and bill. */
+export function profilesHtml(runs: readonly ProfileRun[], same: SameCliffs): string {
   const priced = runs.some((r) => r.dollars !== null);
-  const usd = (r: ProfileRun): string => (priced ? `<td>${r.dollars === null ? "" : `$${r.dollars.toFixed(2)}`}</td>` : "");
-  const rows = runs.map((r) => `<tr class="profile-${r.profile}"><td>${r.profile}</td><td>${n(r.cliffs)}</td><td>${n(r.meanAfter)}</td><td>${n(r.peak)}</td><td>${n(Math.round(r.billed))}</td>${usd(r)}<td>${n(r.held)} / ${n(r.needed)} (${pct(r.held, r.needed)})</td><td>${n(r.refetches)} (${n(r.refetchTokens)} tokens)</td></tr>`);
-  const lists = runs.map((r) => `<p><b>${r.profile}</b> dropped ${n(r.dropped.length)} needed token(s)${r.dropped.length === 0 ? "." : `: ${tokenList(r.dropped)}`}</p>`);
-  return `<table id="profiles"><tr><th>profile</th><th>cliffs</th><th>tokens after a cliff (mean)</th><th>peak</th><th>billed input tokens</th>${priced ? "<th>dollars</th>" : ""}<th>needed tokens held</th><th>re-fetches</th></tr>${rows.join("")}</table>
-<p class="muted">The session replayed with each profile's own defaults at the same threshold, billed as in "What it costs" (the profile in force is that bill, the other the same replay under its own profile); "needed" counts, at every cliff, the distinctive tokens the next 8 model turns used that only the history before the cliff held; "re-fetches" the calls made while a cliff stood that repeat a call whose result it dropped (a lower bound on what the cliffs cost the agent).</p>
+  const dollars = dollarFormat(runs.map((r) => r.dollars ?? 0));
+  const usd = (r: ProfileRun): string => (priced ? `<td>${r.dollars === null ? "" : dollars(r.dollars)}</td>` : "");
+  const sameRows = same.runs.map((r) => `<tr class="same-${r.profile}"><td>${r.profile}</td><td>${n(r.held)} / ${n(same.needed)} (${pct(r.held, same.needed)})</td><td>${n(r.meanAfter)}</td></tr>`);
+  const rows = runs.map((r) => `<tr class="profile-${r.profile}"><td>${r.profile}</td>${usd(r)}<td>${n(Math.round(r.billed))}</td><td>${n(r.cliffs)}</td><td>${n(r.meanAfter)}</td><td>${n(r.peak)}</td><td>${n(r.refetches)} (${n(r.refetchTokens)} tokens)</td></tr>`);
+  const lists = runs.map((r) => `<p><b>${r.profile}</b>'s own cliffs dropped ${n(r.dropped.length)} needed token(s)${r.dropped.length === 0 ? "." : `: ${tokenList(r.dropped)}`}</p>`);
+  return `<p id="profile-verdict">${esc(sameCliffsSentence(same, (rule) => RULE_LABEL[rule]))}</p>
+<table id="same-cliffs"><tr><th>profile</th><th>needed tokens held, at the same cliffs</th><th>tokens after a cliff (mean)</th></tr>${sameRows.join("")}</table>
+<p id="profile-bills">${esc(billSentence(runs, dollars))}</p>
+<table id="profiles"><tr><th>profile</th>${priced ? "<th>dollars</th>" : ""}<th>billed input tokens</th><th>cliffs</th><th>tokens after a cliff (mean)</th><th>peak</th><th>re-fetches</th></tr>${rows.join("")}</table>
+<p class="muted">"Needed" counts, at every cliff, the distinctive tokens the next 8 model turns used that only the history before the cliff held; the first table compacts each cliff's request under both profiles, so both are judged on the same tokens. The second replays the session under each profile's own defaults at the same threshold, billed as in "What it costs" (the profile in force is that bill); "re-fetches" are the calls made while a cliff stood that repeat a call whose result it dropped (a lower bound on what the cliffs cost the agent).</p>
 <div id="profile-dropped">${lists.join("")}</div>`;
 }
