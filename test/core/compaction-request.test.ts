@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { compactionRequestOf, Engine } from "../../core/index.js";
 import { aSession } from "../helpers/sessions.js";
 import {
-  anthropicCompactionRequest, claudeCodeSummaryRequest, CLAUDE_CODE_INSTRUCTION, codexCompactionTurn, CODEX_INSTRUCTION, compactionTriggerRequest, responsesHistory,
+  anthropicCompactionRequest, claudeCodeFramed, claudeCodeSummaryRequest, CLAUDE_CODE_INSTRUCTION, codexCompactionTurn, CODEX_INSTRUCTION, compactionTriggerRequest, responsesHistory,
 } from "../helpers/compaction-requests.js";
 
 const CFG = { keepRecent: 1, thresholdTokens: 2000 };
@@ -27,7 +27,7 @@ describe("recognised from the body", () => {
   });
 
   it("the partial compaction prompt (the RECENT portion) is one too", () => {
-    const messages = [...aSession(2), { role: "user", content: "Your task is to create a detailed summary of the RECENT portion of the conversation — the messages that follow earlier retained context." }];
+    const messages = [...aSession(2), { role: "user", content: claudeCodeFramed("Your task is to create a detailed summary of the RECENT portion of the conversation — the messages that follow earlier retained context.", "a <summary> block") }];
     expect(compactionRequestOf({ messages }, "anthropic")?.by).toBe("claude-code");
   });
 

@@ -8,11 +8,24 @@
  */
 import { aSession } from "./sessions.js";
 
-/** The opening of Claude Code's compaction prompt (2.1.332), shortened: the phrases it is recognised by are its own. */
-export const CLAUDE_CODE_INSTRUCTION =
-  "CRITICAL: Respond with TEXT ONLY. Do NOT call any tools.\n\n" +
+/** Claude Code's framing of every compaction prompt (2.1.332): its preamble, then the prompt, then its reminder. */
+export function claudeCodeFramed(prompt: string, reply = "an <analysis> block followed by a <summary> block"): string {
+  return (
+    "CRITICAL: Respond with TEXT ONLY. Do NOT call any tools.\n\n" +
+    "- Do NOT use Read, Bash, Grep, Glob, Edit, Write, or ANY other tool.\n" +
+    "- You already have all the context you need in the conversation above.\n" +
+    "- Tool calls will be REJECTED and will waste your only turn \u2014 you will fail the task.\n" +
+    `- Your entire response must be plain text: ${reply}.\n\n` +
+    prompt +
+    `\n\nREMINDER: Do NOT call any tools. Respond with plain text only \u2014 ${reply}. Tool calls will be rejected and you will fail the task.`
+  );
+}
+
+/** Claude Code's compaction prompt (2.1.332) in its framing, the prompt itself shortened. */
+export const CLAUDE_CODE_INSTRUCTION = claudeCodeFramed(
   "Your task is to create a detailed summary of the conversation so far, paying close attention to the user's explicit requests and your previous actions.\n" +
-  "Your entire response must be plain text: an <analysis> block followed by a <summary> block.";
+    "This summary should be thorough in capturing technical details, code patterns, and architectural decisions that would be essential for continuing development work without losing context.",
+);
 
 /** The first lines of Codex's checkpoint compaction prompt (0.171.0). */
 export const CODEX_INSTRUCTION =
