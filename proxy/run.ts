@@ -4,7 +4,8 @@
  * The agent owns the terminal: the proxy's log goes to a file, named once before the agent starts.
  * Codex reads no base URL variable: it gets `-c` settings instead (codex.ts), chosen by how it is
  * signed in. OpenCode and Copilot CLI get their own settings (node/clients/opencode.ts, copilot.ts),
- * in variables only. Every upstream is checked before anything listens, and named by where it came from.
+ * in variables only. No agent gets a base URL variable it does not read (agents.ts). Every upstream is
+ * checked before anything listens, and named by where it came from.
  */
 import { missingCommand } from "./find-command.js";
 import { spawn } from "node:child_process";
@@ -17,13 +18,12 @@ import { ruleText } from "./decision/index.js";
 import { upstreamUrl, type ProxyOptions } from "./options.js";
 import { codexArgs, codexCommand, planCodex, type CodexCommand, type CodexPlan } from "../node/clients/index.js";
 import { codexHome, codexSignIn, readCodexConfig } from "../node/clients/index.js";
-import { clientPlan, type ClientPlan } from "../node/clients/index.js";
+import { BASE_URL_VARIABLES, baseUrlVariables, clientPlan, isGeminiCli, type ClientPlan } from "../node/clients/index.js";
 import { startProxy, type RunningProxy } from "./http/index.js";
 
 const UPSTREAM_LABEL: Record<string, string> = { anthropic: "Anthropic", openai: "OpenAI", chatgpt: "ChatGPT", gemini: "Gemini", vertex: "Vertex AI" };
 /** Upstreams only Gemini CLI uses: named in the start line for it alone. */
 const GOOGLE_UPSTREAMS = new Set(["gemini", "vertex"]);
-const isGemini = (command: string): boolean => /^gemini(\.js|\.cmd)?$/.test(basename(command));
 
 export interface RunOptions extends ProxyOptions {
   command: string;
@@ -125,10 +125,11 @@ export async function runAgent(o: RunOptions): Promise<number> {
     return 2;
   }
   const args = codex === null ? o.args : [...codex.codex.lead, ...codexArgs(codex.plan, proxy.url)];
-  // Gemini CLI reads both base URLs for an API key and for Vertex AI; its own compression decides from the prompt tokens the API reports, the compacted count.
-  const childEnv = { ...env, ANTHROPIC_BASE_URL: proxy.url, OPENAI_BASE_URL: `${proxy.url}/v1`, OPENAI_API_BASE: `${proxy.url}/v1`, GOOGLE_GEMINI_BASE_URL: proxy.url, GOOGLE_VERTEX_BASE_URL: proxy.url, ...client?.env(proxy.url) };
+  // Only the agent's own variables (agents.ts). Gemini CLI reads both Google ones, for an API key and for Vertex AI.
+  const ours = Object.fromEntries(baseUrlVariables(o.command, o.args).map((k) => [k, proxy.url + BASE_URL_VARIABLES[k]]));
+  const childEnv = { ...env, ...ours, ...client?.env(proxy.url) };
   const up = proxy.options.upstreams as Record<string, URL>;
-  const gemini = isGemini(o.command);
+  const gemini = isGeminiCli(o.command, o.args);
   const routes = Object.entries(up).filter(([name]) => gemini === GOOGLE_UPSTREAMS.has(name)).map(([name, u]) => `${UPSTREAM_LABEL[name] ?? name} → ${u.href}`).join(", ");
   say(`cliffcompaction: proxy on ${proxy.url} for ${basename(o.command)} (${routes}; ${ruleText(proxy.options.threshold)}); watch it: npx cliffcompaction watch --port ${proxy.port}; log: ${logPath}${proxy.archive ? `; archive: ${proxy.archive.dir}` : ""}`);
   if (codex?.plan.note !== undefined) say(`cliffcompaction: ${codex.plan.note}`);

@@ -4,4 +4,4 @@ export { CODEX_PROVIDER_ID, codexArgs, codexCommand, type CodexCommand, type Cod
 export { addBlock, findBlock, removeBlock } from "./marked-block.js";
 export { blockId, profileLines, shellProfile, type ShellProfile } from "./shell-profile.js";
 export { isOpenCode, planOpenCode, type ClientPlan, type ClientUpstream } from "./opencode.js";
-export { clientPlan } from "./agents.js";
+export { BASE_URL_VARIABLES, baseUrlVariables, clientPlan, isGeminiCli, type BaseUrlVariable } from "./agents.js";
