@@ -20,6 +20,8 @@ const OLD = read("test/fixtures/readme-b272c83.md");
  * be a stale entry) and be a line of the old README.
  */
 const REWRITTEN = new Map<string, string>([
+  ["`run` starts the proxy on a free loopback port, starts the agent with `ANTHROPIC_BASE_URL`,", "rewritten when run began exporting only the variables its agent reads: docs/proxy.md"],
+  ["`OPENAI_BASE_URL` and `OPENAI_API_BASE` pointing at it, passes signals on (Ctrl-C reaches the agent", "rewritten when run began exporting only the variables its agent reads: docs/proxy.md"],
   ["| **AgentParley** | upload `cliffcompaction-agentparley-0.2.0.zip` (built by `npm run build`, see [the plugin](#the-agentparley-plugin)), then Settings → Engines → Context compaction → CliffCompaction |", "issue 44: the package ships the AgentParley zip; where to upload it; README and docs/agentparley.md"],
   ["**Install.** `npm run build` writes `dist/cliffcompaction-agentparley-0.2.0.zip` (the script, its", "issue 44: the package ships the AgentParley zip; where to upload it; README and docs/agentparley.md"],
   ["manifest, a short plugin README and the licence); `npm run build:recall` (`node build.mjs --profile", "issue 44: the package ships the AgentParley zip; where to upload it; README and docs/agentparley.md"],
