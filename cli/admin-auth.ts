@@ -30,42 +30,61 @@ export function adminToken(p: Parsed, base: string, env: NodeJS.ProcessEnv = pro
   }
 }
 
-/** GET `path` of `base` as JSON (at most 4 KiB), or null when nothing usable answers. */
-function askJson(base: string, path: string, timeoutMs: number): Promise<{ status: number; body: unknown } | null> {
+interface Answer {
+  status: number;
+  body: unknown;
+  /** Where the connection went: the address and port the client dialled (a name resolved). */
+  address: string;
+  port: number;
+}
+
+/** GET `path` of `base` as JSON (at most 4 KiB, within `timeoutMs` in all), or null when nothing usable answers. */
+function askJson(base: string, path: string, timeoutMs: number): Promise<Answer | null> {
   return new Promise((resolve) => {
     const req = http.get(base + path, { timeout: timeoutMs, agent: false }, (res) => {
+      const address = res.socket.remoteAddress ?? "";
+      const port = res.socket.remotePort ?? 0;
       let text = "";
       res.setEncoding("utf8");
       res.on("data", (c: string) => (text.length + c.length > 4096 ? req.destroy() : (text += c)));
       res.on("end", () => {
+        clearTimeout(deadline);
         try {
-          resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) });
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(text), address, port });
         } catch {
-          resolve({ status: res.statusCode ?? 0, body: null });
+          resolve({ status: res.statusCode ?? 0, body: null, address, port });
         }
       });
       res.on("error", () => resolve(null));
     });
+    // A trickled answer never goes idle: the whole exchange has its limit too.
+    const deadline = setTimeout(() => req.destroy(), timeoutMs);
     req.on("timeout", () => req.destroy());
-    req.on("error", () => resolve(null));
+    req.on("error", () => {
+      clearTimeout(deadline);
+      resolve(null);
+    });
+    req.on("close", () => clearTimeout(deadline));
   });
 }
 
 /**
  * Whether the listener at `base` holds `token`: it answers a fresh nonce with the HMAC only the
- * token gives. On loopback the proof must be for the port asked (a squatter relaying to the user's
- * proxy on another port fails); a named host beyond loopback may sit behind a forwarder, so there
- * the proxy's own port, which the HMAC covers, is taken as it says.
+ * token gives. On loopback the proof must be for the address and port the connection went to (a
+ * listener relaying to the user's proxy, on another port or at another loopback address on the same
+ * port, fails); a named host beyond loopback may sit behind a forwarder, so there the proxy's own
+ * address and port, which the HMAC covers, are taken as it says.
  */
 export async function listenerHolds(base: string, token: string, timeoutMs = 10_000): Promise<boolean | null> {
   const url = new URL(base);
   const nonce = newNonce();
   const a = await askJson(url.origin, `${PROVE_PATH}?nonce=${nonce}`, timeoutMs);
   if (a === null) return null;
-  const body = (a.body ?? {}) as { port?: unknown; proof?: unknown };
-  const asked = Number(url.port || 80);
-  const port = isLoopback(url.hostname) ? asked : typeof body.port === "number" ? body.port : asked;
-  return a.status === 200 && proves(token, port, nonce, body.proof);
+  const body = (a.body ?? {}) as { address?: unknown; port?: unknown; proof?: unknown };
+  const dialled = isLoopback(url.hostname) || typeof body.address !== "string" || typeof body.port !== "number";
+  const address = dialled ? a.address : (body.address as string);
+  const port = dialled ? a.port : (body.port as number);
+  return a.status === 200 && address !== "" && proves(token, address, port, nonce, body.proof);
 }
 
 /** The headers that carry the token to `base`, once it proved it holds it; {} when there is no token. */

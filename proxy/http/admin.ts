@@ -4,7 +4,7 @@
  * (JSON) and `metrics` (Prometheus text): counts, open on loopback; `events` (server-sent events)
  * and `sessions/ID/last-cliff` (a session's newest summary beside what it dropped): content, the
  * admin token on loopback too; and the web view: the page at `/_cliff/` and `sessions/ID/sawtooth.svg`
- * (content), its icon (open); `prove` (open): HMAC(token, port, nonce), so `watch` and `status`
+ * (content), its icon (open); `prove` (open): HMAC(token, address, port, nonce), so `watch` and `status`
  * send the token only to a listener that holds it.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -15,7 +15,7 @@ import type { Observer } from "../observe/index.js";
 import type { Stats } from "../observe/index.js";
 import { ICON_PATH, sendIcon, sendPage, sendSawtooth, WEB_PATH } from "../web/index.js";
 import type { AdminAccess } from "./access.js";
-import { NONCE, PROVE_PATH, proofOf } from "../../node/admin-proof.js";
+import { canonicalAddress, NONCE, PROVE_PATH, proofOf } from "../../node/admin-proof.js";
 
 export { isLoopback };
 
@@ -77,11 +77,12 @@ function lastCliffOf(res: ServerResponse, ctx: AdminContext, id: string): void {
   else json(res, 200, { id: s.id, model: s.model, ...s.lastCliff });
 }
 
-/** Open: the proof that this proxy holds the token, for the port the client reached (node/admin-proof.ts). */
+/** Open: the proof that this proxy holds the token, for the address and port the client reached (node/admin-proof.ts). */
 function prove(req: IncomingMessage, res: ServerResponse, ctx: AdminContext, nonce: string | null): void {
-  const port = req.socket.localPort;
-  if (nonce === null || !NONCE.test(nonce) || port === undefined) return json(res, 400, { error: "prove takes ?nonce= (32 to 128 hex digits)" });
-  json(res, 200, { port, proof: proofOf(ctx.adminToken, port, nonce) });
+  const { localAddress, localPort: port } = req.socket;
+  if (nonce === null || !NONCE.test(nonce) || port === undefined || localAddress === undefined) return json(res, 400, { error: "prove takes ?nonce= (32 to 128 hex digits)" });
+  const address = canonicalAddress(localAddress);
+  json(res, 200, { address, port, proof: proofOf(ctx.adminToken, address, port, nonce) });
 }
 
 /** Answers a GET under /_cliff/ (true), or leaves it to the caller (false). */

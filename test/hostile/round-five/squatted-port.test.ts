@@ -78,7 +78,7 @@ describe(`round five: a squatted port (the squatter runs as ${asOther ? "nobody"
   it("4. the real proxy proves it holds the token, for its own port", async () => {
     const nonce = "ab".repeat(16);
     const r = await (await fetch(`${real.url}/_cliff/prove?nonce=${nonce}`)).json();
-    expect(r).toEqual({ port: real.port, proof: proofOf(token, real.port, nonce) });
+    expect(r).toEqual({ address: "127.0.0.1", port: real.port, proof: proofOf(token, "127.0.0.1", real.port, nonce) });
     expect((await fetch(`${real.url}/_cliff/prove?nonce=short`)).status).toBe(400);
     const watch = await cli("watch", "--once", "--port", String(real.port));
     expect(watch.code, watch.err).toBe(0);
