@@ -20,6 +20,7 @@ import { codexArgs, codexCommand, planCodex, type CodexCommand, type CodexPlan }
 import { codexHome, codexSignIn, readCodexConfig } from "../node/clients/index.js";
 import { BASE_URL_VARIABLES, baseUrlVariables, clientPlan, isGeminiCli, type ClientPlan } from "../node/clients/index.js";
 import { startProxy, type RunningProxy } from "./http/index.js";
+import { claudeTriggerLines, isClaudeCode } from "./claude-trigger.js";
 
 const UPSTREAM_LABEL: Record<string, string> = { anthropic: "Anthropic", openai: "OpenAI", chatgpt: "ChatGPT", gemini: "Gemini", vertex: "Vertex AI" };
 /** Upstreams only Gemini CLI uses: named in the start line for it alone. */
@@ -134,6 +135,10 @@ export async function runAgent(o: RunOptions): Promise<number> {
   say(`cliffcompaction: proxy on ${proxy.url} for ${basename(o.command)} (${routes}; ${ruleText(proxy.options.threshold)}); watch it: npx cliffcompaction watch --port ${proxy.port}; log: ${logPath}${proxy.archive ? `; archive: ${proxy.archive.dir}` : ""}`);
   if (codex?.plan.note !== undefined) say(`cliffcompaction: ${codex.plan.note}`);
   if (client?.note !== undefined) say(`cliffcompaction: ${client.note}`);
+  for (const line of isClaudeCode(o.command, o.args) ? claudeTriggerLines(proxy.options.threshold, env, process.cwd(), o.args) : []) {
+    say(`cliffcompaction: WARNING: ${line}`);
+    appendFileSync(logPath, `${new Date().toISOString()} WARNING ${line}\n`);
+  }
   if (gemini && env.GOOGLE_GENAI_USE_GCA === "true") say("cliffcompaction: Gemini CLI signed in with Google talks to Code Assist, which run leaves alone (not compacted); an API key (GEMINI_API_KEY) or Vertex AI goes through the proxy");
   return new Promise<number>((resolve) => {
     const child = spawn(o.command, args, { stdio: "inherit", env: childEnv });

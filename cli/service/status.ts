@@ -14,6 +14,7 @@ import { serviceManager } from "./manager.js";
 import type { ServiceManager, ServiceState } from "./service.js";
 import { blockId, shellProfile } from "../../node/clients/index.js";
 import { inertCell } from "../terminal-text.js";
+import { claudeStatusWarnings } from "../../proxy/claude-trigger.js";
 
 const n = (v: unknown): string => (typeof v === "number" ? v.toLocaleString("en-US") : String(v));
 const count = (v: unknown, what: string): string => `${n(v)} ${what}${v === 1 ? "" : "s"}`;
@@ -112,6 +113,8 @@ export async function statusCommand(p: Parsed, d: ServiceDeps): Promise<number> 
   if (stale !== null) proxyLines.push(stale);
   // The listener's answer is anyone's text (whoever holds the port): shown, never acted on.
   const rows: [string, string][] = [["service", service.line], ...proxyLines.map((l): [string, string] => ["proxy", inertCell(l)])];
+  // Claude Code's own trigger, from this user's settings, against the thresholds the proxy states.
+  if (answer.kind === "ours") for (const w of claudeStatusWarnings(answer.status, d.platform.env, process.cwd())) rows.push(["claude", `WARNING: ${w}`]);
   rows.push(["shell", shellLine(d, name, state?.profile?.file, url)]);
   if (state?.codex !== undefined) rows.push(["codex", `${state.codex.file}: through the proxy (${state.codex.signIn === "chatgpt" ? "ChatGPT sign-in" : "API key"})`]);
   if (state !== null) rows.push(["log", state.log]);

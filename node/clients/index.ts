@@ -5,3 +5,4 @@ export { addBlock, findBlock, removeBlock } from "./marked-block.js";
 export { blockId, profileLines, shellProfile, type ShellProfile } from "./shell-profile.js";
 export { isOpenCode, planOpenCode, type ClientPlan, type ClientUpstream } from "./opencode.js";
 export { BASE_URL_VARIABLES, baseUrlVariables, clientPlan, isGeminiCli, type BaseUrlVariable } from "./agents.js";
+export { claudeTrigger, claudeWindows, settingsKey, triggerWarnings, windowFor, type ClaudeWindows } from "./claude-settings.js";
