@@ -30,10 +30,43 @@ interface Entry {
   anchor: string | null;
 }
 
+const isSpace = (c: number): boolean => c === 32 || (c >= 9 && c <= 13);
+// A path's characters ([\w@+./-]), by code.
+const isPathChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 64 && c <= 90) || (c >= 45 && c <= 57) || c === 95 || c === 43;
+// The first characters of ALONE's statuses (`M`, `??`, `modified:`, `new file:`, `both modified:`…).
+const STATUS_START = /* @__PURE__ */ new Set("MADRCU?!mndrb".split("").map((c) => c.charCodeAt(0)));
+
+/**
+ * Whether one of the patterns can match `line`, told by character codes alone: every pattern opens
+ * the line with a path (a run of path characters holding a slash or a dot), which HIT and GREP
+ * follow with `:` (or, inside the run, `-`) and ALONE with nothing but spaces, unless a status opens
+ * the line. Prose, version lists and minified code are settled here, never by the patterns, whose
+ * backtracking costs most in the sandbox's engine. Any other character than ASCII leaves it to them.
+ */
+function mayBeEntry(line: string): boolean {
+  const n = line.length;
+  let s = 0;
+  while (s < n && isSpace(line.charCodeAt(s))) s++;
+  let e = s;
+  let slashOrDot = false;
+  let dash = false;
+  for (; e < n; e++) {
+    const c = line.charCodeAt(e);
+    if (c > 127) return true;
+    if (!isPathChar(c)) break;
+    if (c === 47 || c === 46) slashOrDot = true;
+    else if (c === 45) dash = true;
+  }
+  if (s === 0 && slashOrDot && (dash || line.charCodeAt(e) === 58)) return true;
+  let r = e;
+  while (r < n && isSpace(line.charCodeAt(r))) r++;
+  if (r < n && line.charCodeAt(r) > 127) return true;
+  return (r === n && slashOrDot) || (s < n && STATUS_START.has(line.charCodeAt(s)));
+}
+
 /** A line's path and anchor, or null when the line is no listing line. */
 function entryOf(line: string): Entry | null {
-  // Every pattern holds a path, and a path holds a slash or a dot: most prose and log lines are told apart without the patterns (slow in the sandbox's engine).
-  if (line.indexOf("/") < 0 && line.indexOf(".") < 0) return null;
+  if (!mayBeEntry(line)) return null;
   const hit = HIT.exec(line);
   if (hit !== null) return hit[1] !== undefined ? { path: hit[1], anchor: `${hit[1]}:${hit[2]}` } : { path: hit[3], anchor: null };
   const alone = ALONE.exec(line);
