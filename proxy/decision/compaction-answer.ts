@@ -17,7 +17,25 @@ export const OWN_COMPACTION = "cliffcompaction-summary:";
 
 /** How much of the head's text opens Claude Code's answer. */
 const HEAD_MAX_CHARS = 8000;
-const REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
+const REMINDER_OPEN = "<system-reminder>";
+const REMINDER_CLOSE = "</system-reminder>";
+
+/**
+ * `text` without its `<system-reminder>…</system-reminder>` blocks, each to the nearest closing. An
+ * opening with no closing after it ends the search: none after it has one either (a lazy pattern
+ * searched to the end from each such opening, quadratic in a head of many unclosed ones).
+ */
+function withoutReminders(text: string): string {
+  let out = "";
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf(REMINDER_OPEN, from);
+    const close = open < 0 ? -1 : text.indexOf(REMINDER_CLOSE, open + REMINDER_OPEN.length);
+    if (close < 0) return from === 0 ? text : out + text.slice(from);
+    out += text.slice(from, open);
+    from = close + REMINDER_CLOSE.length;
+  }
+}
 
 /** The history the request asks to have summarised: its messages without the instruction (and what follows it). */
 export function historyOf(messages: readonly unknown[], request: CompactionRequest): unknown[] {
@@ -35,7 +53,7 @@ export function historyOf(messages: readonly unknown[], request: CompactionReque
 function headText(head: readonly unknown[]): string {
   const texts = head
     .filter((m) => obj(m).role === "user")
-    .map((m) => summaryMessageText(m).replace(REMINDER, "").trim())
+    .map((m) => withoutReminders(summaryMessageText(m)).trim())
     .filter((t) => t !== "");
   return truncate(texts.join("\n\n"), HEAD_MAX_CHARS);
 }
