@@ -11,6 +11,7 @@ import { DEFAULT_CONFIG, type Config } from "./config/index.js";
 import type { Dialect } from "./dialects/types.js";
 import { CallBook, type BookedCall } from "./parts/call-book.js";
 import { callKey, readKeyPath } from "./repeats/call-key.js";
+import { heldWhole } from "./repeats/held-whole.js";
 import type { ResultMeta } from "./parts/index.js";
 import { strip } from "./text.js";
 import { tokensOfChars } from "./estimate/estimate.js";
@@ -107,12 +108,12 @@ function pointsAt(summary: string, path: string): boolean {
 }
 
 /** Whether the result of `site` stood in [headLen, cut) and the summary does not hold its text whole. */
-function dropped(book: SiteBook, site: Site, cliff: CliffSeen): boolean {
+function dropped(book: SiteBook, site: Site, cliff: CliffSeen, held: (text: string) => boolean): boolean {
   if (site.at < cliff.headLen || site.at >= cliff.cut) return false;
   const answer = book.answerOf(site);
   if (answer === undefined || answer.at >= cliff.cut) return false;
   const clean = strip(answer.text);
-  return clean !== "" && cliff.summaryText.indexOf(clean) < 0;
+  return clean !== "" && !held(clean);
 }
 
 /**
@@ -125,10 +126,11 @@ export function refetchesIn(messages: readonly unknown[], d: Dialect, cliff: Cli
   const book = read(messages, d, Math.min(cliff.headLen, from), end);
   const out: Refetch[] = [];
   const newest = new Map<string, Site>();
+  const held = heldWhole(cliff.summaryText);
   for (const site of book.sites) {
     if (site.key === "") continue;
     if (site.at >= from) {
-      const found = refetchOf(book, site, newest.get(site.key), cliff);
+      const found = refetchOf(book, site, newest.get(site.key), cliff, held);
       if (found !== null) out.push(found);
     }
     newest.set(site.key, site);
@@ -136,10 +138,10 @@ export function refetchesIn(messages: readonly unknown[], d: Dialect, cliff: Cli
   return out;
 }
 
-function refetchOf(book: SiteBook, site: Site, earlier: Site | undefined, cliff: CliffSeen): Refetch | null {
+function refetchOf(book: SiteBook, site: Site, earlier: Site | undefined, cliff: CliffSeen, held: (text: string) => boolean): Refetch | null {
   const path = readKeyPath(site.key);
   const archived = path !== null && (earlier === undefined || earlier.at < cliff.cut) && pointsAt(cliff.summaryText, path);
-  if (!archived && (earlier === undefined || !dropped(book, earlier, cliff))) return null;
+  if (!archived && (earlier === undefined || !dropped(book, earlier, cliff, held))) return null;
   const own = book.answerOf(site);
   const theirs = earlier === undefined ? undefined : book.answerOf(earlier);
   const text = own?.text ?? theirs?.text ?? "";
