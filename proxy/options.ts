@@ -8,7 +8,7 @@ import type { ThresholdPolicy } from "./decision/index.js";
 export const DEFAULT_PORT = 8257;
 export const DEFAULT_UPSTREAMS: Record<UpstreamName, string> = {
   anthropic: "https://api.anthropic.com", openai: "https://api.openai.com/v1", chatgpt: "https://chatgpt.com",
-  gemini: "https://generativelanguage.googleapis.com", vertex: "https://aiplatform.googleapis.com",
+  gemini: "https://generativelanguage.googleapis.com", vertex: "https://aiplatform.googleapis.com", codeassist: "https://cloudcode-pa.googleapis.com",
 };
 /** Bodies up to this size are compacted; larger ones stream through untouched, never buffered. */
 export const DEFAULT_COMPACT_LIMIT = 64 * 1024 * 1024;

@@ -3,14 +3,16 @@
  * the end of the path, so any prefix a client's base URL adds (none, `/v1`, `/openai/v1`,
  * `/backend-api/codex`, `/v1beta`) reaches the same route. Gemini names the model and the method in
  * the path (`…/models/{model}:generateContent`); Vertex AI's paths (`…/projects/P/locations/L/…`)
- * go to the Vertex upstream. The upstream is fixed by configuration: a request
+ * go to the Vertex upstream. Gemini CLI signed in with Google talks to Code Assist
+ * (`/v1internal:generateContent`), whose body names the model and holds the Gemini request under
+ * `request`. The upstream is fixed by configuration: a request
  * only chooses between the configured ones, by its path and its headers, never by a host of its own.
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { DialectName } from "../core/index.js";
 
-export type UpstreamName = "anthropic" | "openai" | "chatgpt" | "gemini" | "vertex";
-export const UPSTREAM_NAMES: readonly UpstreamName[] = ["anthropic", "openai", "chatgpt", "gemini", "vertex"];
+export type UpstreamName = "anthropic" | "openai" | "chatgpt" | "gemini" | "vertex" | "codeassist";
+export const UPSTREAM_NAMES: readonly UpstreamName[] = ["anthropic", "openai", "chatgpt", "gemini", "vertex", "codeassist"];
 
 export interface Route {
   /** The dialect of a request the proxy compacts; null when it is forwarded untouched. */
@@ -20,6 +22,8 @@ export interface Route {
   remoteSummary: boolean;
   /** The model a Gemini path names (its body names none). */
   model?: string;
+  /** The body's member that holds the request in `api`'s dialect (Code Assist's `request`); absent: the body itself. */
+  envelope?: "request";
 }
 
 /** Gemini's generate methods; the model is the segment before the colon. */
@@ -27,8 +31,13 @@ const GEMINI_GENERATE = /\/models\/([^/:]+):(generateContent|streamGenerateConte
 /** Any other Gemini or Vertex method or resource (countTokens, embeddings, files, caches, models). */
 const GEMINI_PATH = /^\/(upload\/)?v1(alpha|beta)\d*(\/|$)|\/models\/[^/:]+:[A-Za-z]+$|\/(cachedContents|fileSearchStores)(\/|$)/;
 const VERTEX_PATH = /\/projects\/[^/]+\/locations\/[^/]+(\/|$)/;
+/** Code Assist's methods: `/{version}:{method}` (version v1internal unless CODE_ASSIST_API_VERSION says otherwise) and its operations. */
+const CODE_ASSIST_GENERATE = /\/v\d+[a-z]*internal:(generateContent|streamGenerateContent)$/;
+const CODE_ASSIST_PATH = /\/v\d+[a-z]*internal(:[A-Za-z]+$|\/|$)/;
 
 function googleRoute(method: string, p: string, headers: IncomingHttpHeaders): Route | null {
+  if (CODE_ASSIST_GENERATE.test(p)) return { api: method === "POST" ? "gemini" : null, upstream: "codeassist", remoteSummary: false, envelope: "request" };
+  if (CODE_ASSIST_PATH.test(p)) return { api: null, upstream: "codeassist", remoteSummary: false };
   const vertex = VERTEX_PATH.test(p);
   const m = GEMINI_GENERATE.exec(p);
   if (m !== null) {

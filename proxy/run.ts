@@ -18,13 +18,13 @@ import { ruleText } from "./decision/index.js";
 import { upstreamUrl, type ProxyOptions } from "./options.js";
 import { codexArgs, codexCommand, planCodex, type CodexCommand, type CodexPlan } from "../node/clients/index.js";
 import { codexHome, codexSignIn, readCodexConfig } from "../node/clients/index.js";
-import { BASE_URL_VARIABLES, baseUrlVariables, clientPlan, isGeminiCli, type ClientPlan } from "../node/clients/index.js";
+import { BASE_URL_VARIABLES, baseUrlVariables, clientPlan, GEMINI_BASE_URLS, isGeminiCli, type ClientPlan } from "../node/clients/index.js";
 import { startProxy, type RunningProxy } from "./http/index.js";
 import { claudeTriggerLines, isClaudeCode } from "./claude-trigger.js";
 
-const UPSTREAM_LABEL: Record<string, string> = { anthropic: "Anthropic", openai: "OpenAI", chatgpt: "ChatGPT", gemini: "Gemini", vertex: "Vertex AI" };
+const UPSTREAM_LABEL: Record<string, string> = { anthropic: "Anthropic", openai: "OpenAI", chatgpt: "ChatGPT", gemini: "Gemini", vertex: "Vertex AI", codeassist: "Code Assist" };
 /** Upstreams only Gemini CLI uses: named in the start line for it alone. */
-const GOOGLE_UPSTREAMS = new Set(["gemini", "vertex"]);
+const GOOGLE_UPSTREAMS = new Set(["gemini", "vertex", "codeassist"]);
 
 export interface RunOptions extends ProxyOptions {
   command: string;
@@ -51,8 +51,7 @@ function userUpstreams(o: RunOptions, env: NodeJS.ProcessEnv, codex: CodexPlan |
   for (const u of client?.upstreams ?? []) up[u.name] ??= { url: u.url, source: u.source };
   if (env.ANTHROPIC_BASE_URL) up.anthropic ??= { url: env.ANTHROPIC_BASE_URL, source: "ANTHROPIC_BASE_URL" };
   if (env.OPENAI_BASE_URL) up.openai ??= { url: env.OPENAI_BASE_URL, source: "OPENAI_BASE_URL" };
-  if (env.GOOGLE_GEMINI_BASE_URL) up.gemini ??= { url: env.GOOGLE_GEMINI_BASE_URL, source: "GOOGLE_GEMINI_BASE_URL" };
-  if (env.GOOGLE_VERTEX_BASE_URL) up.vertex ??= { url: env.GOOGLE_VERTEX_BASE_URL, source: "GOOGLE_VERTEX_BASE_URL" };
+  for (const [variable, name] of GEMINI_BASE_URLS) if (env[variable]) up[name] ??= { url: env[variable]!, source: variable };
   return up;
 }
 
@@ -126,7 +125,7 @@ export async function runAgent(o: RunOptions): Promise<number> {
     return 2;
   }
   const args = codex === null ? o.args : [...codex.codex.lead, ...codexArgs(codex.plan, proxy.url)];
-  // Only the agent's own variables (agents.ts). Gemini CLI reads both Google ones, for an API key and for Vertex AI.
+  // Only the agent's own variables (agents.ts). Gemini CLI reads Google's three, for an API key, Vertex AI and a Google sign-in (Code Assist).
   const ours = Object.fromEntries(baseUrlVariables(o.command, o.args).map((k) => [k, proxy.url + BASE_URL_VARIABLES[k]]));
   const childEnv = { ...env, ...ours, ...client?.env(proxy.url) };
   const up = proxy.options.upstreams as Record<string, URL>;
@@ -139,7 +138,6 @@ export async function runAgent(o: RunOptions): Promise<number> {
     say(`cliffcompaction: WARNING: ${line}`);
     appendFileSync(logPath, `${new Date().toISOString()} WARNING ${line}\n`);
   }
-  if (gemini && env.GOOGLE_GENAI_USE_GCA === "true") say("cliffcompaction: Gemini CLI signed in with Google talks to Code Assist, which run leaves alone (not compacted); an API key (GEMINI_API_KEY) or Vertex AI goes through the proxy");
   return new Promise<number>((resolve) => {
     const child = spawn(o.command, args, { stdio: "inherit", env: childEnv });
     // Ctrl-C in a terminal reaches the agent directly (same process group): pass it on only when it did not.

@@ -60,7 +60,7 @@ async function serve(p: Parsed): Promise<number> {
   const note = options.config === undefined ? null : archiveOffNote(options.config, host, options.archiveAsked);
   if (note !== null) process.stderr.write(note + "\n");
   const up = proxy.options.upstreams;
-  process.stderr.write(`cliffcompaction: proxy on ${proxy.url} (Anthropic → ${up.anthropic.href}, OpenAI → ${up.openai.href}, ChatGPT → ${up.chatgpt.href}, Gemini → ${up.gemini.href}, Vertex AI → ${up.vertex.href}); status: ${proxy.url}/_cliff/status; watch: cliffcompaction watch${proxy.port === 8257 ? "" : ` --port ${proxy.port}`}${proxy.archive ? `; archive: ${proxy.archive.dir}` : ""}\n`);
+  process.stderr.write(`cliffcompaction: proxy on ${proxy.url} (Anthropic → ${up.anthropic.href}, OpenAI → ${up.openai.href}, ChatGPT → ${up.chatgpt.href}, Gemini → ${up.gemini.href}, Vertex AI → ${up.vertex.href}, Code Assist → ${up.codeassist.href}); status: ${proxy.url}/_cliff/status; watch: cliffcompaction watch${proxy.port === 8257 ? "" : ` --port ${proxy.port}`}${proxy.archive ? `; archive: ${proxy.archive.dir}` : ""}\n`);
   for (const line of headerLines(proxy.options, proxy.engine.config.minGainTokens)) process.stderr.write(`cliffcompaction: ${line}\n`);
   await stopOnSignal(proxy, drainMs);
   return 0;

@@ -11,7 +11,7 @@ import type { Parsed } from "../args.js";
 import { InputError } from "../readers/index.js";
 import { hostSetting } from "../settings.js";
 
-const UPSTREAM_KEYS = [["anthropic", "anthropicUpstream"], ["openai", "openaiUpstream"], ["chatgpt", "chatgptUpstream"], ["gemini", "geminiUpstream"], ["vertex", "vertexUpstream"]] as const;
+const UPSTREAM_KEYS = [["anthropic", "anthropicUpstream"], ["openai", "openaiUpstream"], ["chatgpt", "chatgptUpstream"], ["gemini", "geminiUpstream"], ["vertex", "vertexUpstream"], ["codeassist", "codeassistUpstream"]] as const;
 
 /** Upstreams in the one order: flag, CLIFF_* variable, config file, default; each checked as a base URL, with where it came from. */
 export function upstreamSettings(layers: readonly ConfigLayer[]): { upstreams: ProxyOptions["upstreams"]; sources: Record<string, string> } {

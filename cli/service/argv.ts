@@ -10,12 +10,13 @@ import { adminTokenFile } from "../../node/admin-token.js";
 import type { Parsed } from "../args.js";
 import { checkBaseUrl, checkWritten, type Written } from "./values.js";
 import type { Platform } from "./service.js";
+import { GEMINI_BASE_URLS } from "../../node/clients/index.js";
 
 /** Enable's own flags: not serve's. */
 const ENABLE_ONLY = new Set(["name", "no-env", "shell-profile", "codex", "port", "help", "version"]);
 /** serve's flags whose value is a path. */
 const PATHS = new Set(["config", "debug-dir", "archive", "archive-dir", "admin-token-file"]);
-const BASE_URLS = [["ANTHROPIC_BASE_URL", "anthropic-upstream"], ["OPENAI_BASE_URL", "openai-upstream"]] as const;
+const BASE_URLS: readonly (readonly [string, string])[] = [["ANTHROPIC_BASE_URL", "anthropic-upstream"], ["OPENAI_BASE_URL", "openai-upstream"], ...GEMINI_BASE_URLS.map(([variable, name]) => [variable, `${name}-upstream`] as const)];
 
 export interface ServiceArgv {
   argv: string[];
@@ -53,7 +54,7 @@ export function serviceArgv(p: Parsed, platform: Platform, cli: string[], port: 
     add(flag, url, variable);
     notes.push(`cliffcompaction: ${variable} is ${url}: the service sends those requests there (--${flag})`);
   }
-  for (const flag of ["anthropic-upstream", "openai-upstream", "chatgpt-upstream"]) {
+  for (const flag of ["anthropic-upstream", "openai-upstream", "chatgpt-upstream", ...GEMINI_BASE_URLS.map(([, name]) => `${name}-upstream`)]) {
     const v = p.values[flag];
     if (typeof v === "string") checkBaseUrl(v, `--${flag}`);
   }

@@ -12,7 +12,7 @@ import { addBlock, removeBlock } from "../../node/clients/index.js";
 import { probe, waitForProxy } from "./probe.js";
 import { logFile, stateDir, validName, type Instance, type Platform, type ServiceManager } from "./service.js";
 import { serviceManager } from "./manager.js";
-import { blockId, profileLines, shellProfile, type ShellProfile } from "../../node/clients/index.js";
+import { baseUrls, blockId, listed, profileLines, shellProfile, type ShellProfile } from "../../node/clients/index.js";
 
 /** What `enable` did for one instance. */
 export interface EnabledState {
@@ -88,6 +88,13 @@ function wireProfile(profile: ShellProfile, url: string, name: string, before: E
   return { file: profile.file, newline };
 }
 
+/** The block's variables by value: "A and B=url, C=url/v1". */
+function exportsText(url: string): string {
+  const byValue = new Map<string, string[]>();
+  for (const [k, v] of baseUrls(url)) byValue.set(v, [...(byValue.get(v) ?? []), k]);
+  return [...byValue].map(([v, names]) => `${listed(names)}=${v}`).join(", ");
+}
+
 export async function enableCommand(p: Parsed, d: ServiceDeps): Promise<number> {
   if (p.positionals.length > 0 || p.rest.length > 0) throw new UsageError("enable takes no FILE or command; serve's flags go straight to it");
   const name = instanceName(p);
@@ -122,7 +129,7 @@ export async function enableCommand(p: Parsed, d: ServiceDeps): Promise<number> 
   d.say(`cliffcompaction: ${manager.unitName(name)} (${manager.kind}) runs the proxy on ${url} (pid ${String(status.pid)}); log: ${instance.log}`);
   if (profile !== null) {
     state.profile = wireProfile(profile, url, name, before);
-    d.say(`cliffcompaction: ${profile.file} exports ANTHROPIC_BASE_URL=${url}, OPENAI_BASE_URL and OPENAI_API_BASE=${url}/v1 (new shells; this one: source ${profile.file})`);
+    d.say(`cliffcompaction: ${profile.file} exports ${exportsText(url)} (new shells; this one: source ${profile.file})`);
   }
   if (codex !== null) {
     const { wiring, note } = writeCodexWiring(codex, url, name);

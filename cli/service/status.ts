@@ -12,7 +12,7 @@ import { installedVersion, staleWarning } from "./installed-version.js";
 import { probe, type Probe } from "./probe.js";
 import { serviceManager } from "./manager.js";
 import type { ServiceManager, ServiceState } from "./service.js";
-import { blockId, shellProfile } from "../../node/clients/index.js";
+import { blockId, exportedNames, listed, shellProfile } from "../../node/clients/index.js";
 import { inertCell } from "../terminal-text.js";
 import { claudeStatusWarnings } from "../../proxy/claude-trigger.js";
 
@@ -79,10 +79,12 @@ function portLines(url: string, port: number, p: Probe, service: ServiceState | 
 function shellLine(d: ServiceDeps, name: string, file: string | undefined, url: string): string {
   const profile = file ?? shellProfile(d.platform.env, d.platform.platform)?.file;
   if (profile === undefined) return `not wired (cannot tell which profile ${d.platform.env.SHELL ?? "the shell"} reads)`;
-  const wired = existsSync(profile) && findBlock(readFileSync(profile, "utf8"), blockId(name)) !== null;
-  if (!wired) return `${profile}: not wired`;
+  const text = existsSync(profile) ? readFileSync(profile, "utf8") : "";
+  const at = findBlock(text, blockId(name));
+  if (at === null) return `${profile}: not wired`;
   const here = d.platform.env.ANTHROPIC_BASE_URL === url ? "this shell too" : `this shell not yet: source ${profile}`;
-  return `${profile} exports ANTHROPIC_BASE_URL, OPENAI_BASE_URL and OPENAI_API_BASE for ${url} (${here})`;
+  // What the block says, not what this version would write: a block from before Gemini CLI was wired lacks its variables.
+  return `${profile} exports ${listed(exportedNames(text.slice(at[0], at[1])))} for ${url} (${here})`;
 }
 
 /**

@@ -2,6 +2,7 @@
 import { basename } from "node:path";
 import { isCopilot, planCopilot } from "./copilot.js";
 import { isOpenCode, planOpenCode, type ClientPlan } from "./opencode.js";
+import { GEMINI_BASE_URLS } from "./gemini.js";
 
 /** The client's plan, null for a command that is neither, or a one-line error. */
 export function clientPlan(command: string, args: readonly string[], env: NodeJS.ProcessEnv): ClientPlan | string | null {
@@ -17,6 +18,7 @@ export const BASE_URL_VARIABLES = {
   OPENAI_API_BASE: "/v1",
   GOOGLE_GEMINI_BASE_URL: "",
   GOOGLE_VERTEX_BASE_URL: "",
+  CODE_ASSIST_ENDPOINT: "",
 } as const;
 export type BaseUrlVariable = keyof typeof BASE_URL_VARIABLES;
 
@@ -40,7 +42,7 @@ const isCodex = (command: string, args: readonly string[]): boolean => runs(comm
  */
 export function baseUrlVariables(command: string, args: readonly string[]): BaseUrlVariable[] {
   if (isClaudeCode(command, args)) return ["ANTHROPIC_BASE_URL"];
-  if (isGeminiCli(command, args)) return ["GOOGLE_GEMINI_BASE_URL", "GOOGLE_VERTEX_BASE_URL"];
+  if (isGeminiCli(command, args)) return GEMINI_BASE_URLS.map(([variable]) => variable);
   if (isCodex(command, args) || isOpenCode(command, args) || isCopilot(command, args)) return [];
   return Object.keys(BASE_URL_VARIABLES) as BaseUrlVariable[];
 }

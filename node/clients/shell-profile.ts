@@ -4,6 +4,7 @@
  */
 import { homedir } from "node:os";
 import { basename, join } from "node:path";
+import { geminiEnv } from "./gemini.js";
 
 export type ShellSyntax = "posix" | "fish";
 
@@ -24,8 +25,8 @@ export function shellProfile(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, 
   return null;
 }
 
-/** The base URLs a shell should export for a proxy at `url` (OPENAI_API_BASE for older OpenAI SDKs). */
-export const baseUrls = (url: string): [string, string][] => [["ANTHROPIC_BASE_URL", url], ["OPENAI_BASE_URL", `${url}/v1`], ["OPENAI_API_BASE", `${url}/v1`]];
+/** The base URLs a shell should export for a proxy at `url` (OPENAI_API_BASE for older OpenAI SDKs; Gemini CLI's three). */
+export const baseUrls = (url: string): [string, string][] => [["ANTHROPIC_BASE_URL", url], ["OPENAI_BASE_URL", `${url}/v1`], ["OPENAI_API_BASE", `${url}/v1`], ...Object.entries(geminiEnv(url))];
 
 /** The lines of the block: a comment saying what added it, then one export per variable. */
 export function profileLines(url: string, syntax: ShellSyntax, name: string): string[] {
@@ -37,3 +38,13 @@ export function profileLines(url: string, syntax: ShellSyntax, name: string): st
 
 /** The marker of an instance's blocks. */
 export const blockId = (name: string): string => (name === "default" ? "cliffcompaction" : `cliffcompaction ${name}`);
+
+/** The variables a block's lines export (either syntax), in order. */
+export function exportedNames(block: string): string[] {
+  const names: string[] = [];
+  for (const m of block.matchAll(/^(?:export|set -gx) ([A-Za-z_][A-Za-z0-9_]*)/gm)) names.push(m[1]);
+  return names;
+}
+
+/** Names joined for a sentence: "A, B and C". */
+export const listed = (names: readonly string[]): string => (names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`);

@@ -8,7 +8,8 @@ import type { IncomingHttpHeaders } from "node:http";
 import { isObj, sendableList, type DialectName, type Engine, type PrepareContext, type PrepareOptions, type RefetchesSeen } from "../../core/index.js";
 import { bodyText } from "./body.js";
 import { compactionRequest } from "./compaction-request.js";
-import { replacedValue, splicedBody } from "./numbers.js";
+import { editedMember, replacedValue, splicedBody } from "./numbers.js";
+import type { Route } from "../routes.js";
 import { mergedBeta, thinkingPlan, withoutKeptThinking, type ThinkingPlan } from "./preserved-thinking.js";
 import { withKeptInPlace } from "./kept-in-place.js";
 import type { Action, RequestRecord } from "./record.js";
@@ -45,14 +46,20 @@ export function outgoingHeaders(incoming: IncomingHttpHeaders, d: Pick<Decision,
   return d.headers === undefined ? incoming : { ...incoming, ...d.headers };
 }
 
-/** The bytes of what `prepared` sends now, from the request's text where the text can be kept. */
-export function outgoingBytes(text: string, prepared: PrepareContext, plan: ThinkingPlan = NO_PLAN): Buffer {
+/**
+ * The bytes of what `prepared` sends now, from the request's text where the text can be kept;
+ * `envelope` is the body's member that holds the request prepared (Code Assist's `request`).
+ */
+export function outgoingBytes(text: string, prepared: PrepareContext, plan: ThinkingPlan = NO_PLAN, envelope?: string): Buffer {
   const key = prepared.dialect.messagesKey;
   const kept = withKeptInPlace(prepared, plan.kind === "strip" ? withoutKeptThinking(prepared) : prepared.substituted);
   const list = sendableList(prepared.dialect, kept, prepared.baseHead);
-  let spliced = splicedBody(text, key, prepared.messages, list);
+  const splice = (t: string): string | null => splicedBody(t, key, prepared.messages, list);
+  let spliced = envelope === undefined ? splice(text) : editedMember(text, envelope, splice);
   if (spliced !== null && plan.kind === "bind") spliced = replacedValue(spliced, "thinking", JSON.stringify(plan.thinking));
-  return Buffer.from(spliced ?? JSON.stringify({ ...prepared.outgoingBody(), [key]: list, ...(plan.kind === "bind" ? { thinking: plan.thinking } : {}) }), "utf8");
+  if (spliced !== null) return Buffer.from(spliced, "utf8");
+  const request = { ...prepared.outgoingBody(), [key]: list, ...(plan.kind === "bind" ? { thinking: plan.thinking } : {}) };
+  return Buffer.from(JSON.stringify(envelope === undefined ? request : { ...(JSON.parse(text) as Record<string, unknown>), [envelope]: request }), "utf8");
 }
 
 /** The threshold a request is decided against and, when the gain is a share of it, the gain that goes with it. */
@@ -87,13 +94,25 @@ function withRefetches(d: Omit<Decision, "refetches">, engine: Engine, options: 
   }) as Decision;
 }
 
+/** The request in the dialect (the body, or its `envelope` member) and the model it is for: the path's, else the envelope's. */
+function requestOf(body: unknown, where: Where): { request: Record<string, unknown>; model: string | undefined } | null {
+  if (!isObj(body)) return null;
+  if (where.envelope === undefined) return { request: body, model: where.model };
+  const request = body[where.envelope];
+  return isObj(request) ? { request, model: where.model ?? (typeof body.model === "string" ? body.model : undefined) } : null;
+}
+
+/** What the route tells of a body: the model a Gemini path names, the member a Code Assist body holds its request in. */
+type Where = Pick<Route, "model" | "envelope">;
+
 /**
  * `more` adds the host's other per-request options (the session's calibration, an idle gap), given the request's threshold; `preserveThinking` false turns that handling off;
- * `pathModel` is the model a Gemini path names, for the window, the session and the bill (the body sent keeps its own fields).
+ * `where.model` is the model a Gemini path names (or a Code Assist body, beside its request), for the window, the session and the bill (the body sent keeps its own fields);
+ * `where.envelope` the member holding the request in `api`'s dialect.
  */
 export function decide(
   engine: Engine, policy: ThresholdPolicy, api: DialectName, raw: Buffer, headers: IncomingHttpHeaders, more: (parsed: Record<string, unknown>, thresholdTokens: number) => PrepareOptions = () => ({}), preserveThinking = true,
-  pathModel?: string,
+  where: Where = {},
 ): Decision {
   const started = performance.now();
   const record = { api, messagesIn: 0, messagesOut: 0, tokensIn: 0, tokensOut: 0, addedMs: 0 };
@@ -106,9 +125,9 @@ export function decide(
   } catch {
     return failOpen(null);
   }
-  if (!isObj(parsed)) return failOpen(text);
-  const body0 = parsed;
-  const view = (parsed = withPathModel(body0, pathModel));
+  const found = requestOf(parsed, where);
+  if (found === null) return failOpen(text);
+  const body0 = found.request, view = (parsed = withPathModel(body0, found.model));
   const shadow = engine.config.shadow;
   let prepared: PrepareContext;
   let threshold: ThresholdChoice;
@@ -123,7 +142,7 @@ export function decide(
     prepared = engine.prepare(body0, api, options);
     if (prepared.modified && !shadow) {
       if (api === "anthropic") plan = thinkingPlan(body0, preserveThinking);
-      body = outgoingBytes(text, prepared, plan);
+      body = outgoingBytes(text, prepared, plan, where.envelope);
       if (plan.kind === "bind") out = { "anthropic-beta": mergedBeta(headers) };
     }
   } catch {

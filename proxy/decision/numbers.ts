@@ -159,3 +159,14 @@ export function replacedValue(text: string, key: string, json: string): string |
     return null;
   }
 }
+
+/** `text` with the top-level value of `key` (an object's text) replaced by what `edit` makes of it (null when either cannot be read). */
+export function editedMember(text: string, key: string, edit: (member: string) => string | null): string | null {
+  try {
+    const span = topLevelValue(text, key);
+    const edited = span === null ? null : edit(text.slice(span[0], span[1]));
+    return span === null || edited === null ? null : text.slice(0, span[0]) + edited + text.slice(span[1]);
+  } catch {
+    return null;
+  }
+}

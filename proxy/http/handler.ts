@@ -89,7 +89,7 @@ function answeredHere(res: ServerResponse, ctx: Context, route: Route, d: Decisi
 
 /** Sends the decided body; after a context-length refusal, one more rung and a retry, up to the ladder's end. */
 async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context, route: Route, url: URL, raw: Buffer): Promise<void> {
-  const d = decide(ctx.engine, ctx.options.threshold, route.api!, raw, req.headers, (parsed, threshold) => ctx.observer.prepareOptions(ctx.engine, req.headers, route.api!, parsed, threshold), ctx.options.preservedThinking, route.model);
+  const d = decide(ctx.engine, ctx.options.threshold, route.api!, raw, req.headers, (parsed, threshold) => ctx.observer.prepareOptions(ctx.engine, req.headers, route.api!, parsed, threshold), ctx.options.preservedThinking, route);
   const warning = d.threshold === null ? null : ctx.stats.window(d.threshold);
   if (warning !== null) ctx.options.log?.(`${new Date().toISOString()} WARNING ${warning}`);
   const watched = ctx.observer.begin(ctx.engine, req.headers, route.api!, d.parsed, d.prepared, d.thresholdTokens, d.minGainTokens);
@@ -128,7 +128,7 @@ async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context
       }
       if (!context || !ctx.engine.reactive(d.prepared)) return relay(upstream, res, error.chunks);
       escalations++;
-      request.body = outgoingBytes(d.text ??= bodyText(raw), d.prepared, d.thinking);
+      request.body = outgoingBytes(d.text ??= bodyText(raw), d.prepared, d.thinking, route.envelope);
       // An escalation changes a request the first rung may have left alone: it needs the same handling.
       if (d.thinking.kind === "none" && d.parsed !== null && route.api === "anthropic") {
         d.thinking = thinkingPlan(d.parsed, ctx.options.preservedThinking);

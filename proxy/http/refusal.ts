@@ -9,7 +9,7 @@ const GOOGLE_STATUS: Record<number, string> = { 400: "INVALID_ARGUMENT", 403: "P
 export function errorBody(upstream: UpstreamName, type: string, message: string, status = 400): string {
   const text = `cliffcompaction: ${message}`;
   if (upstream === "anthropic") return JSON.stringify({ type: "error", error: { type, message: text } });
-  if (upstream === "gemini" || upstream === "vertex") return JSON.stringify({ error: { code: status, message: text, status: GOOGLE_STATUS[status] ?? "FAILED_PRECONDITION", details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: type, domain: "cliffcompaction" }] } });
+  if (upstream === "gemini" || upstream === "vertex" || upstream === "codeassist") return JSON.stringify({ error: { code: status, message: text, status: GOOGLE_STATUS[status] ?? "FAILED_PRECONDITION", details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: type, domain: "cliffcompaction" }] } });
   return JSON.stringify({ error: { message: text, type, code: type, param: null } });
 }
 

@@ -133,6 +133,9 @@ describe("enable / status / disable with systemd --user", () => {
       `export ANTHROPIC_BASE_URL="http://127.0.0.1:${port}"`,
       `export OPENAI_BASE_URL="http://127.0.0.1:${port}/v1"`,
       `export OPENAI_API_BASE="http://127.0.0.1:${port}/v1"`,
+      `export GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:${port}"`,
+      `export GOOGLE_VERTEX_BASE_URL="http://127.0.0.1:${port}"`,
+      `export CODE_ASSIST_ENDPOINT="http://127.0.0.1:${port}"`,
       "# <<< cliffcompaction <<<",
       "",
     ].join("\n");
@@ -151,7 +154,7 @@ describe("enable / status / disable with systemd --user", () => {
       `service  cliffcompaction.service (systemd --user): running, pid ${pid}; ${unitPath}`,
       expect.stringMatching(new RegExp(`^proxy    http://127\\.0\\.0\\.1:${port} answers: cliffcompaction \\S+, threshold 100,000 tokens, recall profile, keepRecent 2, .*store 0 entries \\(0 KiB\\), \\d+ requests`)),
       "proxy    message threads: declined as the API declines an unsupported thread (400 thread_unsupported_request), so the client sends the whole conversation and it is compacted (--pass-threads sends them on untouched); 0 declined",
-      `shell    ${bashrc} exports ANTHROPIC_BASE_URL, OPENAI_BASE_URL and OPENAI_API_BASE for http://127.0.0.1:${port} (this shell not yet: source ${bashrc})`,
+      `shell    ${bashrc} exports ANTHROPIC_BASE_URL, OPENAI_BASE_URL, OPENAI_API_BASE, GOOGLE_GEMINI_BASE_URL, GOOGLE_VERTEX_BASE_URL and CODE_ASSIST_ENDPOINT for http://127.0.0.1:${port} (this shell not yet: source ${bashrc})`,
       `log      ${log}`,
     ]);
 
@@ -249,6 +252,17 @@ describe("without a service manager", () => {
     expect(r.said).toEqual([`cliffcompaction: no service manager here (no systemd user session, no launchd); run the proxy yourself instead: ${CLI[0]} ${CLI[1]} serve --port 8257 --threshold 90000 --shadow --allow-host a.example --allow-host b.example --admin-token-file ${join(home, ".local", "state", "cliffcompaction", "admin-token")}`]);
     expect(calls).toHaveLength(systemctlCalls);
     expect(existsSync(join(home, ".bashrc"))).toBe(false);
+  });
+});
+
+describe("Gemini CLI's variables", () => {
+  it("a Gemini base URL or Code Assist endpoint the shell already exports stays the service's upstream", async () => {
+    const home = tempHome();
+    const exec: Exec = () => ({ status: 1, stdout: "", stderr: "Failed to connect to bus: No medium found" });
+    const r = await command(["enable"], platform(home, exec, { GOOGLE_GEMINI_BASE_URL: "https://gw.example/gemini", CODE_ASSIST_ENDPOINT: "https://ca.example", GOOGLE_VERTEX_BASE_URL: "http://127.0.0.1:8257" }));
+    expect(r.code).toBe(1);
+    // One pointing at this very port (an earlier enable's) is not an upstream.
+    expect(r.said).toEqual([`cliffcompaction: no service manager here (no systemd user session, no launchd); run the proxy yourself instead: ${CLI[0]} ${CLI[1]} serve --port 8257 --admin-token-file ${join(home, ".local", "state", "cliffcompaction", "admin-token")} --gemini-upstream https://gw.example/gemini --codeassist-upstream https://ca.example`]);
   });
 });
 

@@ -18,18 +18,21 @@ const STEPS: GeminiStep[] = Array.from({ length: 24 }, (_, i) => (i % 3 === 0 ? 
 
 let mock: GeminiModel;
 let vertex: GeminiModel;
+let codeAssist: GeminiModel;
 let proxy: RunningProxy;
 const logs: string[] = [];
 
 beforeAll(async () => {
   mock = await geminiModel(STEPS, "Fixed.", 120_000);
   vertex = await geminiModel(STEPS, "Fixed.", 120_000);
-  proxy = await startProxy({ config: resolveConfig({ thresholdTokens: 6000, keepRecent: 2, minGainTokens: 0 }), port: 0, upstreams: { gemini: mock.url, vertex: vertex.url }, log: (l) => logs.push(l), adminToken: TOKEN });
+  codeAssist = await geminiModel(STEPS, "Fixed.", 120_000);
+  proxy = await startProxy({ config: resolveConfig({ thresholdTokens: 6000, keepRecent: 2, minGainTokens: 0 }), port: 0, upstreams: { gemini: mock.url, vertex: vertex.url, codeassist: codeAssist.url }, log: (l) => logs.push(l), adminToken: TOKEN });
 });
 afterAll(async () => {
   await proxy.close();
   await mock.close();
   await vertex.close();
+  await codeAssist.close();
 });
 
 type Content = { role: string; parts: Record<string, any>[] };
@@ -46,7 +49,8 @@ async function modelOf(res: Response): Promise<Content> {
   const text = await res.text();
   const trimmed = text.trim();
   const chunks: any[] = trimmed.startsWith("data:") ? trimmed.split(/\r?\n\r?\n/).map((e) => JSON.parse(e.replace(/^data: ?/, ""))) : ([] as any[]).concat(JSON.parse(trimmed));
-  const parts = chunks.flatMap((c) => c.candidates?.[0]?.content?.parts ?? []).filter((p: any) => !(typeof p.text === "string" && p.text === ""));
+  // Code Assist wraps each answer in `response`.
+  const parts = chunks.map((c) => c.response ?? c).flatMap((c) => c.candidates?.[0]?.content?.parts ?? []).filter((p: any) => !(typeof p.text === "string" && p.text === ""));
   return { role: "model", parts };
 }
 
@@ -143,6 +147,34 @@ describe("proxy: the Gemini API", () => {
     expect(compacted.some((b) => b.path.includes("streamGenerateContent")) && compacted.some((b) => b.path.includes(":generateContent"))).toBe(true);
     const session = (await status()).sessions.find((x: any) => x.model === "gemini-3.1-pro-preview");
     expect(session.fallbacks).toBe(0);
+  });
+
+  it("Gemini CLI signed in with Google (Code Assist, the request under `request`): the loop's bodies compacted inside the envelope, every one accepted, no fallback", async () => {
+    const wrap = (b: unknown) => ({ model: "gemini-3.5-flash-ca", project: "proj-123", user_prompt_id: "prompt-1", request: { ...(b as object), session_id: "sess-ca" } });
+    const loop = await runLoop(codeAssist, (turn) => (turn % 4 === 3 ? "/v1internal:generateContent" : "/v1internal:streamGenerateContent?alt=sse"), { authorization: "Bearer ya29.oauth-test" }, "Code Assist: fix the failing tests.", wrap);
+    const compacted = expectAccepted(loop);
+    expect(compacted.some((b) => b.path.includes("streamGenerateContent")) && compacted.some((b) => b.path.endsWith(":generateContent"))).toBe(true);
+    for (const b of loop.sent) {
+      // What sits around the request, and beside its contents, goes out as sent.
+      expect(Object.keys(b.whole)).toEqual(["model", "project", "user_prompt_id", "request"]);
+      expect([b.whole.model, b.whole.project, b.whole.user_prompt_id, b.whole.request.session_id]).toEqual(["gemini-3.5-flash-ca", "proj-123", "prompt-1", "sess-ca"]);
+      expect(b.whole.request.systemInstruction.parts[0].text).toBe("You are Gemini CLI, an interactive CLI agent.");
+    }
+    expect(codeAssist.seen.every((x) => x.headers.authorization === "Bearer ya29.oauth-test")).toBe(true);
+    const session = (await status()).sessions.find((x: any) => x.model === "gemini-3.5-flash-ca");
+    expect(session.cliffs).toBeGreaterThanOrEqual(2);
+    expect(session.fallbacks).toBe(0);
+    // Usage read from under `response`.
+    expect(session.usage.input).toBeGreaterThan(0);
+  });
+
+  it("Code Assist's other methods go to the Code Assist upstream untouched", async () => {
+    const raw = '{"metadata":{"ideType":"IDE_UNSPECIFIED"},  "cloudaicompanionProject":"p"}';
+    const n = codeAssist.seen.length;
+    await fetch(proxy.url + "/v1internal:loadCodeAssist", { method: "POST", headers: { authorization: "Bearer ya29.oauth-test", "content-type": "application/json" }, body: raw });
+    expect(codeAssist.seen.length).toBe(n + 1);
+    expect(codeAssist.seen.at(-1)!.body).toBe(raw);
+    expect(codeAssist.seen.at(-1)!.path).toBe("/v1internal:loadCodeAssist");
   });
 
   it("a key in ?key= goes upstream in the query and into no log line or status", async () => {

@@ -1,8 +1,9 @@
 /**
- * `run -- gemini`: Gemini CLI's two base URLs at the proxy, a GOOGLE_GEMINI_BASE_URL the user set
- * becoming the Gemini upstream, the start line naming the Google upstreams for Gemini CLI only, and a
- * Google sign-in told that it goes around the proxy. The agent is a stand-in script named `gemini`
- * that does what Gemini CLI does with an API key: a streamed generateContent to its base URL.
+ * `run -- gemini`: Gemini CLI's base URLs and Code Assist endpoint at the proxy, a
+ * GOOGLE_GEMINI_BASE_URL or CODE_ASSIST_ENDPOINT the user set becoming that upstream, the start line
+ * naming the Google upstreams for Gemini CLI only. The agent is a stand-in script named `gemini` that
+ * does what Gemini CLI does: with an API key a streamed generateContent to its base URL; signed in
+ * with Google (GOOGLE_GENAI_USE_GCA) the same request inside Code Assist's envelope, to its endpoint.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -25,29 +26,36 @@ function standIn(): string {
   writeFileSync(file, `#!${process.execPath}
 const base = process.env.GOOGLE_GEMINI_BASE_URL;
 const body = { contents: [{ role: "user", parts: [{ text: "hi" }] }], tools: [{ functionDeclarations: [{ name: "read_file" }] }] };
-const r = await fetch(base + "/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse", { method: "POST", headers: { "x-goog-api-key": "k", "content-type": "application/json" }, body: JSON.stringify(body) });
-console.log("AGENT", r.status, base === process.env.GOOGLE_VERTEX_BASE_URL, base);
+const gca = process.env.GOOGLE_GENAI_USE_GCA === "true";
+const r = gca
+  ? await fetch(process.env.CODE_ASSIST_ENDPOINT + "/v1internal:streamGenerateContent?alt=sse", { method: "POST", headers: { authorization: "Bearer ya29.t", "content-type": "application/json" }, body: JSON.stringify({ model: "gemini-2.5-pro", project: "p", request: body }) })
+  : await fetch(base + "/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse", { method: "POST", headers: { "x-goog-api-key": "k", "content-type": "application/json" }, body: JSON.stringify(body) });
+console.log("AGENT", r.status, base === process.env.GOOGLE_VERTEX_BASE_URL && base === process.env.CODE_ASSIST_ENDPOINT, base);
 `);
   chmodSync(file, 0o755);
   return file;
 }
 
 describe("run -- gemini", () => {
-  it("points both base URLs at the proxy; the user's GOOGLE_GEMINI_BASE_URL is the upstream; the start line names the Google upstreams", async () => {
-    const r = await runChild(process.execPath, ["dist/cli.mjs", "run", "--", standIn()], process.cwd(), { ...process.env, GOOGLE_GEMINI_BASE_URL: model.url, GOOGLE_VERTEX_BASE_URL: "" }, 60_000);
+  it("points the base URLs and the Code Assist endpoint at the proxy; the user's GOOGLE_GEMINI_BASE_URL is the upstream; the start line names the Google upstreams", async () => {
+    const r = await runChild(process.execPath, ["dist/cli.mjs", "run", "--", standIn()], process.cwd(), { ...process.env, GOOGLE_GEMINI_BASE_URL: model.url, GOOGLE_VERTEX_BASE_URL: "", CODE_ASSIST_ENDPOINT: "" }, 60_000);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toMatch(/^AGENT 200 true http:\/\/127\.0\.0\.1:\d+$/m);
     expect(model.seen.at(-1)!.path).toBe("/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse");
     expect(model.seen.at(-1)!.headers["x-goog-api-key"]).toBe("k");
-    expect(r.err).toContain(`for gemini (Gemini → ${model.url}/, Vertex AI → https://aiplatform.googleapis.com/;`);
+    expect(r.err).toContain(`for gemini (Gemini → ${model.url}/, Vertex AI → https://aiplatform.googleapis.com/, Code Assist → https://cloudcode-pa.googleapis.com/;`);
     expect(r.err).not.toContain("Anthropic →");
     expect(r.err.trim().split("\n")).toHaveLength(1);
   });
 
-  it("signed in with Google: told in one more line that those requests go around the proxy", async () => {
-    const r = await runChild(process.execPath, ["dist/cli.mjs", "run", "--gemini-upstream", model.url, "--", standIn()], process.cwd(), { ...process.env, GOOGLE_GENAI_USE_GCA: "true" }, 60_000);
+  it("signed in with Google: Code Assist goes through the proxy, the user's CODE_ASSIST_ENDPOINT its upstream", async () => {
+    const r = await runChild(process.execPath, ["dist/cli.mjs", "run", "--", standIn()], process.cwd(), { ...process.env, GOOGLE_GENAI_USE_GCA: "true", CODE_ASSIST_ENDPOINT: model.url }, 60_000);
     expect(r.code, r.err).toBe(0);
-    expect(r.err).toMatch(/^cliffcompaction: Gemini CLI signed in with Google talks to Code Assist, which run leaves alone \(not compacted\)/m);
+    expect(r.out).toMatch(/^AGENT 200 true http:\/\/127\.0\.0\.1:\d+$/m);
+    expect(model.seen.at(-1)!.path).toBe("/v1internal:streamGenerateContent?alt=sse");
+    expect(model.seen.at(-1)!.headers.authorization).toBe("Bearer ya29.t");
+    expect(r.err).toContain(`Code Assist → ${model.url}/;`);
+    expect(r.err.trim().split("\n")).toHaveLength(1);
   });
 
   it("another agent's start line leaves the Google upstreams out", async () => {

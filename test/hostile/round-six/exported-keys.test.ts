@@ -20,7 +20,7 @@ afterAll(() => mock.close());
 
 /** Keys of the user's own, for other providers than the agent's. */
 const FOREIGN = ["sk-ant-users-own-anthropic-key", "sk-users-own-openai-key", "sk-users-own-openai-api-base-key", "AIza-users-own-gemini-key"];
-const VARIABLES = ["ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "OPENAI_API_BASE", "GOOGLE_GEMINI_BASE_URL", "GOOGLE_VERTEX_BASE_URL"];
+const VARIABLES = ["ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "OPENAI_API_BASE", "GOOGLE_GEMINI_BASE_URL", "GOOGLE_VERTEX_BASE_URL", "CODE_ASSIST_ENDPOINT"];
 
 /** The stand-in agent: the user's script's calls through any base URL variable it was given, then its own request (`own`). */
 function agent(name: string, own: string): string {
@@ -113,7 +113,7 @@ describe("the base URL variables each agent gets", () => {
     const { baseUrlVariables } = await import("../../../node/clients/index.js");
     expect(baseUrlVariables("/usr/bin/claude", [])).toEqual(["ANTHROPIC_BASE_URL"]);
     expect(baseUrlVariables("npx", ["-y", "@anthropic-ai/claude-code@2.1.332"])).toEqual(["ANTHROPIC_BASE_URL"]);
-    expect(baseUrlVariables("gemini", [])).toEqual(["GOOGLE_GEMINI_BASE_URL", "GOOGLE_VERTEX_BASE_URL"]);
+    expect(baseUrlVariables("gemini", [])).toEqual(["GOOGLE_GEMINI_BASE_URL", "GOOGLE_VERTEX_BASE_URL", "CODE_ASSIST_ENDPOINT"]);
     for (const [c, a] of [["codex", []], ["npx", ["@openai/codex"]], ["opencode", []], ["copilot", []], ["npx", ["@github/copilot"]]] as const) expect(baseUrlVariables(c, a), c).toEqual([]);
     expect(baseUrlVariables("bash", ["-c", "my-agent"])).toEqual(VARIABLES);
   });
