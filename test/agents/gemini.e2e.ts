@@ -1,11 +1,11 @@
 /**
  * Opt-in (`npm run test:agents`): the real Gemini CLI 0.61 from the registry, run headless through
  * `cliffcompaction run` against a scripted Gemini API on 127.0.0.1 (test/helpers/gemini-model.ts)
- * that refuses what the API refuses: a response not paired with its call by name, order and id, a
- * function-call step of the current turn without the signature the model gave it, a signature
- * moved. The script is 24 tool calls (shell commands with long outputs, file reads, a write, an
+ * that refuses what the API refuses: two contents of one role in a row, a response not paired with
+ * its call by name, order and id, a function-call step of the current turn without the signature the
+ * model gave it, a signature moved. The script is 24 tool calls (shell commands with long outputs, file reads, a write, an
  * edit) in one user turn, so every cliff cuts the turn the API checks. Gemini CLI must finish; every
- * request is accepted; the proxy's status, read while the model holds its final answer, shows the
+ * request is accepted, none falls back; the proxy's status, read while the model holds its final answer, shows the
  * session, its cliffs, the usage the model reported and its bill; Gemini CLI's own compression never
  * runs (it decides from the prompt tokens the API reports, the compacted count).
  *
@@ -128,6 +128,8 @@ describe("the real Gemini CLI through cliffcompaction run", () => {
     console.log(`gemini: the status while the final answer waited: ${JSON.stringify({ ...mine, context: undefined, cliffAt: undefined, ledger: { ...mine.ledger, bills: mine.ledger.bills.length } })}`);
     expect(mine.model).toMatch(/^gemini-/);
     expect(mine.cliffs).toBeGreaterThanOrEqual(2);
+    // No compacted request was refused and resent whole.
+    expect(mine.fallbacks).toBe(0);
     expect(mine.ledger.bills.length).toBe(mine.cliffs);
     const answered = run.model.seen.filter((s) => s.usage !== undefined && s.step < STEPS.length);
     const prompt = answered.reduce((n, s) => n + s.usage!.promptTokenCount, 0);
