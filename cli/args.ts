@@ -54,6 +54,7 @@ const CONFIG_HELP: Partial<Record<keyof Config, string>> = {
   strict: "cut the summary itself when still over the threshold",
   appendFileLists: "append the files read and modified to the summary",
   shadow: "report what would happen, send the original",
+  recallTool: "proxy, Pi/OMP: a compacted request offers the model cliff_recall, answered from the history (--no-recall-tool: not offered)",
   archiveDir: "the archive folder (--archive DIR sets it and turns the archive on)",
   archiveMaxBytes: "bound on the archive folder's bytes, least recently archived out first",
   minGainTokens: "after a cliff, the next waits for N tokens of growth past what it left",

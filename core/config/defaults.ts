@@ -35,6 +35,7 @@ export const REFERENCE_CONFIG: Readonly<Config> = Object.freeze({
   filesMaxChars: 16000,
   appendFileLists: false,
   archive: false,
+  recallTool: false,
   archiveDir: "",
   archiveMaxBytes: 268435456,
   minGainTokens: 0,
@@ -62,7 +63,7 @@ export const REFERENCE_CONFIG: Readonly<Config> = Object.freeze({
 const RECALL: Readonly<Partial<Config>> = Object.freeze({
   editMaxChars: 16000, workingSetFileMaxChars: 16000, workingSetMaxChars: 40000, planMaxChars: 3000, cmdMaxChars: 1000,
   humanMaxChars: 1000, thoughtMaxChars: 2000, keepThinking: false, resultMaxChars: 200,
-  tailFocus: true, focusContextLines: 1, focusResultMaxChars: 500, focusTotalMaxChars: 1000, keepFiles: Object.freeze(["AGENTS.md", "CLAUDE.md"]), archive: true,
+  tailFocus: true, focusContextLines: 1, focusResultMaxChars: 500, focusTotalMaxChars: 1000, keepFiles: Object.freeze(["AGENTS.md", "CLAUDE.md"]), archive: true, recallTool: true,
   keepEditedFiles: true, outlineFileMaxChars: 1500, outlineMaxChars: 6000, listingMaxChars: 1500,
   ...((typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__ ? {} : { askedTwiceMaxChars: 8000, askedTwiceTotalMaxChars: 16000 }) as AskedKeys),
   ...((typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ ? {} : { backRefMaxChars: 800, backRefTotalMaxChars: 2000 }) as BackRefKeys),

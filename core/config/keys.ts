@@ -53,6 +53,12 @@ export interface Config {
    * result and cut call in an archive folder, and point at it from the summary.
    */
   archive: boolean;
+  /**
+   * Hosts that answer a recall (the proxy, Pi/OMP): a compacted request offers the model the
+   * `cliff_recall` tool, which brings back a dropped text by the ref its summary names, or
+   * searches the earlier history; the host answers it from the history it holds.
+   */
+  recallTool: boolean;
   /** The archive folder ("" = the host's default). */
   archiveDir: string;
   /** Bound on the archive folder's bytes; the least recently archived files go first. */

@@ -42,6 +42,7 @@ export const CONFIG_KINDS: { readonly [K in keyof Config]: ConfigKind } = {
   filesMaxChars: "int",
   appendFileLists: "bool",
   archive: "bool",
+  recallTool: "bool",
   archiveDir: "string",
   archiveMaxBytes: "int",
   minGainTokens: "int",

@@ -6,7 +6,7 @@
 import { groupDigits } from "../archive.js";
 import type { RecallAnswer } from "./recall-answer.js";
 
-const RECALLED_OPENING = "[cliff_recall: ";
+const RECALLED_OPENING = "[cliffcompaction ";
 
 /** The line for one answered recall (a ref's page or a search), or for one refused. */
 export function recallLine(answer: RecallAnswer): string {
@@ -20,7 +20,7 @@ export function recallLine(answer: RecallAnswer): string {
 }
 
 /** A recall line naming a ref, wherever it stands in a text: the ref is group 1. */
-const RECALLED_REF = /\[cliff_recall: recalled ref ([0-9a-f]{12}), /g;
+const RECALLED_REF = /\[cliffcompaction recalled ref ([0-9a-f]{12}), /g;
 
 /** The refs the recall lines of `text` name, in order (linear: one global scan). */
 export function recalledRefs(text: string): string[] {

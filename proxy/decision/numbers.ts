@@ -170,3 +170,32 @@ export function editedMember(text: string, key: string, edit: (member: string) =
     return null;
   }
 }
+
+/** The text of the top-level value of `key`, as written (null when absent or the text unreadable). */
+export function valueText(text: string, key: string): string | null {
+  try {
+    const span = topLevelValue(text, key);
+    return span === null ? null : text.slice(span[0], span[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** `text` with the top-level value of `key` set to `json`: replaced where it stands, else added as the first member (null: unreadable). */
+export function withValue(text: string, key: string, json: string): string | null {
+  const replaced = replacedValue(text, key, json);
+  if (replaced !== null) return replaced;
+  const open = skipWs(text, 0);
+  if (text.charCodeAt(open) !== OPEN_BRACE || !readable(text)) return null;
+  const next = skipWs(text, open + 1);
+  const member = JSON.stringify(key) + ":" + json;
+  return text.slice(0, open + 1) + member + (text.charCodeAt(next) === CLOSE_BRACE ? "" : ",") + text.slice(open + 1);
+}
+
+function readable(text: string): boolean {
+  try {
+    return eachMember(text, (_name, start) => skipValue(text, start));
+  } catch {
+    return false;
+  }
+}

@@ -42,4 +42,12 @@ export interface RequestRecord {
   compaction?: CompactionRequestBy;
   /** A request in one of Anthropic's message threads (threads.ts): its thread type, `create` or `continue`. */
   thread?: string;
+  /** The model's recalls the proxy answered for this request: rounds sent upstream after the first, calls answered, and the estimated tokens of their answers. */
+  recall?: RecallRecord;
+}
+
+export interface RecallRecord {
+  rounds: number;
+  calls: number;
+  tokens: number;
 }

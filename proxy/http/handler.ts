@@ -6,7 +6,7 @@
  * one more rung and a retry. Any fault of ours sends the original bytes: the proxy is never the
  * reason a request failed.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream";
 import { admin } from "./admin.js";
 import { COMPACT_PATH, compactEndpoint } from "./compact-endpoint.js";
@@ -23,6 +23,7 @@ import type { Action } from "../observe/index.js";
 import { endToEnd, joined, readUpTo, send, type UpstreamRequest } from "./upstream.js";
 import { withReadableOffer } from "../encoding.js";
 import type { Context } from "./context.js";
+import { plainAnswers, recallPlan, type RecallPlan, type Rounds } from "../recall/index.js";
 
 /**
  * The upstream's answer, as it arrives. Either side going away ends the other: a client that
@@ -87,6 +88,19 @@ function answeredHere(res: ServerResponse, ctx: Context, route: Route, d: Decisi
   return true;
 }
 
+/** The request that goes upstream: with the recall tool offered when the plan offers it. */
+function upstreamRequest(ctx: Context, url: URL, headers: IncomingHttpHeaders, body: Buffer, recall: RecallPlan | null): UpstreamRequest {
+  return { agents: ctx.agents, url, method: "POST", headers: recallHeaders(recall, headers), body: offer(recall, body) };
+}
+
+/** A recall loop's further rounds go as the first did. */
+function rounds(request: UpstreamRequest, read: (u: IncomingMessage) => void): Rounds {
+  return { body: request.body as Buffer, send: (body) => send({ ...request, body }), headers: (u) => endToEnd(u.headers) as Record<string, string | string[]>, read };
+}
+
+const offer = (recall: RecallPlan | null, body: Buffer): Buffer => (recall === null ? body : recall.offer(body));
+const recallHeaders = (recall: RecallPlan | null, headers: IncomingHttpHeaders): IncomingHttpHeaders => (recall === null ? headers : plainAnswers(headers));
+
 /** Sends the decided body; after a context-length refusal, one more rung and a retry, up to the ladder's end. */
 async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context, route: Route, url: URL, raw: Buffer): Promise<void> {
   const d = decide(ctx.engine, ctx.options.threshold, route.api!, raw, req.headers, (parsed, threshold) => ctx.observer.prepareOptions(ctx.engine, req.headers, route.api!, parsed, threshold), ctx.options.preservedThinking, route);
@@ -97,7 +111,8 @@ async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context
   if (!shadow && answeredHere(res, ctx, route, d, watched)) return;
   // The answer is read (usage, refusals), so the upstream is offered only encodings this runtime decodes.
   const offered = withReadableOffer(req.headers);
-  const request: UpstreamRequest = { agents: ctx.agents, url, method: "POST", headers: outgoingHeaders(offered, d), body: d.body };
+  const recall = shadow ? null : recallPlan(ctx.engine.config, route.api!, d.prepared, d.body);
+  const request = upstreamRequest(ctx, url, outgoingHeaders(offered, d), d.body, recall);
   // The text is written out already; only an escalation needs it again, and it is decoded anew then:
   // two hundred requests awaiting their answers need not hold a copy of their history each.
   d.text = null;
@@ -109,6 +124,7 @@ async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context
       const upstream = await send(request);
       status = upstream.statusCode ?? 0;
       if (status < 400 || d.prepared === null || shadow) {
+        if (recall !== null && status < 300) return await recall.answer(upstream, res, rounds(request, (u) => watched.read(u)));
         relay(upstream, res);
         return watched.read(upstream);
       }
@@ -128,12 +144,12 @@ async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context
       }
       if (!context || !ctx.engine.reactive(d.prepared)) return relay(upstream, res, error.chunks);
       escalations++;
-      request.body = outgoingBytes(d.text ??= bodyText(raw), d.prepared, d.thinking, route.envelope);
+      request.body = offer(recall, outgoingBytes(d.text ??= bodyText(raw), d.prepared, d.thinking, route.envelope));
       // An escalation changes a request the first rung may have left alone: it needs the same handling.
       if (d.thinking.kind === "none" && d.parsed !== null && route.api === "anthropic") {
         d.thinking = thinkingPlan(d.parsed, ctx.options.preservedThinking);
-        request.body = outgoingBytes(d.text ??= bodyText(raw), d.prepared, d.thinking);
-        if (d.thinking.kind === "bind") request.headers = { ...offered, "anthropic-beta": mergedBeta(offered) };
+        request.body = offer(recall, outgoingBytes(d.text ??= bodyText(raw), d.prepared, d.thinking));
+        if (d.thinking.kind === "bind") request.headers = recallHeaders(recall, { ...offered, "anthropic-beta": mergedBeta(offered) });
       }
       d.record.messagesOut = d.prepared.substituted.length;
       d.record.tokensOut = d.prepared.estTokensOut;
@@ -142,6 +158,7 @@ async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context
     badGateway(res, ctx, url, e);
   } finally {
     if (refused !== undefined) Object.assign(d.record, { refused, messagesOut: d.record.messagesIn, tokensOut: d.record.tokensIn });
+    if (recall !== null && recall.record.calls > 0) d.record.recall = { ...recall.record };
     watched.end(finish(ctx, d, refused !== undefined ? "fallback" : escalations > 0 ? "escalate" : d.action, escalations, status), d.prepared?.rung ?? 0);
   }
 }

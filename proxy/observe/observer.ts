@@ -45,6 +45,10 @@ export interface ApiCounts {
   /** Calls that re-fetched what a cliff dropped (refetches.ts), and the estimated tokens of their results. */
   refetches: number;
   refetchTokens: number;
+  /** The model's recalls the proxy answered: calls, the rounds they took, the estimated tokens of their answers. */
+  recalls: number;
+  recallRounds: number;
+  recallTokens: number;
 }
 
 /** A session's fallbacks before the proxy warns that it keeps falling back. */
@@ -115,7 +119,7 @@ export class Observer {
   apiCounts(api: string): ApiCounts {
     let c = this.byApi.get(api);
     if (c === undefined) {
-      c = { requests: 0, thinkingDropped: 0, actions: {}, escalations: 0, tokensIn: 0, tokensOut: 0, answeredTokens: 0, usage: zeroUsage(), refetches: 0, refetchTokens: 0 };
+      c = { requests: 0, thinkingDropped: 0, actions: {}, escalations: 0, tokensIn: 0, tokensOut: 0, answeredTokens: 0, usage: zeroUsage(), refetches: 0, refetchTokens: 0, recalls: 0, recallRounds: 0, recallTokens: 0 };
       this.byApi.set(api, c);
     }
     return c;
@@ -124,7 +128,8 @@ export class Observer {
 
 /** One exchange being watched. */
 export class Watched {
-  private tap: UsageTap | null = null;
+  /** One tap per upstream answer: a recall loop's rounds each have their own. */
+  private readonly taps: UsageTap[] = [];
 
   constructor(
     private readonly o: Observer, private readonly engine: Engine, private readonly api: string, private readonly model: string,
@@ -139,7 +144,8 @@ export class Watched {
   read(upstream: IncomingMessage): void {
     const status = upstream.statusCode ?? 0;
     if (status < 200 || status >= 300) return;
-    const tap = (this.tap = new UsageTap(String(upstream.headers["content-type"] ?? ""), upstream.headers["content-encoding"] as string | undefined));
+    const tap = new UsageTap(String(upstream.headers["content-type"] ?? ""), upstream.headers["content-encoding"] as string | undefined);
+    this.taps.push(tap);
     upstream.on("data", (c: Buffer) => tap.push(c));
     upstream.on("end", () => tap.end());
     upstream.on("close", () => tap.end());
@@ -147,9 +153,8 @@ export class Watched {
 
   /** The exchange is decided and answered; its record is complete once the answer has ended. */
   end(record: RequestRecord, rung: number): void {
-    const tap = this.tap;
-    const done = tap === null ? Promise.resolve(null) : tap.done;
-    void done.then((usage) => this.finish(record, rung, usage, tap?.thinkingDropped ?? 0));
+    const taps = this.taps;
+    void Promise.all(taps.map((t) => t.done)).then((seen) => this.finish(record, rung, summed(seen), taps[0]?.thinkingDropped ?? 0));
   }
 
   private finish(r: RequestRecord, rung: number, usage: Usage | null, thinkingDropped: number): void {
@@ -164,6 +169,11 @@ export class Watched {
     counts.tokensIn += r.tokensIn;
     if (r.action === "answered") counts.answeredTokens += r.tokensIn;
     counts.tokensOut += r.tokensOut;
+    if (r.recall !== undefined) {
+      counts.recalls += r.recall.calls;
+      counts.recallRounds += r.recall.rounds;
+      counts.recallTokens += r.recall.tokens;
+    }
     if (usage !== null) {
       addUsage(o.usage, usage);
       addUsage(counts.usage, usage);
@@ -186,6 +196,7 @@ export class Watched {
       messagesIn: r.messagesIn, messagesOut: r.messagesOut, tokensIn: r.tokensIn, tokensOut: r.tokensOut,
       rung, escalations: r.escalations, addedMs: Math.round(r.addedMs * 100) / 100, status: r.status, usage,
       ...(thinkingDropped > 0 ? { thinkingDropped } : {}),
+      ...(r.recall !== undefined ? { recall: r.recall } : {}),
       ...(floor !== null ? { floor } : {}),
     });
     if (session !== null && kind === "turn" && r.refetches !== undefined) this.refetched(session, counts, r.refetches, now);
@@ -239,6 +250,15 @@ export class Watched {
     if (!this.o.options.keepLastCliff || p === null || p.baseCut <= 0) return;
     this.o.sessions.setLastCliff(session, lastCliff(summaryMessageText(p.substituted[p.baseHead]), p.messages.slice(p.baseHead, p.baseCut), r));
   }
+}
+
+/** Every round's usage added up (null when none was read). */
+function summed(seen: readonly (Usage | null)[]): Usage | null {
+  const read = seen.filter((u): u is Usage => u !== null);
+  if (read.length <= 1) return read[0] ?? null;
+  const total = zeroUsage();
+  for (const u of read) addUsage(total, u);
+  return total;
 }
 
 const n = (v: number): string => v.toLocaleString("en-US");

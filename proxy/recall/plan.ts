@@ -1,0 +1,75 @@
+/**
+ * Whether a request offers the recall tool, and its answer when it does. The tool goes with every
+ * request that carries a cliff's summary (a function of the request, so warm = cold and replicas
+ * agree) in an API the loop serves, unless the config turns it off or the client has a tool of
+ * that name. The upstream is asked for plain bytes, as the loop reads every round.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { RecallTexts, tokensOfChars, type Config, type DialectName, type PrepareContext, type RecallAnswer } from "../../core/index.js";
+import type { RecallRecord } from "../decision/index.js";
+import { recallApiOf } from "./apis.js";
+import { recallLoop } from "./loop.js";
+import { withRecallTool } from "./offer.js";
+import type { RecallApi } from "./types.js";
+
+/** How the handler sends a further round and reads each answer. */
+export interface Rounds {
+  /** The body that went upstream first. */
+  readonly body: Buffer;
+  readonly send: (body: Buffer) => Promise<IncomingMessage>;
+  readonly headers: (upstream: IncomingMessage) => Record<string, string | string[]>;
+  /** Each answer's usage counted. */
+  readonly read: (upstream: IncomingMessage) => void;
+}
+
+export interface RecallPlan {
+  /** The outgoing body with the tool (the same body when it cannot be offered). */
+  offer(body: Buffer): Buffer;
+  /** What was recalled so far. */
+  readonly record: RecallRecord;
+  /** The client's answer, from the upstream's first answer on; `read` counts each round's usage. */
+  answer(first: IncomingMessage, res: ServerResponse, rounds: Rounds): Promise<void>;
+}
+
+/** The plan for a decided request, or null: no tool for it. */
+export function recallPlan(cfg: Config, api: DialectName, prepared: PrepareContext | null, body: Buffer): RecallPlan | null {
+  if (!cfg.recallTool || cfg.shadow || prepared === null || !prepared.modified || prepared.baseCut <= 0) return null;
+  const loop = recallApiOf(api);
+  if (loop === null || withRecallTool(api, body.toString("utf8")) === null) return null;
+  return new Plan(api, loop, prepared, cfg);
+}
+
+class Plan implements RecallPlan {
+  readonly record: RecallRecord = { rounds: 0, calls: 0, tokens: 0 };
+  private texts: RecallTexts | null = null;
+
+  constructor(private readonly api: DialectName, private readonly loop: RecallApi, private readonly prepared: PrepareContext, private readonly cfg: Config) {}
+
+  offer(body: Buffer): Buffer {
+    const text = withRecallTool(this.api, body.toString("utf8"));
+    return text === null ? body : Buffer.from(text, "utf8");
+  }
+
+  answer(first: IncomingMessage, res: ServerResponse, rounds: Rounds): Promise<void> {
+    const read = rounds.read;
+    read(first);
+    const p = this.prepared;
+    return recallLoop(first, res, {
+      api: this.loop, body: rounds.body, send: rounds.send, headers: rounds.headers,
+      texts: () => (this.texts ??= RecallTexts.of(p.messages, p.dialect, this.cfg, p.baseCut)),
+      onRound: (u) => {
+        this.record.rounds++;
+        read(u);
+      },
+      onRecall: (a: RecallAnswer) => {
+        this.record.calls++;
+        this.record.tokens += tokensOfChars(a.text.length);
+      },
+    });
+  }
+}
+
+/** The headers a request that offers the tool goes with: plain bytes asked for, as every round is read. */
+export function plainAnswers<H extends Record<string, unknown>>(headers: H): H {
+  return { ...headers, "accept-encoding": "identity" };
+}

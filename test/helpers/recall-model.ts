@@ -1,0 +1,139 @@
+/**
+ * A scripted model behind the four APIs, for the recall loop's tests: it checks each request
+ * against the provider's rules a recall round could break (turn order, every call answered by the
+ * next turn and nothing else, thinking signatures and reasoning items sent back as issued, every
+ * called tool declared), refuses a request that breaks one with a 400 naming the rule, and answers
+ * what the test's script says, whole or streamed as the request asks.
+ */
+import http from "node:http";
+import { createHash } from "node:crypto";
+import { listenLoopback } from "./mock-upstream.js";
+
+/** What the script answers: thinking (signed by the mock), text, then calls. */
+export interface Reply {
+  thinking?: string;
+  text?: string;
+  calls?: { name: string; input: Record<string, unknown> }[];
+}
+
+export interface Seen {
+  api: "anthropic" | "openai-chat" | "openai-responses" | "gemini";
+  body: Record<string, any>;
+  /** The tools the request declares, by name. */
+  tools: string[];
+  /** The answers the request carries to the model's last calls (their text), by call name. */
+  results: { name: string; text: string; isError: boolean }[];
+}
+
+export interface RecallModel {
+  url: string;
+  seen: Seen[];
+  /** Bodies refused, with the rule they broke. */
+  refused: string[];
+  script: (s: Seen) => Reply;
+  close(): Promise<void>;
+}
+
+export const signatureOf = (thinking: string): string => "sig-" + createHash("sha256").update(thinking).digest("hex").slice(0, 24);
+
+class RuleBroken extends Error {}
+const rule = (ok: boolean, what: string): void => {
+  if (!ok) throw new RuleBroken(what);
+};
+
+/** Anthropic Messages: the rules and the last turn's results. */
+function anthropicSeen(body: Record<string, any>): Seen {
+  const msgs = body.messages as any[];
+  rule(Array.isArray(msgs) && msgs.length > 0 && msgs[0].role === "user", "messages: first must be user");
+  const tools = (body.tools ?? []).map((t: any) => t.name);
+  rule(new Set(tools).size === tools.length, "tools: names must be unique");
+  const names = new Map<string, string>();
+  for (let i = 0; i < msgs.length; i++) {
+    const m = msgs[i];
+    // Consecutive turns of one role are one turn to the API; a call's results must be the very next message.
+    rule(m.role === "user" || m.role === "assistant", `messages.${i}: unknown role`);
+    const blocks = Array.isArray(m.content) ? m.content : [];
+    const uses = blocks.filter((b: any) => b.type === "tool_use");
+    for (const u of uses) names.set(u.id, u.name);
+    if (m.role === "assistant") {
+      for (const b of blocks) if (b.type === "thinking") rule(b.signature === signatureOf(b.thinking), `messages.${i}: thinking signature invalid`);
+      if (uses.length > 0) {
+        const next = msgs[i + 1];
+        rule(next !== undefined && next.role === "user", `messages.${i}: tool_use without tool_result`);
+        const results = (Array.isArray(next.content) ? next.content : []).filter((b: any) => b.type === "tool_result").map((b: any) => b.tool_use_id);
+        rule(JSON.stringify([...results].sort()) === JSON.stringify(uses.map((u: any) => u.id).sort()), `messages.${i + 1}: each tool_use needs exactly one tool_result`);
+        if (body.thinking?.type === "enabled" && i === msgs.length - 2) rule(blocks[0]?.type === "thinking", `messages.${i}: the last assistant turn with tool_use must start with thinking`);
+      }
+    } else if (i > 0) {
+      const prevUses = msgs[i - 1].role !== "assistant" ? [] : (Array.isArray(msgs[i - 1].content) ? msgs[i - 1].content : []).filter((b: any) => b.type === "tool_use").map((b: any) => b.id);
+      for (const b of blocks) if (b.type === "tool_result") rule(prevUses.includes(b.tool_use_id), `messages.${i}: tool_result for an unknown tool_use`);
+    }
+  }
+  const last = msgs[msgs.length - 1];
+  rule(last.role === "user", "messages: last must be user");
+  const results = (Array.isArray(last.content) ? last.content : []).filter((b: any) => b.type === "tool_result").map((b: any) => ({ name: names.get(b.tool_use_id) ?? "?", text: typeof b.content === "string" ? b.content : JSON.stringify(b.content), isError: b.is_error === true }));
+  const lastAssistant = msgs[msgs.length - 2];
+  for (const b of Array.isArray(lastAssistant?.content) ? lastAssistant.content : []) if (b.type === "tool_use") rule(tools.includes(b.name), `tool_use of an undeclared tool ${b.name}`);
+  return { api: "anthropic", body, tools, results };
+}
+
+const sse = (events: any[]): string => events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join("");
+
+function anthropicAnswer(reply: Reply, stream: boolean, seed: string): { type: string; body: string } {
+  let n = 0;
+  const id = (kind: string): string => `${kind}_${seed}_${n++}`;
+  const content: any[] = [];
+  if (reply.thinking !== undefined) content.push({ type: "thinking", thinking: reply.thinking, signature: signatureOf(reply.thinking) });
+  if (reply.text !== undefined) content.push({ type: "text", text: reply.text });
+  for (const c of reply.calls ?? []) content.push({ type: "tool_use", id: id("toolu"), name: c.name, input: c.input });
+  const stop = (reply.calls ?? []).length > 0 ? "tool_use" : "end_turn";
+  const message = { id: id("msg"), type: "message", role: "assistant", model: "mock", content, stop_reason: stop, stop_sequence: null, usage: { input_tokens: 100, output_tokens: 10 } };
+  if (!stream) return { type: "application/json", body: JSON.stringify(message) };
+  const events: any[] = [{ type: "message_start", message: { ...message, content: [], stop_reason: null, usage: { input_tokens: 100, output_tokens: 1 } } }, { type: "ping" }];
+  content.forEach((b, index) => {
+    if (b.type === "thinking") {
+      events.push({ type: "content_block_start", index, content_block: { type: "thinking", thinking: "", signature: "" } });
+      for (const part of b.thinking.match(/.{1,7}/gs) ?? []) events.push({ type: "content_block_delta", index, delta: { type: "thinking_delta", thinking: part } });
+      events.push({ type: "content_block_delta", index, delta: { type: "signature_delta", signature: b.signature } });
+    } else if (b.type === "text") {
+      events.push({ type: "content_block_start", index, content_block: { type: "text", text: "" } });
+      for (const part of b.text.match(/.{1,5}/gs) ?? []) events.push({ type: "content_block_delta", index, delta: { type: "text_delta", text: part } });
+    } else {
+      events.push({ type: "content_block_start", index, content_block: { type: "tool_use", id: b.id, name: b.name, input: {} } });
+      const json = JSON.stringify(b.input);
+      for (let i = 0; i < json.length; i += 6) events.push({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: json.slice(i, i + 6) } });
+    }
+    events.push({ type: "content_block_stop", index });
+  });
+  events.push({ type: "message_delta", delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 10 } }, { type: "message_stop" });
+  return { type: "text/event-stream", body: sse(events) };
+}
+
+export async function recallModel(script: (s: Seen) => Reply, lifetimeMs = 120_000): Promise<RecallModel> {
+  const model: RecallModel = { url: "", seen: [], refused: [], script, close: async () => {} };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      let out: { type: string; body: string };
+      let status = 200;
+      try {
+        const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+        const path = (req.url ?? "").split("?")[0];
+        if (!/\/messages$/.test(path)) throw new RuleBroken(`no route ${path}`);
+        const seen = anthropicSeen(body);
+        model.seen.push(seen);
+        // Ids are a function of the request, so two proxies that send the same request get the same answer.
+        out = anthropicAnswer(model.script(seen), body.stream === true, createHash("sha256").update(JSON.stringify(body)).digest("hex").slice(0, 10));
+      } catch (e) {
+        if (!(e instanceof RuleBroken)) throw e;
+        model.refused.push(e.message);
+        status = 400;
+        out = { type: "application/json", body: JSON.stringify({ type: "error", error: { type: "invalid_request_error", message: e.message } }) };
+      }
+      res.writeHead(status, { "content-type": out.type });
+      res.end(out.body);
+    });
+  });
+  return Object.assign(model, await listenLoopback(server, lifetimeMs));
+}
