@@ -1,10 +1,12 @@
 /** Each API's side of the loop, by dialect (null: an API the loop does not serve). */
 import type { DialectName } from "../../core/index.js";
 import { anthropicRecall } from "./anthropic.js";
+import { responsesRecall } from "./responses.js";
 import type { RecallApi } from "./types.js";
 
-const APIS: Partial<Record<DialectName, RecallApi>> = { anthropic: anthropicRecall };
-
-export function recallApiOf(api: DialectName): RecallApi | null {
-  return APIS[api] ?? null;
+/** The loop's side of `api` for a request `body` (null: an API the loop does not serve). */
+export function recallApiOf(api: DialectName, body: Record<string, unknown>): RecallApi | null {
+  if (api === "anthropic") return anthropicRecall;
+  if (api === "openai-responses") return responsesRecall(body.store !== false);
+  return null;
 }

@@ -109,6 +109,73 @@ function anthropicAnswer(reply: Reply, stream: boolean, seed: string): { type: s
   return { type: "text/event-stream", body: sse(events) };
 }
 
+/** Reasoning issued with each call, by call id: the call must go back after it. */
+const issuedWith = new Map<string, string>();
+
+/** OpenAI Responses: the rules and the last turn's results. */
+function responsesSeen(body: Record<string, any>): Seen {
+  const input = typeof body.input === "string" ? [{ role: "user", content: body.input }] : (body.input as any[]);
+  rule(Array.isArray(input), "input: must be a list or a string");
+  const tools = (body.tools ?? []).filter((t: any) => t.type === "function").map((t: any) => t.name);
+  rule(new Set(tools).size === tools.length, "tools: names must be unique");
+  const calls = new Map<string, string>();
+  const answered = new Set<string>();
+  let reasoningSince: string[] = [];
+  for (let i = 0; i < input.length; i++) {
+    const item = input[i];
+    if (body.store === false) rule(typeof item.id !== "string" || !/^(rs|fc|msg)_mock/.test(item.id), `input[${i}]: item ids are not found when store is false`);
+    if (item.type === "reasoning") {
+      rule(typeof item.encrypted_content === "string", `input[${i}]: reasoning needs its encrypted_content`);
+      reasoningSince.push(item.encrypted_content);
+    } else if (item.type === "function_call") {
+      calls.set(item.call_id, item.name);
+      const needed = issuedWith.get(item.call_id);
+      if (needed !== undefined) rule(reasoningSince.includes(needed), `input[${i}]: function_call was provided without its required reasoning item`);
+    } else if (item.type === "function_call_output") {
+      rule(calls.has(item.call_id), `input[${i}]: no tool call found for function call output with call_id ${item.call_id}`);
+      answered.add(item.call_id);
+    } else reasoningSince = [];
+  }
+  for (const id of calls.keys()) rule(answered.has(id), `input: no tool output found for function call ${id}`);
+  const results: Seen["results"] = [];
+  for (let i = input.length - 1; i >= 0 && input[i].type === "function_call_output"; i--) results.unshift({ name: calls.get(input[i].call_id) ?? "?", text: input[i].output, isError: /^(Error: |Not run)/.test(input[i].output) });
+  return { api: "openai-responses", body, tools, results };
+}
+
+function responsesAnswer(reply: Reply, stream: boolean, seed: string): { type: string; body: string } {
+  let n = 0;
+  const id = (kind: string): string => `${kind}_mock_${seed}_${n++}`;
+  const output: any[] = [];
+  let enc: string | undefined;
+  if (reply.thinking !== undefined) {
+    enc = "enc-" + signatureOf(reply.thinking + seed);
+    output.push({ type: "reasoning", id: id("rs"), summary: [{ type: "summary_text", text: reply.thinking }], encrypted_content: enc });
+  }
+  if (reply.text !== undefined) output.push({ type: "message", id: id("msg"), status: "completed", role: "assistant", content: [{ type: "output_text", text: reply.text, annotations: [] }] });
+  for (const c of reply.calls ?? []) {
+    const call = { type: "function_call", id: id("fc"), call_id: id("call"), name: c.name, arguments: JSON.stringify(c.input), status: "completed" };
+    if (enc !== undefined) issuedWith.set(call.call_id, enc);
+    output.push(call);
+  }
+  const response = { id: id("resp"), object: "response", status: "completed", model: "mock", output, usage: { input_tokens: 100, output_tokens: 10, total_tokens: 110 } };
+  if (!stream) return { type: "application/json", body: JSON.stringify(response) };
+  let seq = 0;
+  const events: any[] = [{ type: "response.created", response: { ...response, status: "in_progress", output: [] } }, { type: "response.in_progress", response: { ...response, status: "in_progress", output: [] } }];
+  output.forEach((item, output_index) => {
+    if (item.type === "message") {
+      events.push({ type: "response.output_item.added", output_index, item: { ...item, status: "in_progress", content: [] } });
+      for (const part of item.content[0].text.match(/.{1,5}/gs) ?? []) events.push({ type: "response.output_text.delta", item_id: item.id, output_index, content_index: 0, delta: part });
+    } else if (item.type === "function_call") {
+      events.push({ type: "response.output_item.added", output_index, item: { ...item, arguments: "" } });
+      events.push({ type: "response.function_call_arguments.delta", item_id: item.id, output_index, delta: item.arguments });
+      events.push({ type: "response.function_call_arguments.done", item_id: item.id, output_index, arguments: item.arguments });
+    } else events.push({ type: "response.output_item.added", output_index, item });
+    events.push({ type: "response.output_item.done", output_index, item });
+  });
+  events.push({ type: "response.completed", response });
+  return { type: "text/event-stream", body: events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify({ ...e, sequence_number: seq++ })}\n\n`).join("") };
+}
+
 export async function recallModel(script: (s: Seen) => Reply, lifetimeMs = 120_000): Promise<RecallModel> {
   const model: RecallModel = { url: "", seen: [], refused: [], script, close: async () => {} };
   const server = http.createServer((req, res) => {
@@ -120,11 +187,14 @@ export async function recallModel(script: (s: Seen) => Reply, lifetimeMs = 120_0
       try {
         const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
         const path = (req.url ?? "").split("?")[0];
-        if (!/\/messages$/.test(path)) throw new RuleBroken(`no route ${path}`);
-        const seen = anthropicSeen(body);
-        model.seen.push(seen);
         // Ids are a function of the request, so two proxies that send the same request get the same answer.
-        out = anthropicAnswer(model.script(seen), body.stream === true, createHash("sha256").update(JSON.stringify(body)).digest("hex").slice(0, 10));
+        const seed = createHash("sha256").update(JSON.stringify(body)).digest("hex").slice(0, 10);
+        const api = /\/messages$/.test(path) ? "anthropic" : path.endsWith("/responses") ? "openai-responses" : null;
+        if (api === null) throw new RuleBroken(`no route ${path}`);
+        const seen = api === "anthropic" ? anthropicSeen(body) : responsesSeen(body);
+        model.seen.push(seen);
+        const reply = model.script(seen);
+        out = api === "anthropic" ? anthropicAnswer(reply, body.stream === true, seed) : responsesAnswer(reply, body.stream === true, seed);
       } catch (e) {
         if (!(e instanceof RuleBroken)) throw e;
         model.refused.push(e.message);

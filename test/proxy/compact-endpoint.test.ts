@@ -36,7 +36,8 @@ afterAll(async () => {
 });
 
 async function proxy(cfg: Partial<Config> = CFG, more: Partial<ProxyOptions> = {}): Promise<RunningProxy> {
-  const p = await startProxy({ config: resolveConfig(cfg), port: 0, upstreams: { anthropic: mock.url, openai: mock.url + "/v1" }, adminToken: TOKEN, ...more });
+  // A gateway cannot answer a recall, so the endpoint never offers the tool: compared with a proxy that does not either.
+  const p = await startProxy({ config: resolveConfig({ recallTool: false, ...cfg }), port: 0, upstreams: { anthropic: mock.url, openai: mock.url + "/v1" }, adminToken: TOKEN, ...more });
   proxies.push(p);
   return p;
 }
