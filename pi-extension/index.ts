@@ -14,6 +14,7 @@ import { statusLines, type LastBranch, type LastCliff } from "./status.js";
 import { branchRefetches, refetchLine } from "./refetches.js";
 import { liveFromEntries } from "../core/pi/session.js";
 import { addCarriedFiles, FileTracker } from "../core/files.js";
+import { warmingDecision } from "./warming.js";
 
 const STATUS_KEY = "cliff";
 
@@ -193,6 +194,8 @@ export default function cliffcompaction(api: ExtensionAPI): void {
     // Our answer was a compaction, so a cancel came from a handler after ours.
     if (state.answered !== undefined) settled(state, event?.aborted === true ? "cancelled" : null, ctx);
   });
+  // Pi 1.6's idle cache warming: no refresh of a prefix the next request's cliff replaces (warming.ts).
+  on("cache_warming_decision", (_event, ctx) => (state.loaded.config.enabled ? warmingDecision((api as { getSettings?: () => any }).getSettings?.(), ctx) : undefined));
   api.registerCommand("cliff", {
     description: "cliffcompaction: status | config | reload",
     handler: async (args: string, ctx) => cliffCommand(state, args, ctx),
