@@ -49,7 +49,7 @@ function bundle(entry, out, options) {
 
 async function loadCore() {
   mkdirSync(dist, { recursive: true });
-  await bundle("core/index.ts", "core.mjs", { format: "esm", target: "es2020", platform: "neutral" });
+  await bundle("core/public.ts", "core.mjs", { format: "esm", target: "es2020", platform: "neutral" });
   return import(pathToFileURL(join(dist, "core.mjs")).href + `?t=${Date.now()}`);
 }
 
@@ -129,7 +129,7 @@ await bundle("plugin/lib.ts", "plugin.mjs", { format: "esm", platform: "neutral"
 await bundle("proxy/index.ts", "proxy.mjs", { format: "esm", platform: "node", target: "node20", define: { __CLIFF_VERSION__: JSON.stringify(pkg.version) } });
 // CommonJS entries behind the `require` condition, for consumers compiled as CommonJS (TypeScript
 // under node16 resolution refuses to require an ES module's declarations), as dual packages do.
-await bundle("core/index.ts", "core.cjs", { format: "cjs", platform: "node", target: "node20" });
+await bundle("core/public.ts", "core.cjs", { format: "cjs", platform: "node", target: "node20" });
 await bundle("plugin/lib.ts", "plugin.cjs", { format: "cjs", platform: "node", target: "node20" });
 await bundle("proxy/index.ts", "proxy.cjs", { format: "cjs", platform: "node", target: "node20", define: { __CLIFF_VERSION__: JSON.stringify(pkg.version) } });
 if (args.types) {

@@ -37,10 +37,27 @@ async function sandboxSummarize(context: unknown): Promise<string> {
   }
 }
 
+/** Characters of paths a file line shows before it counts the rest. */
+const FILE_LINE_CHARS = 240;
+
+/** The newest paths that fit the line, newest first, and how many more there are. */
+function boundedList(paths: readonly string[]): string {
+  if (paths.length === 0) return "-";
+  const shown: string[] = [];
+  let chars = 0;
+  for (let i = paths.length - 1; i >= 0; i--) {
+    if (shown.length > 0 && chars + paths[i].length > FILE_LINE_CHARS) break;
+    shown.push(paths[i]);
+    chars += paths[i].length + 2;
+  }
+  const rest = paths.length - shown.length;
+  return rest === 0 ? shown.join(", ") : `${shown.join(", ")} … and ${n(rest)} more (--json lists them all)`;
+}
+
 function fileLines(files: FileLists): string[] {
   if (files.read.length + files.modified.length === 0) return [];
-  const list = (paths: string[]): string => (paths.length === 0 ? "-" : paths.join(", "));
-  return [`files     ${n(files.read.length)} read: ${list(files.read)}`, `          ${n(files.modified.length)} modified: ${list(files.modified)}`];
+  const order = (paths: string[]): string => (paths.length > 1 ? " (newest first)" : "");
+  return [`files     ${n(files.read.length)} read${order(files.read)}: ${boundedList(files.read)}`, `          ${n(files.modified.length)} modified${order(files.modified)}: ${boundedList(files.modified)}`];
 }
 
 async function agentparley(file: string, session: Session, values: Values, cfg: Config, out: string[]): Promise<void> {

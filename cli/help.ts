@@ -28,7 +28,7 @@ const USAGE: Record<Command, { line: string; what: string; examples: string[] }>
   },
   serve: {
     line: "serve [--port 8257] [options]",
-    what: "run the compacting proxy for API clients (Anthropic Messages, OpenAI Chat and Responses)",
+    what: "run the compacting proxy for API clients (Anthropic Messages, OpenAI Chat and Responses, Gemini generateContent)",
     examples: ["cliffcompaction serve --threshold 150000"],
   },
   run: {

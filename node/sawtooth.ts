@@ -87,7 +87,7 @@ export function renderSvg(c: ChartSeries): string {
 
 function legend(c: ChartSeries, showBaseline: boolean): string[] {
   const items: [string, string][] = [
-    [`<line x1="0" x2="22" y1="0" y2="0" stroke="#2563eb" stroke-width="2"/>`, `context with cliffcompaction (${c.cliffs.length} cliffs)`],
+    [`<line x1="0" x2="22" y1="0" y2="0" stroke="#2563eb" stroke-width="2"/>`, `context with cliffcompaction (${c.cliffs.length} cliff${c.cliffs.length === 1 ? "" : "s"})`],
     [`<line x1="0" x2="22" y1="0" y2="0" stroke="#d33" stroke-dasharray="6 4"/>`, `threshold ${shortNumber(c.threshold)}`],
   ];
   if (showBaseline) items.push([`<line x1="0" x2="22" y1="0" y2="0" stroke="#bbb" stroke-dasharray="4 3" stroke-width="1.5"/>`, "no compaction"]);

@@ -60,16 +60,24 @@ export function priceSettings(layers: readonly ConfigLayer[]): PriceTable | unde
   }
 }
 
+/** A percentage given where a threshold goes is answered about that setting, not the share it stands for. */
+function checkPercent(text: string, name: string): void {
+  const p = Number(text.trim().slice(0, -1));
+  if (!(p > 0 && p <= 100)) throw new InputError(`${name} ${text.trim()}: a percentage is a share of each model's window, so it must be above 0% and at most 100% (${name === "--threshold" ? "--threshold 60%" : "CLIFF_THRESHOLD_TOKENS=60%"}); for a number of tokens give the number (${name === "--threshold" ? "--threshold 150000" : "CLIFF_THRESHOLD_TOKENS=150000"})`);
+}
+
 /** `--threshold 60%` (and CLIFF_THRESHOLD_TOKENS=60%) name a share of the window: read as --threshold-share 0.6. */
 export function percentThreshold(values: Parsed["values"], env: NodeJS.ProcessEnv): { values: Parsed["values"]; env: NodeJS.ProcessEnv } {
   const out = { values: { ...values }, env: { ...env } };
   const flag = values.threshold;
   if (typeof flag === "string" && flag.trim().endsWith("%")) {
+    checkPercent(flag, "--threshold");
     delete out.values.threshold;
     out.values["threshold-share"] = flag;
   }
   const variable = env.CLIFF_THRESHOLD_TOKENS;
   if (typeof variable === "string" && variable.trim().endsWith("%")) {
+    checkPercent(variable, "CLIFF_THRESHOLD_TOKENS");
     delete out.env.CLIFF_THRESHOLD_TOKENS;
     out.env.CLIFF_THRESHOLD_SHARE ??= variable;
   }

@@ -39,5 +39,5 @@ export function reportCommand(file: string, session: Session, values: Values, ch
   });
   const target = outputOf(values);
   writeFileSync(target, html);
-  out.push(`report    ${target} (${n(html.length)} characters): ${n(sim.steps.length)} requests, ${sim.cliffs} cliffs at threshold ${n(cfg.thresholdTokens)} (${choice.why}${choice.chosen ? "; set --threshold N" : ""})`);
+  out.push(`report    ${target} (${n(html.length)} characters): ${n(sim.steps.length)} requests, ${n(sim.cliffs)} cliff${sim.cliffs === 1 ? "" : "s"} at threshold ${n(cfg.thresholdTokens)} (${choice.why}${choice.chosen ? "; set --threshold N" : ""})`);
 }

@@ -74,12 +74,15 @@ export function duration(ms: number): string {
 /** Made inert, then cut or padded to exactly `width` terminal cells. */
 export const fit = (text: string, width: number): string => fitCells(inertCell(text), width);
 
+// A cliff rewrites the prompt's cache once and saves a little on every request after it.
+const NEGATIVE_NET = " (below zero: each cliff's cache rewrite, paid once, not yet earned back by the requests after it)";
+
 function header(s: any, state: FrameState): string[] {
   const c = s.config ?? {};
   const top = `${state.paused ? "PAUSED · " : ""}cliffcompaction ${s.version ?? ""} · ${state.url} · up ${duration((s.uptimeSeconds ?? 0) * 1000)} · threshold ${typeof s.thresholdShare === "number" ? `${Math.round(s.thresholdShare * 100)}% of each model's window` : s.thresholdRule === "default" ? "by model" : int(c.thresholdTokens ?? 0)} · keepRecent ${c.keepRecent ?? "?"}${c.shadow ? " · shadow" : ""}`;
   const u = s.usage ?? { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
   const fallbacks = ((s.fallbacks ?? 0) > 0 ? ` · fallbacks ${int(s.fallbacks)}` : "") + ((s.answered ?? 0) > 0 ? ` · compactions answered ${int(s.answered)}` : "") + ((s.refetches?.count ?? 0) > 0 ? ` · re-fetches ${int(s.refetches.count)} (${short(s.refetches.tokens ?? 0)} tokens)` : "");
-  const totals = `requests ${int(s.compactable ?? 0)} · cliffs ${int(s.cliffs ?? 0)} · reuses ${int(s.reuses ?? 0)}${fallbacks} · saved ${short(s.tokensSaved ?? 0)} tokens, net ${dollars(s.netDollars)}`;
+  const totals = `requests ${int(s.compactable ?? 0)} · cliffs ${int(s.cliffs ?? 0)} · reuses ${int(s.reuses ?? 0)}${fallbacks} · saved ${short(s.tokensSaved ?? 0)} tokens, net ${dollars(s.netDollars)}${(s.netDollars ?? 0) < 0 ? NEGATIVE_NET : ""}`;
   const provider = `provider's count: input ${short(u.input)} · cache read ${short(u.cacheRead)} · cache write ${short(u.cacheWrite)} · output ${short(u.output)}`;
   const models = Object.entries(s.windows ?? {}) as [string, any][];
   if (models.length === 0) return [top, totals, provider];

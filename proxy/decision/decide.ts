@@ -105,6 +105,29 @@ function requestOf(body: unknown, where: Where): { request: Record<string, unkno
 /** What the route tells of a body: the model a Gemini path names, the member a Code Assist body holds its request in. */
 type Where = Pick<Route, "model" | "envelope">;
 
+/** The body's text and its JSON object, or why it has none. */
+function readBody(raw: Buffer): { text: string; parsed: unknown } | { text: null; why: string } {
+  let text: string;
+  try {
+    text = bodyText(raw);
+  } catch {
+    return { text: null, why: "the body is not UTF-8 text" };
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { text: null, why: "the body is not valid JSON" };
+  }
+  return { text, parsed };
+}
+
+/** An error as the log may print it: its kind and the first line of its message, cut short. */
+function failReason(e: unknown): string {
+  const line = (e instanceof Error ? `${e.name}: ${e.message}` : String(e)).split("\n")[0];
+  return `could not be decided (${line.length > 120 ? line.slice(0, 120) + "…" : line})`;
+}
+
 /**
  * `more` adds the host's other per-request options (the session's calibration, an idle gap), given the request's threshold; `preserveThinking` false turns that handling off;
  * `where.model` is the model a Gemini path names (or a Code Assist body, beside its request), for the window, the session and the bill (the body sent keeps its own fields);
@@ -117,16 +140,13 @@ export function decide(
   const started = performance.now();
   const record = { api, messagesIn: 0, messagesOut: 0, tokensIn: 0, tokensOut: 0, addedMs: 0 };
   let parsed: unknown;
-  const failOpen = (text: string | null): Decision => ({ body: raw, text, parsed: isObj(parsed) ? parsed : null, prepared: null, action: "fail-open", refetches: null, threshold: null, thresholdTokens: policy.tokens, record: { ...record, addedMs: performance.now() - started }, thinking: NO_PLAN, headers: undefined, minGainTokens: engine.config.minGainTokens });
-  let text: string;
-  try {
-    text = bodyText(raw);
-    parsed = JSON.parse(text);
-  } catch {
-    return failOpen(null);
-  }
+  const failOpen = (text: string | null, why: string): Decision => ({ body: raw, text, parsed: isObj(parsed) ? parsed : null, prepared: null, action: "fail-open", refetches: null, threshold: null, thresholdTokens: policy.tokens, record: { ...record, addedMs: performance.now() - started, failOpen: why }, thinking: NO_PLAN, headers: undefined, minGainTokens: engine.config.minGainTokens });
+  const read = readBody(raw);
+  if ("why" in read) return failOpen(null, read.why);
+  const text = read.text;
+  parsed = read.parsed;
   const found = requestOf(parsed, where);
-  if (found === null) return failOpen(text);
+  if (found === null) return failOpen(text, where.envelope === undefined ? "the body is JSON but not an object" : `the body holds no "${where.envelope}" object`);
   const body0 = found.request, view = (parsed = withPathModel(body0, found.model));
   const shadow = engine.config.shadow;
   let prepared: PrepareContext;
@@ -145,8 +165,8 @@ export function decide(
       body = outgoingBytes(text, prepared, plan, where.envelope);
       if (plan.kind === "bind") out = { "anthropic-beta": mergedBeta(headers) };
     }
-  } catch {
-    return failOpen(text);
+  } catch (e) {
+    return failOpen(text, failReason(e));
   }
   // In shadow mode the counts are what would have been sent; the original goes. The verdict
   // prepares the request once more without its newest turn: asked for once the body is on its way.

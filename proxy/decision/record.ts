@@ -44,6 +44,8 @@ export interface RequestRecord {
   thread?: string;
   /** The model's recalls the proxy answered for this request: rounds sent upstream after the first, calls answered, and the estimated tokens of their answers. */
   recall?: RecallRecord;
+  /** Why a request was forwarded as received without a decision (a fail-open), in words that name no session text. */
+  failOpen?: string;
 }
 
 export interface RecallRecord {

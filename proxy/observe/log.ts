@@ -8,7 +8,7 @@ export function logLine(r: RequestRecord, json: boolean, now = new Date()): stri
   const esc = r.escalations > 0 ? ` after ${r.escalations} escalation(s)` : "";
   const shadow = r.shadow === true ? " (shadow: sent the original)" : "";
   const refused = r.refused === undefined ? "" : ` (compacted body refused ${r.refused.status} ${r.refused.type ?? "without a type"}: sent the original)`;
-  return `${now.toISOString()} ${r.api} ${n(r.messagesIn)}→${n(r.messagesOut)} msgs ${n(r.tokensIn)}→${n(r.tokensOut)} tok ${r.action}${r.reason === "idle" ? " (idle)" : ""}${r.compaction === undefined ? "" : ` (a compaction request: ${r.compaction})`}${r.thread === undefined ? "" : ` (message thread: ${r.thread})`}${esc}${shadow}${refused} +${r.addedMs.toFixed(1)}ms ${r.status || (r.action === "refuse" ? "not sent" : "no upstream")}`;
+  return `${now.toISOString()} ${r.api} ${n(r.messagesIn)}→${n(r.messagesOut)} msgs ${n(r.tokensIn)}→${n(r.tokensOut)} tok ${r.action}${r.failOpen === undefined ? "" : `: ${r.failOpen}, sent as received`}${r.reason === "idle" ? " (idle)" : ""}${r.compaction === undefined ? "" : ` (a compaction request: ${r.compaction})`}${r.thread === undefined ? "" : ` (message thread: ${r.thread})`}${esc}${shadow}${refused} +${r.addedMs.toFixed(1)}ms ${r.status || (r.action === "refuse" ? "not sent" : "no upstream")}`;
 }
 
 /** The minimum gain a proxy starts with, in one line (the threshold is on the line before). */

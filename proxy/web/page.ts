@@ -39,8 +39,8 @@ const BODY = `<header>
 <div class="scroll"><table><thead><tr><th>model</th><th class="num">threshold</th><th class="num">window</th><th>why</th></tr></thead><tbody id="thresholds"></tbody></table></div>
 <h2>Sessions</h2>
 <p><span class="muted">Sort:</span> <button type="button" data-sort="recent" aria-pressed="true">newest</button><button type="button" data-sort="cost" aria-pressed="false">by cost</button><button type="button" data-sort="cliffs" aria-pressed="false">by cliffs</button> <span id="count" class="muted"></span></p>
-<p class="muted">Enter or a click selects a session; arrow keys move between rows.</p>
-<div class="scroll"><table aria-label="sessions"><thead><tr><th>session</th><th>model</th><th class="num">requests</th><th class="num">cliffs</th><th class="num">re-fetches</th><th class="num">context / threshold</th><th class="num wide">in · cache read · cache write · out</th><th class="num wide">cache hit</th><th class="num">cost</th><th class="num">cliffs' net</th><th class="num wide">age</th></tr></thead><tbody id="sessions"></tbody></table></div>
+<p class="muted">Enter or a click selects a session; arrow keys move between rows. On a narrow screen the table shows the session, its requests, cliffs, cost and net; the selected session's details follow it.</p>
+<div class="scroll"><table aria-label="sessions"><thead><tr><th>session</th><th class="wide">model</th><th class="num">requests</th><th class="num">cliffs</th><th class="num wide">re-fetches</th><th class="num wide">context / threshold</th><th class="num wide">in · cache read · cache write · out</th><th class="num wide">cache hit</th><th class="num">cost</th><th class="num">cliffs' net</th><th class="num wide">age</th></tr></thead><tbody id="sessions"></tbody></table></div>
 <section id="detail" hidden>
 <h2 id="detail-title"></h2>
 <img id="chart" alt="" width="900" height="380">
@@ -48,7 +48,7 @@ const BODY = `<header>
 <h2>What the last cliff sent and dropped</h2><p id="cliff-head"></p>
 <div class="cols"><div><h3>Summary sent</h3><pre id="summary"></pre></div><div><h3>Dropped</h3><ol id="dropped"></ol></div></div>
 </section>
-<h2>Events</h2><ol id="events"></ol>
+<h2 id="events-title">Events</h2><ol id="events"></ol>
 </main>`;
 
 /** The page, the same bytes for every request. */

@@ -115,9 +115,9 @@ export const PAGE_SCRIPT = String.raw`"use strict";
     const hit = typeof x.cacheHitRate === "number" ? Math.round(x.cacheHitRate * 100) + "%" : "—";
     const u = x.usage || {};
     tr.append(
-      el("td", "id", (live ? "● " : "○ ") + x.id), el("td", "", x.model || ""), el("td", "num", int(x.requests)), el("td", "num cliffs", int(x.cliffs)),
-      el("td", "num", x.refetches ? int(x.refetches.count) + " (" + short(x.refetches.tokens) + ")" : ""),
-      el("td", "num", short(x.tokensOut) + " / " + short(x.threshold)), el("td", "num wide", short(u.input) + " · " + short(u.cacheRead) + " · " + short(u.cacheWrite) + " · " + short(u.output)),
+      el("td", "id", (live ? "● " : "○ ") + x.id), el("td", "wide", x.model || ""), el("td", "num", int(x.requests)), el("td", "num cliffs", int(x.cliffs)),
+      el("td", "num wide", x.refetches ? int(x.refetches.count) + " (" + short(x.refetches.tokens) + ")" : ""),
+      el("td", "num wide", short(x.tokensOut) + " / " + short(x.threshold)), el("td", "num wide", short(u.input) + " · " + short(u.cacheRead) + " · " + short(u.cacheWrite) + " · " + short(u.output)),
       el("td", "num wide", hit), el("td", "num cost", dollars(x.dollars)), el("td", "num", x.ledger && x.ledger.cliffs > 0 ? dollars(x.ledger.netDollars) : ""),
       el("td", "num wide", duration(now - Date.parse(x.started))),
     );
@@ -130,7 +130,11 @@ export const PAGE_SCRIPT = String.raw`"use strict";
     header(s);
     thresholds(s);
     const list = sessions();
-    if (state.selected === null && list.length > 0) state.selected = list[0].id;
+    // The first view is the newest session that has a cliff to show, else the newest.
+    if (state.selected === null && list.length > 0) {
+      const newest = ((s.sessions || []).filter((x) => ID.test(String(x.id))));
+      state.selected = (newest.find((x) => num(x.cliffs) > 0) || newest[0] || list[0]).id;
+    }
     const now = Date.now();
     const rows = list.map((x) => sessionRow(x, now));
     if (rows.length === 0) {
@@ -151,7 +155,7 @@ export const PAGE_SCRIPT = String.raw`"use strict";
   function selected(x) {
     $("detail").hidden = x === undefined;
     if (x === undefined) return;
-    $("detail-title").textContent = "Session " + x.id + " (" + (x.model || "no model") + "): " + int(x.requests) + " requests, " + int(x.cliffs) + " cliffs";
+    $("detail-title").textContent = "Session " + x.id + " (" + (x.model || "no model") + "): " + int(x.requests) + " request" + (num(x.requests) === 1 ? "" : "s") + ", " + int(x.cliffs) + " cliff" + (num(x.cliffs) === 1 ? "" : "s");
     const key = x.id + ":" + x.requests;
     if (state.chartFor !== key) {
       state.chartFor = key;
@@ -201,9 +205,15 @@ export const PAGE_SCRIPT = String.raw`"use strict";
     li.textContent = String(e.time).slice(11, 19) + " " + (e.session || "-") + " " + e.action + (e.shadow ? "*" : "") + " " + int(e.messagesIn) + "→" + int(e.messagesOut) + " msgs " + int(e.tokensIn) + "→" + int(e.tokensOut) + " tok " + (e.status || "no upstream") + u;
     return li;
   }
+  /** The selected session's events, newest first (all sessions' while none is selected). */
+  function drawnEvents() {
+    const mine = state.events.filter((e) => state.selected === null || e.session === state.selected);
+    $("events-title").textContent = state.selected === null ? "Events" : "Events of session " + state.selected;
+    fill($("events"), mine.length ? mine.slice().reverse().map(eventRow) : [el("li", "muted", "none since this page opened")]);
+  }
   let drawEvents = null;
   function events() {
-    if (drawEvents === null) drawEvents = setTimeout(() => { drawEvents = null; fill($("events"), state.events.slice().reverse().map(eventRow)); }, 100);
+    if (drawEvents === null) drawEvents = setTimeout(() => { drawEvents = null; drawnEvents(); }, 100);
   }
 
   function follow() {
@@ -225,6 +235,7 @@ export const PAGE_SCRIPT = String.raw`"use strict";
     if (!ID.test(id)) return;
     state.selected = id;
     render();
+    drawnEvents();
   }
   function keys(e) {
     const row = e.target.closest && e.target.closest("tr[data-id]");

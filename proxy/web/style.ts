@@ -22,5 +22,6 @@ pre,#dropped{white-space:pre-wrap;overflow-wrap:anywhere;background:#f7f7f7;padd
 #dropped{list-style:none}#dropped li{margin-bottom:6px}.role{color:#666}
 #events{list-style:none;padding:0;font-family:ui-monospace,monospace;font-size:12px;max-height:300px;overflow:auto}
 #events li{white-space:nowrap}#events li.cliff{color:#b91c1c}
-@media (max-width:700px){body{padding:4px 8px}.cols{grid-template-columns:minmax(0,1fr)}.wide{display:none}#events li{white-space:normal}}
+@media (max-width:700px){body{padding:4px 8px}.cols{grid-template-columns:minmax(0,1fr)}.wide{display:none}#events li{white-space:normal}
+td,th{padding:4px 5px}td.id{max-width:9em;overflow:hidden;text-overflow:ellipsis}}
 `;

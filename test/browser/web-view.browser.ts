@@ -126,6 +126,35 @@ describe("the web view in a browser", () => {
     expect(problems).toEqual([]);
   });
 
+  it("opens on the newest session that has a cliff, shows that session's events, and its table whole at 390 px", async () => {
+    let turn = 1;
+    for (const width of [1280, 390]) {
+      // The newest session has no cliff yet: the view opens on the newest one that has.
+      await grow(rig.proxy, "fresh-session", turn, turn + 1);
+      turn += 2;
+      const st: any = await (await get(rig.proxy, "/_cliff/status?sessions=1000")).json();
+      expect(st.sessions[0].cliffs).toBe(0);
+      const expected = st.sessions.find((x: any) => x.cliffs > 0).id;
+      const { page, problems } = await open({ width, height: 900 });
+      await expect.poll(() => page.locator("#sessions tr.selected").getAttribute("data-id")).toBe(expected);
+      await expect.poll(() => page.locator("#events-title").innerText()).toBe(`Events of session ${expected}`);
+      // Another session's requests are not this session's events.
+      await grow(rig.proxy, "fresh-session", turn, turn);
+      turn += 1;
+      await expect.poll(() => page.locator("#events li").count()).toBeGreaterThan(0);
+      for (const text of await page.locator("#events li").allInnerTexts()) if (!/none since/.test(text)) expect(text).toContain(expected);
+      await row(page, plainId).click();
+      await expect.poll(() => page.locator("#events-title").innerText()).toBe(`Events of session ${plainId}`);
+      for (const text of await page.locator("#events li").allInnerTexts()) if (!/none since/.test(text)) expect(text).toContain(plainId);
+      const right = await page.evaluate(() => (globalThis as any).document.querySelector("#sessions").closest("table").getBoundingClientRect().right as number);
+      expect(right, `sessions table at ${width}px`).toBeLessThanOrEqual(width);
+      expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      if (width === 390) await page.screenshot({ path: join(tmpdir(), "cliff-web-view-390.png"), fullPage: false });
+      expect(problems).toEqual([]);
+      await page.close();
+    }
+  });
+
   it("is refused without the cookie or the token, and to a web page of another origin", async () => {
     const page = await browser.newPage();
     const r = await page.goto(rig.proxy.url + "/_cliff/");

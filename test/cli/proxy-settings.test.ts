@@ -57,7 +57,8 @@ describe("the threshold, the window and the debug folder on the layers", () => {
     expect(settings({ config: file, threshold: "55%", "context-window": "1000", "debug-dir": "/x" }, { CLIFF_THRESHOLD_TOKENS: "90000" })).toEqual({ thresholdShare: 0.55, contextWindow: 1000, debugDir: "/x" });
   });
   it("bad values are refused naming where they came from", () => {
-    expect(() => settings({ threshold: "160%" })).toThrow(/^--threshold-share must be a share of the window in \(0, 1\]/);
+    expect(() => settings({ threshold: "160%" })).toThrow(/^--threshold 160%: a percentage is a share of each model's window, so it must be above 0% and at most 100% \(--threshold 60%\); for a number of tokens give the number/);
+    expect(() => settings({ "threshold-share": "160%" })).toThrow(/^--threshold-share must be a share of the window in \(0, 1\]/);
     expect(() => settings({}, { CLIFF_CONTEXT_WINDOW: "big" })).toThrow(/^CLIFF_CONTEXT_WINDOW must be a whole number of tokens > 0/);
     expect(() => settings({ threshold: "1000", "threshold-share": "0.5" })).toThrow(/--threshold and --threshold-share: set one threshold, not both/);
   });

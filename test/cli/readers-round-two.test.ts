@@ -51,7 +51,7 @@ describe("OpenCode: apply_patch with patchText, folders opened with read", () =>
     expect(lists.modified).toEqual(["/repo/src/hello.ts", "/repo/test/hello.test.ts"]);
     expect(lists.read).toEqual([]);
     const out = cli(["compact", join(FIX, "opencode-apply-patch.json"), "--keep-recent", "1"]).stdout;
-    expect(out).toMatch(/2 modified: \/repo\/src\/hello\.ts, \/repo\/test\/hello\.test\.ts/);
+    expect(out).toMatch(/2 modified \(newest first\): \/repo\/test\/hello\.test\.ts, \/repo\/src\/hello\.ts/);
     expect(out).not.toMatch(/read: .*\/repo\/src(,|$)/m);
   });
   for (const [name, patches] of [["opencode_task66-session2.json", 26], ["opencode_w1t92-bugfix.json", 19]] as const) {

@@ -58,7 +58,7 @@ describe("the published package", () => {
     // The AgentParley upload zip, the default build's only (a recall build left in dist/ stays out).
     expect(shipped.filter((p) => p.endsWith(".zip"))).toEqual([`dist/cliffcompaction-agentparley-${VERSION}.zip`]);
     expect(packedFiles.filter((p) => p.endsWith(".zip"))).toEqual([`dist/cliffcompaction-agentparley-${VERSION}.zip`]);
-    expect(shipped).toContain("dist/types/core/index.d.ts");
+    expect(shipped).toContain("dist/types/core/public.d.ts");
   });
 
   it("ships the Pi/OMP extension as one built file, a fresh build of its sources, found through package.json's pi manifest", async () => {
