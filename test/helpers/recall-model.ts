@@ -176,6 +176,55 @@ function responsesAnswer(reply: Reply, stream: boolean, seed: string): { type: s
   return { type: "text/event-stream", body: events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify({ ...e, sequence_number: seq++ })}\n\n`).join("") };
 }
 
+/** OpenAI Chat Completions: the rules and the last turn's results. */
+function chatSeen(body: Record<string, any>): Seen {
+  const msgs = body.messages as any[];
+  rule(Array.isArray(msgs) && msgs.length > 0, "messages: required");
+  const tools = (body.tools ?? []).map((t: any) => t.function?.name);
+  rule(new Set(tools).size === tools.length, "tools: names must be unique");
+  const names = new Map<string, string>();
+  let open: string[] = [];
+  for (let i = 0; i < msgs.length; i++) {
+    const m = msgs[i];
+    if (m.role === "tool") {
+      rule(open.includes(m.tool_call_id), `messages.${i}: a tool message must respond to a preceding tool_calls id`);
+      open = open.filter((id) => id !== m.tool_call_id);
+      continue;
+    }
+    rule(open.length === 0, `messages.${i}: an assistant message with tool_calls must be followed by tool messages responding to each tool_call_id`);
+    if (m.role === "assistant") for (const c of m.tool_calls ?? []) {
+      rule(typeof c.function?.arguments === "string", `messages.${i}: arguments must be a string`);
+      names.set(c.id, c.function.name);
+      open.push(c.id);
+    }
+  }
+  rule(open.length === 0, "messages: tool_calls left without tool messages");
+  const results: Seen["results"] = [];
+  for (let i = msgs.length - 1; i >= 0 && msgs[i].role === "tool"; i--) results.unshift({ name: names.get(msgs[i].tool_call_id) ?? "?", text: msgs[i].content, isError: /^(Error: |Not run)/.test(msgs[i].content) });
+  return { api: "openai-chat", body, tools, results };
+}
+
+function chatAnswer(reply: Reply, stream: boolean, seed: string): { type: string; body: string } {
+  let n = 0;
+  const id = (kind: string): string => `${kind}_mock_${seed}_${n++}`;
+  const calls = (reply.calls ?? []).map((c) => ({ id: id("call"), type: "function", function: { name: c.name, arguments: JSON.stringify(c.input) } }));
+  const message: any = { role: "assistant", content: reply.text ?? null, ...(reply.thinking !== undefined ? { reasoning_content: reply.thinking } : {}), ...(calls.length > 0 ? { tool_calls: calls } : {}) };
+  const finish = calls.length > 0 ? "tool_calls" : "stop";
+  const base = { id: id("chatcmpl"), created: 1, model: "mock" };
+  const usage = { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 };
+  if (!stream) return { type: "application/json", body: JSON.stringify({ ...base, object: "chat.completion", choices: [{ index: 0, message, finish_reason: finish }], usage }) };
+  const chunk = (delta: any, finish_reason: string | null = null): any => ({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason }] });
+  const chunks: any[] = [chunk({ role: "assistant", content: "" })];
+  if (reply.thinking !== undefined) chunks.push(chunk({ reasoning_content: reply.thinking }));
+  for (const part of reply.text?.match(/.{1,5}/gs) ?? []) chunks.push(chunk({ content: part }));
+  calls.forEach((c, index) => {
+    chunks.push(chunk({ tool_calls: [{ index, id: c.id, type: "function", function: { name: c.function.name, arguments: "" } }] }));
+    for (let i = 0; i < c.function.arguments.length; i += 4) chunks.push(chunk({ tool_calls: [{ index, function: { arguments: c.function.arguments.slice(i, i + 4) } }] }));
+  });
+  chunks.push(chunk({}, finish), { ...base, object: "chat.completion.chunk", choices: [], usage });
+  return { type: "text/event-stream", body: chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("") + "data: [DONE]\n\n" };
+}
+
 export async function recallModel(script: (s: Seen) => Reply, lifetimeMs = 120_000): Promise<RecallModel> {
   const model: RecallModel = { url: "", seen: [], refused: [], script, close: async () => {} };
   const server = http.createServer((req, res) => {
@@ -189,12 +238,13 @@ export async function recallModel(script: (s: Seen) => Reply, lifetimeMs = 120_0
         const path = (req.url ?? "").split("?")[0];
         // Ids are a function of the request, so two proxies that send the same request get the same answer.
         const seed = createHash("sha256").update(JSON.stringify(body)).digest("hex").slice(0, 10);
-        const api = /\/messages$/.test(path) ? "anthropic" : path.endsWith("/responses") ? "openai-responses" : null;
+        const api = path.endsWith("/chat/completions") ? "openai-chat" : /\/messages$/.test(path) ? "anthropic" : path.endsWith("/responses") ? "openai-responses" : null;
         if (api === null) throw new RuleBroken(`no route ${path}`);
-        const seen = api === "anthropic" ? anthropicSeen(body) : responsesSeen(body);
+        const seen = api === "anthropic" ? anthropicSeen(body) : api === "openai-chat" ? chatSeen(body) : responsesSeen(body);
         model.seen.push(seen);
         const reply = model.script(seen);
-        out = api === "anthropic" ? anthropicAnswer(reply, body.stream === true, seed) : responsesAnswer(reply, body.stream === true, seed);
+        const answer = api === "anthropic" ? anthropicAnswer : api === "openai-chat" ? chatAnswer : responsesAnswer;
+        out = answer(reply, body.stream === true, seed);
       } catch (e) {
         if (!(e instanceof RuleBroken)) throw e;
         model.refused.push(e.message);
