@@ -1,17 +1,14 @@
-import { mkdtempSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
-import { join } from "node:path";
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 import SummaryReporter from "./test/summary-reporter.ts";
-
-// The tests' own state folder: a proxy started by a test makes its admin token there, never in the user's;
-// and their own cache folder: the default profile's archive (a CLI or proxy a test starts) is written there.
-const state = mkdtempSync(join(tmpdir(), "cliff-test-state-"));
-const cache = mkdtempSync(join(tmpdir(), "cliff-test-cache-"));
+import { isolatedHome } from "./test/setup/home.ts";
 
 export default defineConfig({
   test: {
-    env: { XDG_STATE_HOME: state, XDG_CACHE_HOME: cache },
+    // The tests' own home and XDG folders: a proxy's admin token, the archive, a shell profile or an
+    // agent's config that a test makes lands there, never in the user's; the guard checks it did.
+    env: isolatedHome(),
+    globalSetup: ["./test/setup/home.ts"],
     include: ["test/**/*.test.ts"],
     // Vitest's default is one worker fewer than the cores: one on a two-core machine, where many of
     // the files mostly wait on child processes, sockets and timers. Every file makes its own ports
