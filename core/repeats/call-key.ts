@@ -44,20 +44,9 @@ function normal(v: unknown, depth = 0): unknown {
 /** Read keys open with this, so a path never equals another tool's arguments. */
 export const READ_KEY = "read\u0000";
 
-// Keys already made for an arguments object (a call is read by several rules, and again by each pass
-// and request over the same objects): made once per object and tool name.
-const KEYS = /* @__PURE__ */ new WeakMap<object, { name: unknown; key: string }>();
-
 /** The key two calls share exactly when one repeats the other ("" for a call with no name). */
-export function callKey(name: unknown, rawArgs: unknown): string {
-  // A string is read as its decoded object (what every rule reads), whose key is then kept.
-  const args = typeof rawArgs === "string" ? argsObject(rawArgs) : rawArgs;
-  if (typeof args !== "object" || args === null) return keyOf(name, args);
-  const hit = KEYS.get(args);
-  if (hit !== undefined && hit.name === name) return hit.key;
-  const key = keyOf(name, args);
-  KEYS.set(args, { name, key });
-  return key;
+export function callKey(name: unknown, args: unknown): string {
+  return keyOf(name, typeof args === "string" ? argsObject(args) : args);
 }
 
 function keyOf(name: unknown, args: unknown): string {
