@@ -46,6 +46,30 @@ beforeAll(() => {
   npm(["install", "--no-audit", "--no-fund", "--prefer-offline", tarball], consumer);
 }, 180_000);
 
+describe("installing it before it is published, as the README's first install rows say", () => {
+  it("the packed tarball installs as a command (npm install -g) that runs", () => {
+    const prefix = mkdtempSync(join(tmpdir(), "cliff-global-"));
+    npm(["install", "-g", "--prefix", prefix, "--no-audit", "--no-fund", "--prefer-offline", tarball], prefix);
+    const r = spawnSync(join(prefix, "bin", "cliffcompaction"), ["--version"], { encoding: "utf8" });
+    expect(r.stdout.trim()).toBe(VERSION);
+  }, 120_000);
+
+  it("the README shows the repository's install rows first and labels the registry's once published; its images render from the repository", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const install = readme.slice(readme.indexOf("## Install"), readme.indexOf("## Quick start"));
+    const fromRepo = install.indexOf("| **a clone** |");
+    const registry = install.indexOf("| once published on npm (404 until then) |");
+    expect(fromRepo).toBeGreaterThan(0);
+    expect(registry).toBeGreaterThan(fromRepo);
+    for (const row of ["| **a packed tarball** |", "| **a git URL** |", "| **Pi, OMP** | `pi install /path/to/cliffcompaction`"]) expect(install.indexOf(row), row).toBeGreaterThan(fromRepo);
+    expect(install.slice(0, registry)).not.toContain("npm:cliffcompaction`,");
+    for (const page of ["README.md", "docs/cli.md", "docs/retention.md"]) {
+      const text = readFileSync(join(ROOT, page), "utf8");
+      expect(text, page).not.toMatch(/!\[[^\]]*\]\(https?:/);
+    }
+  });
+});
+
 describe("the published package", () => {
   it("ships no Node binary and no .bin/node link, ships the AgentParley zip, and is small", () => {
     const files = walk(join(consumer, "node_modules"));
