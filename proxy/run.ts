@@ -5,7 +5,8 @@
  * Codex reads no base URL variable: it gets `-c` settings instead (codex.ts), chosen by how it is
  * signed in. OpenCode and Copilot CLI get their own settings (node/clients/opencode.ts, copilot.ts),
  * in variables only. No agent gets a base URL variable it does not read (agents.ts). Every upstream is
- * checked before anything listens, and named by where it came from.
+ * checked before anything listens, and named by where it came from. The agent never outlives the
+ * proxy (watchdog.ts).
  */
 import { missingCommand } from "./find-command.js";
 import { spawn } from "node:child_process";
@@ -21,6 +22,7 @@ import { codexHome, codexSignIn, readCodexConfig } from "../node/clients/index.j
 import { BASE_URL_VARIABLES, baseUrlVariables, clientPlan, GEMINI_BASE_URLS, isGeminiCli, type ClientPlan } from "../node/clients/index.js";
 import { startProxy, type RunningProxy } from "./http/index.js";
 import { claudeTriggerLines, isClaudeCode } from "./claude-trigger.js";
+import { watchAgent } from "./watchdog.js";
 
 const UPSTREAM_LABEL: Record<string, string> = { anthropic: "Anthropic", openai: "OpenAI", chatgpt: "ChatGPT", gemini: "Gemini", vertex: "Vertex AI", codeassist: "Code Assist" };
 /** Upstreams only Gemini CLI uses: named in the start line for it alone. */
@@ -140,6 +142,8 @@ export async function runAgent(o: RunOptions): Promise<number> {
   }
   return new Promise<number>((resolve) => {
     const child = spawn(o.command, args, { stdio: "inherit", env: childEnv });
+    // The agent ends if this process dies without stopping it (watchdog.ts).
+    const watchdog = child.pid === undefined ? null : watchAgent(child.pid);
     // Ctrl-C in a terminal reaches the agent directly (same process group): pass it on only when it did not.
     const forward = (signal: NodeJS.Signals) => () => {
       if (signal !== "SIGINT" || process.stdin.isTTY !== true) child.kill(signal);
@@ -151,6 +155,7 @@ export async function runAgent(o: RunOptions): Promise<number> {
       if (finished) return;
       finished = true;
       for (const [s, h] of handlers) process.off(s, h);
+      watchdog?.release();
       await proxy.close();
       resolve(code);
     };
