@@ -52,7 +52,9 @@ function backlog(t: Target): Promise<{ events: WatchEvent[]; problem: string | n
       resolve({ events, problem });
     };
     const timer = setTimeout(done, ONCE_EVENTS_MS);
-    stream = followEvents(t.base, t.headers, { onEvent: (e) => events.push(e), onLive: done, onEnd: (why) => ((problem = refusedStream(why)), done()) });
+    // The proxy's backlog is at most 1,024 events: more is not a proxy of ours, and only the newest are shown.
+    const onEvent = (e: WatchEvent): void => void (events.push(e) > KEEP_EVENTS && events.splice(0, events.length - KEEP_EVENTS));
+    stream = followEvents(t.base, t.headers, { onEvent, onLive: done, onEnd: (why) => ((problem = refusedStream(why)), done()) });
   });
 }
 

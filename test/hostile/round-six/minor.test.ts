@@ -7,7 +7,11 @@ import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
+import { followEvents, getJson, READ_MAX_BYTES } from "../../../cli/watch/client.js";
+import { startProxy } from "../../../proxy/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "cliff-round-six-minor-"));
 const alive = (pid: number): boolean => {
@@ -54,4 +58,95 @@ setInterval(() => {}, 1000);`);
       }
     }
   }, 60_000);
+});
+
+/** A listener that answers every request with `answer`; the bytes it managed to write, per request. */
+async function listener(answer: (res: http.ServerResponse, written: (n: number) => void) => void): Promise<{ url: string; written: number[]; close: () => void }> {
+  const written: number[] = [];
+  const server = http.createServer((_req, res) => {
+    const k = written.push(0) - 1;
+    answer(res, (n) => (written[k] += n));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, written, close: () => (server.closeAllConnections(), server.close()) };
+}
+
+/** Writes 64 KiB chunks as fast as the client reads, up to `max` bytes, then ends. */
+function flood(max: number, head = true) {
+  return (res: http.ServerResponse, written: (n: number) => void): void => {
+    if (head) res.writeHead(200, { "content-type": "application/json" });
+    const chunk = Buffer.alloc(64 * 1024, "1");
+    let sent = 0;
+    const more = (): void => {
+      while (sent < max && !res.destroyed) {
+        sent += chunk.length;
+        written(chunk.length);
+        if (!res.write(chunk)) return void res.once("drain", more);
+      }
+      res.end();
+    };
+    res.write("[");
+    more();
+  };
+}
+
+describe("round six, minor: watch's readers are bounded", () => {
+  it(`an endless JSON answer: watch reads at most ${READ_MAX_BYTES / 1024 / 1024} MiB of it and gives up`, async () => {
+    const l = await listener(flood(256 * 1024 * 1024));
+    try {
+      await expect(getJson(l.url, "/_cliff/status")).rejects.toThrow(/more than/);
+      console.log(`round six, minor: an endless status answer read to ${(Math.max(...l.written) / 1024 / 1024).toFixed(1)} MiB`);
+      expect(Math.max(...l.written)).toBeLessThan(READ_MAX_BYTES + 16 * 1024 * 1024);
+    } finally {
+      l.close();
+    }
+  });
+
+  it("a trickled answer (a byte every 100 ms, never ending) times out as a whole", async () => {
+    const l = await listener((res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      const t = setInterval(() => (res.destroyed ? clearInterval(t) : res.write(" ")), 100);
+    });
+    try {
+      const started = Date.now();
+      await expect(getJson(l.url, "/_cliff/status", {}, 3000, 2000)).rejects.toThrow();
+      expect(Date.now() - started).toBeLessThan(4000);
+    } finally {
+      l.close();
+    }
+  });
+
+  it("an event stream that never ends its event: the stream ends once the event passes the bound", async () => {
+    const l = await listener((res, written) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write("data: ");
+      flood(256 * 1024 * 1024, false)(res, written);
+    });
+    try {
+      const why = await new Promise<string>((resolve) => followEvents(l.url, {}, { onEvent: () => undefined, onLive: () => undefined, onEnd: resolve }));
+      expect(why).toMatch(/more than/);
+      expect(Math.max(...l.written)).toBeLessThan(READ_MAX_BYTES + 16 * 1024 * 1024);
+    } finally {
+      l.close();
+    }
+  });
+});
+
+describe("round six, minor: the open status names no tool", () => {
+  it("a session's re-fetched tools are counted on open loopback, named only to a reader with the admin token", async () => {
+    const token = "round-six-status-names-0123456789";
+    const proxy = await startProxy({ port: 0, adminToken: token, upstreams: { anthropic: "http://127.0.0.1:9" }, log: () => undefined });
+    try {
+      const { session } = proxy.observer.sessions.find("claude\u0000names", "turn", Date.now());
+      session!.refetches.add({ cut: 9, summary: "0123abcd", count: 1, tokens: 40, calls: [{ tool: "mcp__payroll-internal__read", tokens: 40, message: 12 }] });
+      const open = await (await fetch(proxy.url + "/_cliff/status")).text();
+      const named = await (await fetch(proxy.url + "/_cliff/status", { headers: { authorization: `Bearer ${token}` } })).text();
+      console.log(`round six, minor: the open status names the tool ${open.split("mcp__payroll").length - 1} times, with the token ${named.split("mcp__payroll").length - 1}`);
+      expect(JSON.parse(open).sessions[0].refetches).toMatchObject({ count: 1, tokens: 40, cliffs: [{ count: 1, calls: [{ tokens: 40, message: 12 }] }] });
+      expect(open).not.toContain("mcp__payroll");
+      expect(named).toContain("mcp__payroll-internal__read");
+    } finally {
+      await proxy.close();
+    }
+  });
 });
