@@ -140,9 +140,13 @@ export async function runAgent(o: RunOptions): Promise<number> {
     say(`cliffcompaction: WARNING: ${line}`);
     appendFileSync(logPath, `${new Date().toISOString()} WARNING ${line}\n`);
   }
+  return runChild(o.command, args, childEnv, proxy, say);
+}
+
+/** Runs the agent to its end, signals passed on; the proxy stops with it (and it with the proxy: watchdog.ts). */
+function runChild(command: string, args: string[], childEnv: NodeJS.ProcessEnv, proxy: RunningProxy, say: (line: string) => void): Promise<number> {
   return new Promise<number>((resolve) => {
-    const child = spawn(o.command, args, { stdio: "inherit", env: childEnv });
-    // The agent ends if this process dies without stopping it (watchdog.ts).
+    const child = spawn(command, args, { stdio: "inherit", env: childEnv });
     const watchdog = child.pid === undefined ? null : watchAgent(child.pid);
     // Ctrl-C in a terminal reaches the agent directly (same process group): pass it on only when it did not.
     const forward = (signal: NodeJS.Signals) => () => {
@@ -160,7 +164,7 @@ export async function runAgent(o: RunOptions): Promise<number> {
       resolve(code);
     };
     child.on("error", (e) => {
-      say(`cliffcompaction: cannot run ${o.command} (${(e as NodeJS.ErrnoException).code ?? e.message})`);
+      say(`cliffcompaction: cannot run ${command} (${(e as NodeJS.ErrnoException).code ?? e.message})`);
       void finish(127);
     });
     child.on("exit", (code, signal) => void finish(code ?? 128 + (signal ? constants.signals[signal] ?? 0 : 0)));
