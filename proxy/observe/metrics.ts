@@ -44,6 +44,9 @@ export function metricsText(stats: Stats, engine: Engine, observer: Observer): s
   m.metric("threads_total", "counter", "Requests in one of Anthropic's message threads, by API and what the proxy did: declined (answered thread_unsupported_request, so the client resends the whole conversation) or passed (--pass-threads: sent on untouched, never compacted).", apis.flatMap(([api, c]): Sample[] => [[{ api, action: "declined" }, c.actions["thread-declined"] ?? 0], [{ api, action: "passed" }, c.actions["thread-passed"] ?? 0]]));
   m.metric("refetches_total", "counter", "Calls made after a cliff that repeat a call whose result the cliff dropped (the same tool and arguments, or a read of the same file), counted from the requests alone, by API.", byApi((c) => c.refetches));
   m.metric("refetch_tokens_total", "counter", "Estimated tokens of the results those re-fetches brought back, by API.", byApi((c) => c.refetchTokens));
+  m.metric("recalls_total", "counter", "cliff_recall calls the proxy answered from the request's own history, by API.", byApi((c) => c.recalls));
+  m.metric("recall_rounds_total", "counter", "Requests sent upstream again to answer a recall (each round after a request's first), by API.", byApi((c) => c.recallRounds));
+  m.metric("recall_tokens_total", "counter", "Estimated tokens of the recalls' answers, by API.", byApi((c) => c.recallTokens));
   m.metric("thinking_blocks_dropped_total", "counter", "Thinking blocks the provider dropped from compacted requests (preserved thinking's input_transformations), by API.", byApi((c) => c.thinkingDropped));
   m.metric("escalations_total", "counter", "Rungs taken after an upstream context-length refusal, by API.", byApi((c) => c.escalations));
   m.metric("fail_opens_total", "counter", "Requests forwarded as received because the proxy could not decide them, by API.", action("fail-open"));

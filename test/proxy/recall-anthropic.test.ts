@@ -162,6 +162,23 @@ for (const stream of [false, true]) {
   });
 }
 
+describe("what the proxy counts", () => {
+  it("the metrics count every recall, the rounds they took and their tokens", async () => {
+    const before = await (await fetch(proxy.url + "/_cliff/metrics")).text();
+    const count = (text: string, name: string): number => Number(new RegExp(`cliffcompaction_${name}\\{api="anthropic"\\} (\\d+)`).exec(text)?.[1] ?? 0);
+    scripted(() => ({ calls: [{ name: "cliff_recall", input: { ref: REF } }, { name: "cliff_recall", input: { search: "step2" } }] }), () => ({ text: "done" }));
+    await ask(body(true));
+    let after = before;
+    for (let i = 0; i < 50 && count(after, "recalls_total") === count(before, "recalls_total"); i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      after = await (await fetch(proxy.url + "/_cliff/metrics")).text();
+    }
+    expect(count(after, "recalls_total") - count(before, "recalls_total")).toBe(2);
+    expect(count(after, "recall_rounds_total") - count(before, "recall_rounds_total")).toBe(1);
+    expect(count(after, "recall_tokens_total") - count(before, "recall_tokens_total")).toBeGreaterThan(Math.floor(TEXTS[1].length / 4));
+  });
+});
+
 describe("when the tool is offered", () => {
   it("not on a request without a cliff, not when the client has a tool of that name, not with --no-recall-tool", async () => {
     scripted(() => ({ text: "plain" }), () => ({ text: "?" }));
