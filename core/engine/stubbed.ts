@@ -10,17 +10,22 @@ import type { Config } from "../config/index.js";
 import { stubbedReadParts, stubRulesOn, summaryMessageText } from "../parts/index.js";
 import { HEADER_GLUE, joinParts, PART_SEPARATOR, SUMMARY_HEADER } from "../summary.js";
 import { fingerprint, outgoingTokens, type RequestState } from "./request.js";
+import { recalledParts } from "./recalled.js";
 
 /** The summary message a request had before its files were added, to start a reactive step from. */
 const plain = new WeakMap<RequestState, unknown>();
 
 /** Adds the files the request's stubs point at to its outgoing summary (nothing when there are none). */
 export function withStubbedReads(ctx: RequestState, cfg: Config): RequestState {
-  if (!ctx.modified || ctx.baseCut <= 0 || ctx.dialect.name !== "anthropic" || !stubRulesOn(cfg)) return ctx;
+  if (!ctx.modified || ctx.baseCut <= 0) return ctx;
+  const stubs = ctx.dialect.name === "anthropic" && stubRulesOn(cfg);
+  if (!stubs && !cfg.recallTool) return ctx;
   const summary = ctx.substituted[ctx.baseHead];
   const text = summaryMessageText(summary);
   if (!text.startsWith(SUMMARY_HEADER)) return ctx;
-  const parts = stubbedReadParts(ctx.messages, { headLen: ctx.baseHead, spanFrom: ctx.baseSpan, cut: ctx.baseCut }, cfg, ctx.archive);
+  const files = stubs ? stubbedReadParts(ctx.messages, { headLen: ctx.baseHead, spanFrom: ctx.baseSpan, cut: ctx.baseCut }, cfg, ctx.archive) : [];
+  // Texts the model recalled through the host's tool stay too (recalled.ts), after the files.
+  const parts = [...files, ...recalledParts(ctx, cfg)];
   if (parts.length === 0) return ctx;
   plain.set(ctx, summary);
   const joined = text + (text === SUMMARY_HEADER ? HEADER_GLUE : PART_SEPARATOR) + joinParts(parts);

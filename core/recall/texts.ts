@@ -35,12 +35,12 @@ export class RecallTexts {
   readonly list: RecallText[] = [];
 
   /**
-   * The texts of `messages[0, end)` as `dialect` reads them under `cfg` (the host's config; the
+   * The texts of `messages[from, end)` as `dialect` reads them under `cfg` (the host's config; the
    * length caps are lifted here, so what a rule keeps of a text never hides it).
    */
-  static of(messages: readonly unknown[], dialect: Dialect, cfg: Config, end = messages.length): RecallTexts {
+  static of(messages: readonly unknown[], dialect: Dialect, cfg: Config, end = messages.length, from = 0): RecallTexts {
     const texts = new RecallTexts();
-    let at = 0;
+    let at = Math.max(0, from);
     const ctx: PartContext = {
       cfg: { ...cfg, ...EVERYTHING_DROPPED },
       archive: (text, kind) => {
