@@ -20,6 +20,8 @@ const OLD = read("test/fixtures/readme-b272c83.md");
  * be a stale entry) and be a line of the old README.
  */
 const REWRITTEN = new Map<string, string>([
+  ["          6 modified: src/lex0.rs, src/lex1.rs, src/lex2.rs, src/lex3.rs, src/lex4.rs, src/lex5.rs", "compact's file lists newest first, bounded with a count"],
+  ["files     7 read: src/ast.ts, test/lexer.spec.ts, package.json, src/errors.ts, src/lexer.ts, src/printer.ts, test/parser.spec.ts", "compact's file lists newest first, bounded with a count"],
   ["| host | how |", "the install rows that work before publication come first (a clone, a git URL, a packed tarball, Pi and OMP from a path); the registry's are labelled once published; docs/library.md's detectDialect names gemini"],
   ["| **Pi** | `pi install npm:cliffcompaction`, restart Pi, check with `/cliff status` |", "the install rows that work before publication come first (a clone, a git URL, a packed tarball, Pi and OMP from a path); the registry's are labelled once published; docs/library.md's detectDialect names gemini"],
   ["| **OMP** (oh-my-pi) | `omp install npm:cliffcompaction`, restart OMP, `/cliff status` |", "the install rows that work before publication come first (a clone, a git URL, a packed tarball, Pi and OMP from a path); the registry's are labelled once published; docs/library.md's detectDialect names gemini"],
