@@ -3,6 +3,7 @@
  * so the same code runs in Node, in a bare V8 context and in QuickJS.
  */
 export { compact, compactWith, headLength, turnStarts, type CompactOptions, type CompactResult } from "./compact.js";
+export { handOff, type Handoff, type HandoffFit, type HandoffInput } from "./platform/handoff.js";
 export {
   planCliff,
   compactToBudget,

@@ -8,7 +8,7 @@
  * block's string, line ends back to LF (a version 3 envelope writes no CR of its own, so every CR
  * came from a conversion), or one level of a markdown quote.
  */
-import { SUMMARY_HEADER } from "../core/summary.js";
+import { SUMMARY_HEADER } from "../core/platform/index.js";
 import type { Envelope, EnvelopeMessage } from "./envelope.js";
 import { OPEN } from "./envelope.js";
 import { parseEnvelopeAt, recoverTask } from "./envelope-read.js";

@@ -3,7 +3,7 @@
  * one, its task section alone. Only stated lengths and exact literals move the cursor, so nothing
  * quoted inside a section can forge a boundary; whatever the renderer writes, this reads.
  */
-import type { FileLists } from "../core/files.js";
+import type { FileLists } from "../core/platform/index.js";
 import { unescapeText } from "./escape.js";
 import { CLOSE, MESSAGE_CLOSE, ROLE_MAX, openTagText, checksum, type Envelope, type EnvelopeMessage } from "./envelope.js";
 

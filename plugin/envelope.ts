@@ -34,8 +34,8 @@
  * are still read.
  */
 // The plugin imports core modules, not the index, so its bundle carries only the dialect it uses.
-import type { FileLists } from "../core/files.js";
-import { SUMMARY_HEADER } from "../core/summary.js";
+import type { FileLists } from "../core/platform/index.js";
+import { SUMMARY_HEADER } from "../core/platform/index.js";
 import { escapedLength, escapePath, escapeText } from "./escape.js";
 
 export const ENVELOPE_VERSION = 3;

@@ -3,7 +3,7 @@
  * self-contained IIFE; build-time defaults (`node build.mjs --config file.json`) arrive through
  * the __CLIFF_BUILD_CONFIG__ constant.
  */
-import { resolveConfig } from "../core/config/index.js";
+import { resolveConfig } from "../core/platform/index.js";
 import { summarize } from "./summarize.js";
 
 declare const __CLIFF_BUILD_CONFIG__: Record<string, unknown> | undefined;

@@ -3,9 +3,7 @@
  * parts, so no candidate is rendered or checksummed (the plugin renders once, at the end). It also
  * holds what may be shed under pressure (the focus text, then the oldest files) and the time guard.
  */
-import type { CompactResult } from "../core/compact.js";
-import { toFileLists, type FileLists, type TouchedFile } from "../core/files.js";
-import { joinedLength } from "../core/summary.js";
+import { toFileLists, type CompactResult, type FileLists, type TouchedFile } from "../core/platform/index.js";
 import { platformTokens } from "./budget.js";
 import { escapedLength, unsafeCount } from "./escape.js";
 import { blockLength, envelopeLength, filesContent, type EnvelopeMessage } from "./envelope.js";
@@ -55,6 +53,7 @@ export class EnvelopeSizer {
   probes = 0;
 
   constructor(private readonly all: readonly EnvelopeMessage[], touched: TouchedFile[], focus: string | null, private readonly guard: Guard) {
+    guard.tick();
     this.touched = touched;
     this.files = toFileLists(touched);
     this.filesChars = filesContent(this.files).length;
@@ -81,8 +80,8 @@ export class EnvelopeSizer {
   }
 
   /** Length of the escaped digest, by arithmetic: each part's escapes are counted once, never written. */
-  private digestChars(parts: readonly string[]): number {
-    let n = joinedLength(parts);
+  private digestChars(parts: readonly string[], joined: number): number {
+    let n = joined;
     if (this.clean) return n;
     for (const p of parts) {
       let extra = this.partExtra.get(p);
@@ -97,7 +96,7 @@ export class EnvelopeSizer {
   }
 
   /** Tokens of the envelope holding the first `headLen` messages as its task and nothing else. */
-  taskAloneTokens(headLen: number): number {
+  alone(headLen: number): number {
     this.guard.tick();
     return platformTokens(envelopeLength({
       taskChars: this.blocksLength(0, headLen), taskCount: headLen, recentChars: 0, recentCount: 0, digestChars: 0, filesChars: 0, focusChars: null,
@@ -105,14 +104,14 @@ export class EnvelopeSizer {
   }
 
   /** Tokens of the envelope for a candidate, with the files and focus not yet shed. */
-  tokens(r: CompactResult): number {
+  tokens(r: CompactResult, joined: number): number {
     this.guard.tick();
     this.probes++;
     const focusChars = this.focus === null ? null : escapedLength(this.focus);
     return platformTokens(envelopeLength({
       taskChars: this.blocksLength(0, r.headLen), taskCount: r.headLen,
       recentChars: this.blocksLength(r.cut, this.all.length), recentCount: this.all.length - r.cut,
-      digestChars: this.digestChars(r.parts), filesChars: this.filesChars, focusChars,
+      digestChars: this.digestChars(r.parts, joined), filesChars: this.filesChars, focusChars,
     }));
   }
 

@@ -4,20 +4,12 @@
  * are carried forward; our previous summary is parsed, its task and file lists carried forward and
  * its recent turns re-read as live messages, its digest and focus dropped (never compact a compaction).
  */
-// The plugin imports core modules, not the index, so its bundle carries only the dialect it uses.
-import { resolveConfig, type Config } from "../core/config/index.js";
-import { plain } from "../core/dialects/plain.js";
-import { filesTouched, filesTouchedInPlan, FileTracker } from "../core/files.js";
-import { parseFocus } from "../core/focus.js";
-import { canonicalJson } from "../core/estimate/json.js";
-import { planCliff } from "../core/ladder.js";
-import { headOf, PartsCache } from "../core/compact.js";
-import { joinParts } from "../core/summary.js";
+// The plugin reaches the core through its platform entry, which carries only the plain dialect.
+import { canonicalJson, handOff, plainClass, resolveConfig, type Config, type FileLists } from "../core/platform/index.js";
 import { contentChars, estimateString, platformTokens, thresholdOf, type ThresholdFields } from "./budget.js";
 import { envelopeRole, renderEnvelope, type EnvelopeMessage } from "./envelope.js";
 import { findPrevious } from "./envelope-find.js";
 import { EnvelopeSizer, timeGuard, TimeUp, type Clock, type Guard } from "./sizer.js";
-import type { Dialect } from "../core/dialects/types.js";
 
 export { estimateString, platformTokens, thresholdOf } from "./budget.js";
 
@@ -55,7 +47,7 @@ export interface SummarizeOptions {
   timeLimitMs?: number;
 }
 
-const isAssistant = (m: EnvelopeMessage): boolean => plain.isAssistant(m);
+const isAssistant = (m: EnvelopeMessage): boolean => plainClass(m.role) === "assistant";
 
 function contentString(v: unknown): string {
   if (typeof v === "string") return v;
@@ -91,7 +83,7 @@ interface Previous {
   live: EnvelopeMessage[];
   repeat: boolean;
   damaged: SummarizeReport["damagedPrevious"];
-  files: FileTracker;
+  files?: FileLists;
 }
 
 /**
@@ -99,17 +91,12 @@ interface Previous {
  * compaction, wherever the platform put it in messages[0]; what it put around it is dropped.
  */
 function splitPrevious(messages: EnvelopeMessage[]): Previous {
-  const files = new FileTracker();
   const found = findPrevious(messages[0].content);
-  if (!found.ours) return { task: null, live: messages, repeat: false, damaged: null, files };
+  if (!found.ours) return { task: null, live: messages, repeat: false, damaged: null };
   const previous = found.env;
-  if (previous !== null) {
-    // Lists are written newest first; the tracker takes the oldest first.
-    if (previous.files !== undefined) files.add(previous.files.read.slice().reverse(), previous.files.modified.slice().reverse());
-    return { task: previous.task, live: previous.recent.concat(messages.slice(1)), repeat: true, damaged: null, files };
-  }
+  if (previous !== null) return { task: previous.task, live: previous.recent.concat(messages.slice(1)), repeat: true, damaged: null, files: previous.files };
   const recovered = found.recovered;
-  return { task: recovered ?? [], live: messages.slice(1), repeat: true, damaged: recovered === null ? "lost" : "recovered", files };
+  return { task: recovered ?? [], live: messages.slice(1), repeat: true, damaged: recovered === null ? "lost" : "recovered" };
 }
 
 /** summarize with a full account of the decision. Throws only on internal faults (summarize() catches them). */
@@ -134,60 +121,38 @@ export function summarizeWithReport(context: unknown, config: Config, options: S
   }
 }
 
-/** The plain dialect with the time guard stepping once per message the core summarises. */
-function guarded(guard: Guard): Dialect {
-  const d: Dialect = Object.create(plain);
-  d.summarize = (m, c) => {
-    guard.step();
-    return plain.summarize(m, c);
-  };
-  return d;
-}
+const TOO_LARGE = "task-too-large";
+const NOTHING = "nothing-to-gain";
 
 type Base = Pick<SummarizeReport, "thresholdTokens" | "budgetTokens" | "repeat" | "damagedPrevious" | "taskMessages">;
 
 function decide(ctx: SummarizeContext, config: Config, messages: EnvelopeMessage[], previous: Previous, base: Base, guard: Guard): SummarizeReport {
   const { task, live } = previous;
   const all = task === null ? live : task.concat(live);
-  const focusText = typeof ctx.focus === "string" && ctx.focus.trim() !== "" ? ctx.focus : null;
-  // One cache for every pass over these messages: the file lists and each rung decode them once.
-  const partsCache = new PartsCache();
-  const focus = parseFocus(focusText);
-  const dialect = guarded(guard);
-  const headLen = headOf(all, dialect, { headLen: task === null ? undefined : task.length });
-  // Where the rungs reuse parts, the file-list pass is also the first rung's: its parts are made once, there.
-  if (PartsCache.reusable(config) && headLen !== null) filesTouchedInPlan(all, headLen, dialect, config, partsCache, previous.files);
-  else filesTouched(live, dialect, previous.files, partsCache.decoded);
-  guard.tick();
-  const sizer = new EnvelopeSizer(all, previous.files.newest(config.filesMaxPaths, config.filesMaxChars), focusText, guard);
+  const focus = typeof ctx.focus === "string" && ctx.focus.trim() !== "" ? ctx.focus : null;
+  let sizer: EnvelopeSizer | undefined;
   // What the platform replaces is every handed message, our previous envelope included: a candidate
   // fits when it is within the budget and smaller than that.
   const handed = contentChars(messages);
-  const plan = planCliff(all, dialect, config, Math.min(base.budgetTokens, platformTokens(handed) - 1), {
-    headLen: headLen ?? undefined,
+  const plan = handOff({
+    messages: all,
+    taskLength: task === null ? undefined : task.length,
+    previousFiles: previous.files,
     focus,
-    finalKeepRecent: 0,
-    mustCompact: true,
-    hostJudgesGain: true,
-    partsCache,
-    measure: (r) => sizer.tokens(r),
-    shed: (excess) => sizer.shed(excess),
-    // The task is never cut: when it alone does not fit the platform's budget, no rung runs.
-    floor: (headLen) => (sizer.taskAloneTokens(headLen) > base.budgetTokens ? Infinity : 0),
-  });
-  if (plan.headOverBudget === true) return report({ ...base, outcome: "task-too-large" });
-  const r = plan.result;
-  if (r === null) return report({ ...base, probes: sizer.probes, outcome: "nothing-to-gain" });
-  // The plan's size is known by arithmetic: a summary the budget refuses is never rendered.
-  if (plan.estTokens > base.budgetTokens) return report({ ...base, rung: plan.rung, probes: sizer.probes, outcome: "task-too-large" });
-  const kept = all.slice(0, r.headLen);
-  const recent = all.slice(r.cut);
-  const summary = renderEnvelope({ task: kept, digest: joinParts(r.parts), recent, files: sizer.files, focus: sizer.focus });
-  const result = { ...base, taskMessages: kept.length, summaryTokens: estimateString(summary), rung: plan.rung, probes: sizer.probes };
-  if (result.summaryTokens > base.budgetTokens) return report({ ...result, outcome: "task-too-large" });
-  if (summary.length >= handed) return report({ ...result, outcome: "nothing-to-gain" });
+    budgetTokens: base.budgetTokens,
+    replacesTokens: platformTokens(handed),
+    fit: (files) => (sizer = new EnvelopeSizer(all, files, focus, guard)),
+    step: guard.step,
+  }, config);
+  const probes = sizer?.probes ?? 0;
+  if (plan === null || !plan.fits || sizer === undefined) return report({ ...base, rung: plan?.rung ?? 0, probes, outcome: plan === null ? NOTHING : TOO_LARGE });
+  const summary = renderEnvelope({ task: plan.head, digest: plan.digest, recent: plan.kept, files: sizer.files, focus: sizer.focus });
+  const result = { ...base, taskMessages: plan.head.length, summaryTokens: estimateString(summary), rung: plan.rung, probes };
+  // Checked on the rendered text as well: what the platform measures is that.
+  const refused = result.summaryTokens > base.budgetTokens ? TOO_LARGE : summary.length >= handed ? NOTHING : null;
+  if (refused !== null) return report({ ...result, outcome: refused });
   const files = { filesRead: sizer.files.read.length, filesModified: sizer.files.modified.length };
-  return report({ ...result, ...files, outcome: "summary", summary, recentMessages: recent.length, digestParts: r.parts.length });
+  return report({ ...result, ...files, outcome: "summary", summary, recentMessages: plan.kept.length, digestParts: plan.parts });
 }
 
 /** The platform entry point: always a string, "" whenever the platform's own summarizer should run. */
