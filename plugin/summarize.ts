@@ -130,22 +130,23 @@ function decide(ctx: SummarizeContext, config: Config, messages: EnvelopeMessage
   const { task, live } = previous;
   const all = task === null ? live : task.concat(live);
   const focus = typeof ctx.focus === "string" && ctx.focus.trim() !== "" ? ctx.focus : null;
-  let sizer: EnvelopeSizer | undefined;
+  // Made by handOff's call of `fit`, before it plans: set whenever handOff returns.
+  let sizer!: EnvelopeSizer;
   // What the platform replaces is every handed message, our previous envelope included: a candidate
   // fits when it is within the budget and smaller than that.
   const handed = contentChars(messages);
   const plan = handOff({
     messages: all,
-    taskLength: task === null ? undefined : task.length,
-    previousFiles: previous.files,
+    taskLength: task?.length,
+    files: previous.files,
     focus,
-    budgetTokens: base.budgetTokens,
-    replacesTokens: platformTokens(handed),
+    budget: base.budgetTokens,
+    replaces: platformTokens(handed),
     fit: (files) => (sizer = new EnvelopeSizer(all, files, focus, guard)),
     step: guard.step,
   }, config);
-  const probes = sizer?.probes ?? 0;
-  if (plan === null || !plan.fits || sizer === undefined) return report({ ...base, rung: plan?.rung ?? 0, probes, outcome: plan === null ? NOTHING : TOO_LARGE });
+  const probes = sizer.probes;
+  if (plan === null || plan.kept === undefined) return report({ ...base, rung: plan?.rung ?? 0, probes, outcome: plan === null ? NOTHING : TOO_LARGE });
   const summary = renderEnvelope({ task: plan.head, digest: plan.digest, recent: plan.kept, files: sizer.files, focus: sizer.focus });
   const result = { ...base, taskMessages: plan.head.length, summaryTokens: estimateString(summary), rung: plan.rung, probes };
   // Checked on the rendered text as well: what the platform measures is that.

@@ -28,24 +28,24 @@ export interface HandoffInput<M> {
   messages: readonly M[];
   /** messages[0, taskLength) are that carried task, the head whatever its turns (undefined: no previous summary). */
   taskLength?: number;
-  /** The lists a previous summary carried, newest first. */
-  previousFiles?: FileLists;
+  /** The file lists a previous summary carried, newest first. */
+  files?: FileLists;
   /** A focus the platform asked for (its terms' lines are kept from dropped results). */
   focus: string | null;
   /** Tokens the host's text may take. */
-  budgetTokens: number;
+  budget: number;
   /** Tokens of what the host's text replaces: a candidate must be smaller. */
-  replacesTokens: number;
+  replaces: number;
   /** The host's fit, made once the files its text lists are known (newest first, within the config's bounds). */
   fit(files: TouchedFile[]): HandoffFit;
   /** Called once per message the core summarises (a host's time guard may throw from it). */
   step(): void;
 }
 
-/** What the host renders; `fits` false: the head alone, or the best plan (its rung), is over the budget. */
+/** What the host renders; no `kept` when the head alone, or the best plan (its rung), is over the budget. */
 export type Handoff<M> =
-  | { fits: true; head: M[]; digest: string; parts: number; kept: M[]; rung: Rung }
-  | { fits: false; rung: Rung };
+  | { head: M[]; digest: string; parts: number; kept: M[]; rung: Rung }
+  | { kept?: undefined; rung: Rung };
 
 /** The plain dialect, stepping the host's guard once per message the core summarises. */
 function stepping(step: () => void): Dialect {
@@ -59,7 +59,7 @@ function stepping(step: () => void): Dialect {
 
 /** The plan for `input`; null when no rung could compact. */
 export function handOff<M>(input: HandoffInput<M>, config: Config): Handoff<M> | null {
-  const { messages: all, taskLength, previousFiles: carried, budgetTokens } = input;
+  const { messages: all, taskLength, files: carried, budget } = input;
   // One cache for every pass over these messages: the file lists and each rung decode them once.
   const partsCache = new PartsCache();
   const dialect = stepping(input.step);
@@ -71,7 +71,7 @@ export function handOff<M>(input: HandoffInput<M>, config: Config): Handoff<M> |
   if (PartsCache.reusable(config) && headLen !== null) filesTouchedInPlan(all, headLen, dialect, config, partsCache, files);
   else filesTouched(all.slice(taskLength ?? 0), dialect, files, partsCache.decoded);
   const fit = input.fit(files.newest(config.filesMaxPaths, config.filesMaxChars));
-  const plan = planCliff(all, dialect, config, Math.min(budgetTokens, input.replacesTokens - 1), {
+  const plan = planCliff(all, dialect, config, Math.min(budget, input.replaces - 1), {
     headLen: headLen ?? undefined,
     focus: parseFocus(input.focus),
     finalKeepRecent: 0,
@@ -81,12 +81,12 @@ export function handOff<M>(input: HandoffInput<M>, config: Config): Handoff<M> |
     measure: (r) => fit.tokens(r, joinedLength(r.parts)),
     shed: (excess) => fit.shed(excess),
     // The head is never cut: when it alone does not fit the budget, no rung runs.
-    floor: (h) => (fit.alone(h) > budgetTokens ? Infinity : 0),
+    floor: (h) => (fit.alone(h) > budget ? Infinity : 0),
   });
   const r = plan.result;
   const rung = plan.rung;
   // The plan's size is known by arithmetic: a text the budget refuses is never rendered.
-  if (plan.headOverBudget === true || (r !== null && plan.estTokens > budgetTokens)) return { fits: false, rung };
+  if (plan.headOverBudget === true || (r !== null && plan.estTokens > budget)) return { rung };
   if (r === null) return null;
-  return { fits: true, head: all.slice(0, r.headLen), digest: joinParts(r.parts), parts: r.parts.length, kept: all.slice(r.cut), rung };
+  return { head: all.slice(0, r.headLen), digest: joinParts(r.parts), parts: r.parts.length, kept: all.slice(r.cut), rung };
 }
