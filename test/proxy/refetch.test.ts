@@ -128,7 +128,7 @@ describe("re-fetches through serve", () => {
     expect(lines.join("\n")).toContain(`re-fetches 1 (`);
     // The web view: a column, and each cliff's list, filled by its script from the status.
     const page = await (await fetch(warm.proxy.url + "/_cliff/", { headers: { authorization: `Bearer ${TOKEN}` } })).text();
-    expect(page).toContain('<th class="num">re-fetches</th>');
+    expect(page).toContain('<th class="num wide">re-fetches</th>');
     expect(page).toContain('<ul id="refetches"></ul>');
     expect(page).toContain("x.refetches.cliffs");
     expect(lines.some((l) => /refetch +1 call \(Read\) [\d,]+ tok after the cliff at message \d+/.test(l))).toBe(true);
