@@ -82,6 +82,38 @@ function backRefTerms(mb: number): Msg[] {
   return msgs;
 }
 
+/** Messages of 30,000 parallel calls each, every call its own arguments, then their results (the asked-twice keys of one message). */
+export function parallelCalls(mb: number): Msg[] {
+  const msgs: Msg[] = [{ role: "user", content: "look them all up" }];
+  for (let i = 0, size = 0; size < mb * 1e6; i++) {
+    const calls = Array.from({ length: 30_000 }, (_, k) => ({ type: "tool_use", id: `c${i}_${k}`, name: "lookup", input: { query: `item ${i} ${k}` } }));
+    const results = calls.map((c, k) => ({ type: "tool_result", tool_use_id: c.id, content: `found ${k}` }));
+    msgs.push({ role: "assistant", content: JSON.stringify(calls) }, { role: "user", content: JSON.stringify(results) });
+    size += msgs[msgs.length - 1].content.length + msgs[msgs.length - 2].content.length;
+  }
+  msgs.push({ role: "assistant", content: "done" }, { role: "user", content: "next" });
+  return msgs;
+}
+
+/** One message of results that share their opening, each a long result no rule keeps (the back-references' dropped results of one message). */
+export function repeatedResults(mb: number): Msg[] {
+  const n = Math.floor((mb * 1e6) / 1200);
+  const opening = "error: the build failed in the same way again ".repeat(24).slice(0, 1130);
+  const calls = Array.from({ length: n }, (_, k) => ({ type: "tool_use", id: `r${k}`, name: "bash", input: { command: `make target${k}` } }));
+  const results = calls.map((c, k) => ({ type: "tool_result", tool_use_id: c.id, content: opening + String(k).padStart(12, "0") }));
+  return [{ role: "user", content: "build" }, { role: "assistant", content: JSON.stringify(calls) }, { role: "user", content: JSON.stringify(results) }, { role: "assistant", content: "now target1 fails at error" }, { role: "user", content: "next" }];
+}
+
+/** Dropped results of dotted tokens: `v1.a.a.a…!`, version lists, minified code (the listings' patterns on each line). */
+export function dottedTokens(mb: number): Msg[] {
+  const shapes = [(k: number) => `v1${".a".repeat(60 + (k % 40))}!`, (k: number) => `1.2.${k} 1.3.${k} 2.0.${k} 2.1.${k}-rc.1 3.0.0.${k}`, (k: number) => `a.b(c.d,e.f[${k}]);g.h=i.j.k;l.m.n(o.p)`];
+  const result = Array.from({ length: 500 }, (_, k) => shapes[k % 3](k)).join("\n");
+  const msgs: Msg[] = [{ role: "user", content: "task" }];
+  for (let i = 0; i * result.length < mb * 1e6; i++) msgs.push({ role: "assistant", content: `[bash] {"command":"npm ls ${i}"}` }, { role: "tool", content: `${i}\n${result}` });
+  msgs.push({ role: "assistant", content: "done" }, { role: "tool", content: "ok" });
+  return msgs;
+}
+
 /** NUL-dense assistant text: `total` NULs over `messages` assistant messages. */
 function nulText(total: number, messages: number): Msg[] {
   const msgs: Msg[] = [{ role: "user", content: "task" }];
@@ -154,6 +186,9 @@ export async function benchStress(scale: "bench" | "stress"): Promise<void> {
   await row("a focus of 10,000 terms", { ...focusHeavy(mb(127)), threshold: 100_000 });
   await row(`short lines, ${mb(40)} MB of dropped results and a focus`, { messages: shortLines(mb(40)), focus: "done parser", threshold: 100_000 });
   await row(`back-references naming 45 words after each result, ${mb(10)} MB`, { messages: backRefTerms(mb(10)), threshold: 100_000 });
+  await row("30,000 parallel calls in each message", { messages: parallelCalls(mb(20)), threshold: 20_000 });
+  await row("one message of results sharing their opening", { messages: repeatedResults(mb(14)), threshold: 20_000 });
+  await row("dotted-token output (versions, minified code)", { messages: dottedTokens(mb(10)), threshold: 100_000 });
   // NUL-dense text (round three): timed from the call to summarize, the context already parsed in the sandbox.
   const nuls = big ? 36_000_000 : 4_000_000;
   const label = `${big ? "36" : "4"} M NULs of assistant text`;
