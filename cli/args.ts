@@ -177,6 +177,7 @@ export const FLAGS: Flag[] = [
   { name: "no-answer-compaction", commands: ["serve", "run"], help: "send those compaction requests to the model untouched, never cliffed (serve's default)" },
   { name: "pass-threads", commands: ["serve", "run"], help: "send requests in Anthropic's message threads on untouched, never compacted (default: declined with the API's 400 thread_unsupported_request, so the client sends the whole conversation; also CLIFF_PASS_THREADS=true)" },
   { name: "no-pass-threads", commands: ["serve", "run"], help: "decline message threads (the default)" },
+  { name: "no-remote-compaction", commands: ["serve", "run"], help: "the OpenAI upstream cannot run remote compaction (not OpenAI's API nor a gateway in front of it): with --answer-compaction, a compaction_trigger is answered here (also CLIFF_REMOTE_COMPACTION=false)" },
   { name: "no-fallback", commands: ["serve", "run"], help: "relay a refusal of a compacted request instead of sending the client's own request (also CLIFF_FALLBACK=false)" },
   { name: "drain-seconds", value: "N", commands: ["serve"], help: "on SIGTERM the health check fails for N seconds before the proxy stops listening (a load balancer takes it out), then requests in flight finish", default: "2 beyond loopback, 0 on loopback" },
   { name: "compact-limit-mb", value: "N", commands: ["serve", "run"], help: "larger request bodies stream through uncompacted", default: "64" },

@@ -19,9 +19,9 @@ function flagSetting(key: keyof Config, flag: string, v: string): SettingValue {
 }
 
 /** Keys a config file, a CLIFF_* variable or a flag may hold for the proxy only (not core settings). */
-export const PROXY_KEYS = ["anthropicUpstream", "openaiUpstream", "chatgptUpstream", "geminiUpstream", "vertexUpstream", "codeassistUpstream", "allowedHosts", "prices", "thresholdShare", "contextWindow", "debugDir", "preservedThinking", "fallback", "answerCompaction", "passThreads", "modelThresholds", "idleCliff", "idleCliffFloor"] as const;
+export const PROXY_KEYS = ["anthropicUpstream", "openaiUpstream", "chatgptUpstream", "geminiUpstream", "vertexUpstream", "codeassistUpstream", "allowedHosts", "prices", "thresholdShare", "contextWindow", "debugDir", "preservedThinking", "fallback", "remoteCompaction", "answerCompaction", "passThreads", "modelThresholds", "idleCliff", "idleCliffFloor"] as const;
 /** Proxy keys that are switches: on by default, `--no-NAME` turns them off. */
-export const PROXY_SWITCHES = ["preservedThinking", "fallback"] as const;
+export const PROXY_SWITCHES = ["preservedThinking", "fallback", "remoteCompaction"] as const;
 
 /** The --config file's JSON, or an InputError naming it. */
 export function configFile(path: string): Record<string, unknown> {

@@ -69,6 +69,13 @@ export interface ProxyOptions {
   preservedThinking?: boolean;
   /** A refusal we caused: resend the client's own bytes once when a compacted request gets an unforeseen 4xx (default on; see fallback.ts). */
   fallback?: boolean;
+  /**
+   * The OpenAI upstream runs remote compaction, as OpenAI's API does and so does a gateway in front
+   * of it (default on: an upstream is taken as OpenAI's unless the user says otherwise). Off, with
+   * `answerCompaction`, a Responses `compaction_trigger` is answered here, since such an upstream
+   * cannot (compaction-answer.ts). OpenAI's and ChatGPT's own hosts always run it.
+   */
+  remoteCompaction?: boolean;
   /** A client's own compaction request (Claude Code's summary request, Codex's compaction turn) answered by the proxy with the cliff's summary, no model asked (default off; `run` turns it on). */
   answerCompaction?: boolean;
   /** Anthropic's message threads sent on untouched, never compacted (default off: declined, see decision/threads.ts). */
@@ -105,6 +112,7 @@ export interface Resolved {
   keepAliveMs: number | undefined;
   preservedThinking: boolean;
   fallback: boolean;
+  remoteCompaction: boolean;
   answerCompaction: boolean;
   passThreads: boolean;
 }
@@ -173,6 +181,7 @@ export function resolveOptions(o: ProxyOptions): Resolved {
     keepAliveMs: o.keepAliveMs,
     preservedThinking: o.preservedThinking !== false,
     fallback: o.fallback !== false,
+    remoteCompaction: o.remoteCompaction !== false,
     answerCompaction: o.answerCompaction === true,
     passThreads: o.passThreads === true,
   };

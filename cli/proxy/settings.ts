@@ -143,12 +143,12 @@ export function windowSettings(layers: readonly ConfigLayer[]): WindowSettings {
 
 /**
  * The proxy switches from the layers (true, false, "true", "1", "on", "false", "0", "off"):
- * preservedThinking and fallback are on unless a layer turns them off; answerCompaction is on by
+ * preservedThinking, fallback and remoteCompaction are on unless a layer turns them off; answerCompaction is on by
  * default in `run` (one user's own agent) and off in `serve` (where it changes what a team's upstream sees);
  * passThreads is off unless a layer turns it on (decision/threads.ts).
  */
-export function proxySwitches(layers: readonly ConfigLayer[], command: "serve" | "run" = "serve"): Pick<ProxyOptions, "preservedThinking" | "fallback" | "answerCompaction" | "passThreads"> {
-  const on = (key: "preservedThinking" | "fallback" | "answerCompaction" | "passThreads", byDefault = true): boolean => {
+export function proxySwitches(layers: readonly ConfigLayer[], command: "serve" | "run" = "serve"): Pick<ProxyOptions, "preservedThinking" | "fallback" | "remoteCompaction" | "answerCompaction" | "passThreads"> {
+  const on = (key: "preservedThinking" | "fallback" | "remoteCompaction" | "answerCompaction" | "passThreads", byDefault = true): boolean => {
     const set = hostSetting(layers, key);
     if (set === undefined) return byDefault;
     if (set.value === true || set.value === false) return set.value;
@@ -157,7 +157,7 @@ export function proxySwitches(layers: readonly ConfigLayer[], command: "serve" |
     if (["false", "0", "off"].includes(v)) return false;
     throw new InputError(`${set.source} must be true or false, got ${JSON.stringify(set.value)}`);
   };
-  return { preservedThinking: on("preservedThinking"), fallback: on("fallback"), answerCompaction: on("answerCompaction", command === "run"), passThreads: on("passThreads", false) };
+  return { preservedThinking: on("preservedThinking"), fallback: on("fallback"), remoteCompaction: on("remoteCompaction"), answerCompaction: on("answerCompaction", command === "run"), passThreads: on("passThreads", false) };
 }
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };

@@ -5,9 +5,11 @@
  * Claude Code reads the answer's `<summary>` block and starts again from it alone, so the task as
  * the user gave it (the head) opens it; Codex keeps its user messages itself, so its answer is the
  * summary alone. Of the requests that ask the provider to compact, only a `compaction_trigger`
- * bound for an upstream that is not OpenAI's is answered (Codex's remote compaction v2, which such
- * an upstream cannot do): with a `compaction` item of ours, whose `encrypted_content` carries the
- * summary; when Codex sends it back, `openOwnCompactions` turns it into the summary message the
+ * bound for an upstream the user said cannot run remote compaction (`--no-remote-compaction`;
+ * never OpenAI's or ChatGPT's own hosts) is answered (Codex's remote compaction v2). An upstream is
+ * taken as able unless the user says otherwise: a gateway in front of OpenAI runs it, and a host
+ * name cannot tell one from a model server of another kind. Such a trigger is answered with a
+ * `compaction` item of ours, whose `encrypted_content` carries the summary; when Codex sends it back, `openOwnCompactions` turns it into the summary message the
  * upstream can read. Anthropic's `compaction` field needs the provider's own signed block.
  */
 import { arr, compact, obj, summaryMessageText, truncate, type CompactionRequest, type Config, type PrepareContext } from "../../core/index.js";
@@ -60,8 +62,8 @@ function headText(head: readonly unknown[]): string {
 
 /**
  * The answer's text for a compaction request, or null when the proxy leaves it to the upstream
- * (nothing to summarise, or not one it answers). `openaiUpstream` false: the route's upstream is
- * not OpenAI's, so a `compaction_trigger` is answered too.
+ * (nothing to summarise, or not one it answers). `openaiUpstream` false: the route's upstream
+ * cannot run remote compaction (the user said so), so a `compaction_trigger` is answered too.
  */
 export function compactionAnswerText(prepared: PrepareContext, config: Config, openaiUpstream = true): string | null {
   const request = prepared.compactionRequest;

@@ -78,7 +78,7 @@ function finish(ctx: Context, d: Decision, action: Action, escalations: number, 
  * with the cliff's summary (--answer-compaction), or strict mode's 400 when every rung left it over its threshold.
  */
 function answeredHere(res: ServerResponse, ctx: Context, route: Route, d: Decision, watched: ReturnType<Observer["begin"]>): boolean {
-  if (ctx.options.answerCompaction && answeredCompaction(res, route.api!, d, ctx.engine.config, isOpenAIHost(ctx.options.upstreams[route.upstream]))) {
+  if (ctx.options.answerCompaction && answeredCompaction(res, route.api!, d, ctx.engine.config, ctx.options.remoteCompaction || isOpenAIHost(ctx.options.upstreams[route.upstream]))) {
     watched.end(finish(ctx, d, "answered", 0, 200), 0);
     return true;
   }

@@ -11,7 +11,7 @@
  * themselves mid-task: every compaction turn (`request_kind: "compaction"`) is answered by the
  * proxy and none reaches the model, the turns after it carry the proxy's summary, and Codex
  * finishes its task. Codex 0.169.0 and 0.171.0 with an API key and the scripted model as their OpenAI upstream
- * (not OpenAI's): its remote compaction v2 (`compaction_trigger`) is answered with a compaction item
+ * (not OpenAI's, said with --no-remote-compaction): its remote compaction v2 (`compaction_trigger`) is answered with a compaction item
  * of ours and the model receives the summary in its place. The control: with
  * `--no-answer-compaction` the same requests reach the model untouched.
  */
@@ -121,7 +121,7 @@ describe("a client's own compaction answered by run", () => {
     const env = { ...baseEnv(home), OPENAI_API_KEY: "sk-test" };
     const agent = [codex, "-c", "features.plugins=false", "-c", "model_context_window=20000", "-c", "model_auto_compact_token_limit=6000", "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", PROMPT];
     try {
-      const r = await run(["--openai-upstream", model.url + "/v1"], agent, home, env);
+      const r = await run(["--openai-upstream", model.url + "/v1", "--no-remote-compaction"], agent, home, env);
       const seen = posts(model);
       const answered = (r.log.match(/answered \(a compaction request: compaction-trigger\)/g) ?? []).length;
       console.log(`codex ${version} (API key): exit ${r.code}; the model saw ${seen.length} requests; the proxy answered ${answered} compaction trigger(s)`);

@@ -13,12 +13,18 @@ import { settingLayers } from "../../cli/settings.js";
 
 const both = (argv: string[], env: Record<string, string> = {}, command: "serve" | "run" = "serve") => proxySwitches(settingLayers(parseArgs([command, ...argv]).values, env), command);
 const switches = (argv: string[], env: Record<string, string> = {}) => {
-  const { answerCompaction: _, passThreads: __, ...rest } = both(argv, env);
+  const { answerCompaction: _, passThreads: __, remoteCompaction: ___, ...rest } = both(argv, env);
   return rest;
 };
 const answers = (command: "serve" | "run", argv: string[] = [], env: Record<string, string> = {}): boolean | undefined => both(command === "run" ? [...argv, "--", "claude"] : argv, env, command).answerCompaction;
 
 describe("proxy switches", () => {
+  it("remote compaction: on by default (an upstream is taken as OpenAI's); --no-remote-compaction, CLIFF_REMOTE_COMPACTION=false turn it off", () => {
+    expect(both([]).remoteCompaction).toBe(true);
+    expect(both(["--no-remote-compaction"]).remoteCompaction).toBe(false);
+    expect(both([], { CLIFF_REMOTE_COMPACTION: "false" }).remoteCompaction).toBe(false);
+  });
+
   it("both on by default; --no-preserved-thinking and --no-fallback turn them off", () => {
     expect(switches([])).toEqual({ preservedThinking: true, fallback: true });
     expect(switches(["--no-preserved-thinking"])).toEqual({ preservedThinking: false, fallback: true });

@@ -27,7 +27,8 @@ const TOKEN = "answer-compaction-test-token-0123456789";
 beforeAll(async () => {
   mock = await mockUpstream();
   const upstreams = { anthropic: mock.url, openai: mock.url + "/v1", chatgpt: mock.url };
-  on = await startProxy({ config: resolveConfig(CONFIG), port: 0, upstreams, log: (l) => logs.push(l), answerCompaction: true, adminToken: TOKEN });
+  // The mock runs no remote compaction: the user says so (an upstream is taken as OpenAI's otherwise).
+  on = await startProxy({ config: resolveConfig(CONFIG), port: 0, upstreams, log: (l) => logs.push(l), answerCompaction: true, remoteCompaction: false, adminToken: TOKEN });
   off = await startProxy({ config: resolveConfig(CONFIG), port: 0, upstreams, log: () => undefined });
 });
 afterAll(async () => {
@@ -137,7 +138,7 @@ describe("answered by the proxy", () => {
   });
 });
 
-describe("a compaction_trigger bound for an upstream that is not OpenAI's (Codex remote compaction v2)", () => {
+describe("a compaction_trigger bound for an upstream the user says cannot run remote compaction (Codex remote compaction v2)", () => {
   for (const stream of [true, false]) {
     it(`answered (${stream ? "streamed" : "not streamed"}) with exactly one compaction item of ours; sent back later, the upstream gets its summary as a user message`, async () => {
       const from = mock.received.length;

@@ -12,6 +12,8 @@ import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { followEvents, getJson, READ_MAX_BYTES } from "../../../cli/watch/client.js";
 import { startProxy } from "../../../proxy/index.js";
+import { mockUpstream } from "../../helpers/mock-upstream.js";
+import { codexTurnMetadata, compactionTriggerRequest } from "../../helpers/compaction-requests.js";
 
 const dir = mkdtempSync(join(tmpdir(), "cliff-round-six-minor-"));
 const alive = (pid: number): boolean => {
@@ -147,6 +149,27 @@ describe("round six, minor: the open status names no tool", () => {
       expect(named).toContain("mcp__payroll-internal__read");
     } finally {
       await proxy.close();
+    }
+  });
+});
+
+describe("round six, minor: an OpenAI-compatible gateway in front of OpenAI", () => {
+  it("with --answer-compaction, a compaction_trigger bound for a gateway reaches it; answered here only when the user says the upstream cannot run it", async () => {
+    const gateway = await mockUpstream();
+    const reached: number[] = [];
+    try {
+      for (const remoteCompaction of [undefined, false]) {
+        const proxy = await startProxy({ port: 0, upstreams: { openai: gateway.url + "/openai/v1" }, answerCompaction: true, ...(remoteCompaction === undefined ? {} : { remoteCompaction }), log: () => undefined });
+        const from = gateway.received.length;
+        const r = await fetch(proxy.url + "/v1/responses", { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer k", ...codexTurnMetadata("compaction") }, body: JSON.stringify({ ...compactionTriggerRequest(12), stream: false }) });
+        await r.text();
+        reached.push(gateway.received.length - from);
+        await proxy.close();
+      }
+      console.log(`round six, minor: triggers that reached the gateway: ${reached[0]} by default, ${reached[1]} with --no-remote-compaction`);
+      expect(reached).toEqual([1, 0]);
+    } finally {
+      await gateway.close();
     }
   });
 });
