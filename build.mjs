@@ -70,6 +70,9 @@ async function bakedConfig(core, file) {
   if (raw !== null && typeof raw === "object" && raw.archive === true) {
     fail(`config ${file}: "archive": true cannot be built into the AgentParley plugin: its sandbox has no filesystem to keep dropped texts in, so the plugin keeps its usual lines (leave the key out)`);
   }
+  if (raw !== null && typeof raw === "object" && raw.refs === true) {
+    fail(`config ${file}: "refs": true cannot be built into the AgentParley plugin: the platform has no recall tool to answer a ref with, so the plugin's summaries name none (leave the key out)`);
+  }
   return raw;
 }
 

@@ -1,27 +1,59 @@
-/** The CLI's archive: the Node writer in the folder the settings name (or the default), when the archive is on. */
-import { POINTER_LINE, type Config } from "../core/index.js";
+/**
+ * The CLI's export: the Node writer in the folder `--archive DIR` (or the settings) names, only
+ * when asked for. The summary names each dropped text by its ref whether or not it is written.
+ */
+import { REF_LINE, type ArchivedKind, type Config } from "../core/index.js";
+import { refOf } from "../core/recall/index.js";
 import { archiveWriter, defaultArchiveDir, type ArchiveWriter } from "../node/archive.js";
 import { n } from "./table.js";
 
-/** The writer for `cfg`, or undefined when the archive is off. A failure is told once on standard error. */
-export function cliArchive(cfg: Config, env: NodeJS.ProcessEnv = process.env): ArchiveWriter | undefined {
+/** The writer, and the distinct texts of each kind it has written. */
+export interface CliArchive extends ArchiveWriter {
+  written(): { results: number; calls: number };
+  /** Whether the text of this ref was written. */
+  holds(ref: string): boolean;
+}
+
+/** The writer for `cfg`, or undefined when the export is off (the default). A failure is told once on standard error. */
+export function cliArchive(cfg: Config, env: NodeJS.ProcessEnv = process.env): CliArchive | undefined {
   if (!cfg.archive) return undefined;
-  return archiveWriter({ dir: cfg.archiveDir || defaultArchiveDir(env), maxBytes: cfg.archiveMaxBytes, log: (line) => process.stderr.write(line + "\n") });
+  const writer = archiveWriter({ dir: cfg.archiveDir || defaultArchiveDir(env), maxBytes: cfg.archiveMaxBytes, log: (line) => process.stderr.write(line + "\n") });
+  const seen: Record<ArchivedKind, Set<string>> = { result: new Set(), call: new Set() };
+  return {
+    ...writer,
+    archive: (text, kind) => {
+      const at = writer.archive(text, kind);
+      if (at !== null) seen[kind].add(refOf(text));
+      return at;
+    },
+    written: () => ({ results: seen.result.size, calls: seen.call.size }),
+    holds: (ref) => seen.result.has(ref) || seen.call.has(ref),
+  };
 }
 
-/** Pointer lines in a summary, by kind. */
-export function pointerCounts(summary: string): { results: number; calls: number } {
-  const out = { results: 0, calls: 0 };
+/** The distinct refs a summary names, by kind, that `keep` holds. */
+function refCounts(summary: string, keep: (ref: string) => boolean): { results: number; calls: number } {
+  const seen = { results: new Set<string>(), calls: new Set<string>() };
   for (const line of summary.split("\n")) {
-    const m = POINTER_LINE.exec(line);
-    if (m !== null) out[m[1] === "call: cut" ? "calls" : "results"]++;
+    const m = REF_LINE.exec(line);
+    if (m !== null && keep(m[3])) seen[m[1] === "call: cut" ? "calls" : "results"].add(m[3]);
   }
-  return out;
+  return { results: seen.results.size, calls: seen.calls.size };
 }
 
-/** The report's line about the archive, or nothing when it is off. */
-export function archiveLines(writer: ArchiveWriter | undefined, summary: string): string[] {
+/**
+ * What the export holds of a summary's texts: the ones its refs name that were written or, without
+ * refs, every text the cliff handed it (a ladder weighs more than one cut, so the export may also
+ * hold what a cut the cliff did not take would have dropped).
+ */
+export function exported(writer: CliArchive, summary: string, refs: boolean): { results: number; calls: number } {
+  return refs ? refCounts(summary, writer.holds) : writer.written();
+}
+
+/** The report's line about the export, or nothing when it is off. */
+export function archiveLines(writer: CliArchive | undefined, summary: string, refs: boolean): string[] {
   if (writer === undefined) return [];
-  const c = pointerCounts(summary);
-  return [`archive   ${n(c.results)} dropped result(s) and ${n(c.calls)} cut call(s) kept in ${writer.dir}${writer.stats().failures > 0 ? ` (${writer.stats().failures} could not be written: their usual lines stand)` : ""}`];
+  const c = exported(writer, summary, refs);
+  const failures = writer.stats().failures;
+  return [`archive   ${n(c.results)} dropped result(s) and ${n(c.calls)} cut call(s) written to ${writer.dir}${failures > 0 ? ` (${n(failures)} could not be written)` : ""}`];
 }

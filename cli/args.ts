@@ -55,8 +55,9 @@ const CONFIG_HELP: Partial<Record<keyof Config, string>> = {
   appendFileLists: "append the files read and modified to the summary",
   shadow: "report what would happen, send the original",
   recallTool: "proxy, Pi/OMP: a compacted request offers the model cliff_recall, answered from the history (--no-recall-tool: not offered)",
-  archiveDir: "the archive folder (--archive DIR sets it and turns the archive on)",
-  archiveMaxBytes: "bound on the archive folder's bytes, least recently archived out first",
+  refs: "name each dropped tool result and cut call in the summary by its ref, for the recall tool to give back (only with --recall-tool)",
+  archiveDir: "the export's folder (--archive DIR sets it and turns the export on)",
+  archiveMaxBytes: "bound on the export folder's bytes, least recently written out first",
   minGainTokens: "after a cliff, the next waits for N tokens of growth past what it left",
   calibrate: "proxy: scale the estimate per session by the provider's input tokens (changed only at a cliff)",
   focusContextLines: "lines kept either side of a focus excerpt's matching line",
@@ -117,11 +118,11 @@ const CONFIG_FLAGS: Flag[] = CONFIG_KEYS.filter((k) => NO_FLAG.indexOf(k) < 0).f
   const commands = proxyOnly(k) ? (["serve", "run"] as Command[]) : ALL;
   const help = CONFIG_HELP[k] ?? k;
   if (CONFIG_KINDS[k] !== "bool") return [{ name: configFlagName(k), value: k === "archiveDir" ? "DIR" : PLACEHOLDER[CONFIG_KINDS[k]], commands, help, default: SHOWN_DEFAULT[k] ?? profileDefault(k) }];
-  // --archive names its folder: a switch would leave the agent a pointer to a folder it cannot guess.
+  // --archive names its folder: an export is asked for where it goes.
   if (k === "archive") {
     return [
-      { name: "archive", value: "DIR", commands, help: "keep every dropped tool result and cut call in DIR; the summary points at each (on by default, in the recall profile; off in the reference profile)" },
-      { name: "no-archive", commands, help: "turn the archive off (also under the recall profile)" },
+      { name: "archive", value: "DIR", commands, help: "also write every dropped tool result and cut call to DIR, named by its hash (off by default; the summary names each by its ref either way)" },
+      { name: "no-archive", commands, help: "turn the export off (when a config file or CLIFF_ARCHIVE turned it on)" },
     ];
   }
   return [

@@ -1,13 +1,14 @@
 /** `cliffcompaction compact`: one cliff at the end of the session, reported; or what the AgentParley plugin would return. */
 import { readFileSync } from "node:fs";
-import { filesTouched, maxRung, parseFocus, planCliff, type Config, type FileLists } from "../core/index.js";
+import { filesTouched, maxRung, parseFocus, planCliff, writesRefs, type Config, type FileLists } from "../core/index.js";
 import { platformTokens, summarizeWithReport } from "../plugin/summarize.js";
 import { numberFlag, UsageError, type Parsed } from "./args.js";
 import { countParts, firstLines, tokensOf } from "./counts.js";
 import { flattenSession } from "./flatten.js";
 import { InputError, withoutFolders, type Session } from "./readers/index.js";
 import { n } from "./table.js";
-import { archiveLines, cliArchive, pointerCounts } from "./archive.js";
+import { nodeSha256 } from "../node/sha256.js";
+import { archiveLines, cliArchive, exported } from "./archive.js";
 
 type Values = Parsed["values"];
 
@@ -97,12 +98,12 @@ export async function compactCommand(file: string, session: Session, values: Val
   const lines = numberFlag(values, "lines", 30, 0, Number.MAX_SAFE_INTEGER, true);
   if (values.host !== undefined) {
     if (values.host !== "agentparley") throw new UsageError(`--host takes "agentparley", got "${String(values.host)}"`);
-    if (typeof values.archive === "string") throw new UsageError("--archive does not apply to --host agentparley: the plugin's sandbox has no filesystem, so it keeps its usual lines");
+    if (typeof values.archive === "string") throw new UsageError("--archive does not apply to --host agentparley: the plugin's sandbox has no filesystem to write dropped texts to");
     return agentparley(file, session, values, cfg, out);
   }
   const focus = parseFocus(typeof values.focus === "string" ? values.focus : session.focus);
   const writer = cliArchive(cfg);
-  const plan = planCliff(session.messages, session.dialect, cfg, cfg.thresholdTokens, { focus, maxRung: maxRung(cfg), archive: writer?.archive });
+  const plan = planCliff(session.messages, session.dialect, cfg, cfg.thresholdTokens, { focus, maxRung: maxRung(cfg), archive: writer?.archive, sha256: nodeSha256 });
   const before = tokensOf(session.messages, session.body, session.dialect);
   const r = plan.result;
   const files = r === null ? { read: [], modified: [] } : withoutFolders(filesTouched(session.messages.slice(r.headLen, r.cut), session.dialect), session);
@@ -114,7 +115,7 @@ export async function compactCommand(file: string, session: Session, values: Val
       after: r === null ? null : { messages: r.messages.length, tokens: tokensOf(r.messages, session.body, session.dialect) },
       headLen: r?.headLen ?? null, cut: r?.cut ?? null, keptMessages: r === null ? null : r.messages.length - r.headLen - 1,
       rung: plan.rung, overBudget: plan.overBudget, keepRecent: plan.config.keepRecent, parts: counts, files, summary: r?.summaryText ?? null,
-      archive: writer === undefined ? null : { dir: writer.dir, ...pointerCounts(r?.summaryText ?? ""), failures: writer.stats().failures },
+      archive: writer === undefined ? null : { dir: writer.dir, ...exported(writer, r?.summaryText ?? "", writesRefs(plan.config)), failures: writer.stats().failures },
     }, null, 2));
     return;
   }
@@ -132,7 +133,7 @@ export async function compactCommand(file: string, session: Session, values: Val
   out.push(`tail      ${n(kept)} message(s) kept verbatim from message ${r.cut} (keepRecent ${plan.config.keepRecent})`);
   out.push(`summary   ${n(r.parts.length)} parts from ${n(r.cut - r.headLen)} messages: ${n(c.assistantSteps)} assistant steps, ${n(c.resultsKept)} tool results kept, ${n(c.resultsDropped)} dropped as too long, ${n(c.human)} human, ${n(c.system)} system${c.focusExcerpts ? `, ${c.focusExcerpts} focus excerpts` : ""}${c.imagesDropped ? `, ${c.imagesDropped} images dropped` : ""}`);
   out.push(...fileLines(files));
-  out.push(...archiveLines(writer, r.summaryText));
+  out.push(...archiveLines(writer, r.summaryText, writesRefs(plan.config)));
   out.push(`rung      ${plan.rung}${plan.overBudget ? ` (still over the ${n(cfg.thresholdTokens)}-token threshold)` : ""}`);
   out.push("", "--- summary ---", firstLines(r.summaryText, lines));
 }

@@ -1,33 +1,27 @@
 /**
- * The archive's side in the core: a cliff drops long tool results and cuts long calls, and a host
- * that can write files (the injected `archive` function) keeps them outside the context. The
- * summary then says how long the text was and where it is, so the agent can read it back with its
- * own tools. The core never writes anything: it decides what text is archived and how the pointer
- * line reads. A pointer is a function of the text alone (the host names files by its hash), so a
- * summary stays deterministic whenever the host's writer succeeds.
+ * What a summary says of a text a cliff drops (a long tool result) or cuts (a long call's
+ * arguments): how long it was and its ref (core/recall/ref.ts), a function of the text alone, so a
+ * summary is the same on every machine and a host that holds the history can give the text back
+ * when the model asks for that ref. Writing the texts to disk is an export a host does only when
+ * asked (the injected `archive` function); the line never depends on it. The core writes nothing.
  */
 
 import { sha256Hex } from "./sha256.js";
-import { isWellFormed } from "./text.js";
+import { refOf } from "./recall/ref.js";
 
-/** What an archived text was: a dropped tool result, or the full arguments of a cut call. */
+/** What a dropped text was: a dropped tool result, or the full arguments of a cut call. */
 export type ArchivedKind = "result" | "call";
 
 /**
- * The host's writer: keeps `text` and returns where it is (an absolute path), or null to keep the
- * line the summary would have had without an archive. Must not throw (a throw counts as null).
+ * The host's export: keeps `text` (on disk) and returns where it is, or null when it could not.
+ * The summary does not depend on its answer. Must not throw (a throw is ignored).
  */
 export type ArchiveFn = (text: string, kind: ArchivedKind) => string | null;
 
-/** The fixed openings of pointer lines (a dropped result's line opens with the result tag). */
+/** The fixed openings of ref lines (a dropped result's line opens with the result tag). */
 export const ARCHIVED_RESULT_OPENING = "result: dropped ";
 export const ARCHIVED_CALL_OPENING = "call: cut ";
-const KEPT_AT = " chars, kept at ";
-
-/** A pointer's location must be one line of printable text of sensible length. */
-const MAX_LOCATION = 4096;
-// eslint-disable-next-line no-control-regex
-const NOT_ONE_LINE = /[\u0000-\u001f\u007f\u0085\u2028\u2029]/;
+const REF_AT = " chars, ref ";
 
 /** `8432` → `8,432`, without locale APIs (QuickJS has none). */
 export function groupDigits(n: number): string {
@@ -40,31 +34,55 @@ export function groupDigits(n: number): string {
   return (n < 0 ? "-" : "") + out;
 }
 
-/** The line that stands for an archived text of `length` UTF-16 units kept at `location`. */
-export function pointerLine(kind: ArchivedKind, length: number, location: string): string {
-  return (kind === "result" ? ARCHIVED_RESULT_OPENING : ARCHIVED_CALL_OPENING) + groupDigits(length) + KEPT_AT + location;
+/** The line that stands for a dropped text of `length` UTF-16 units whose ref is `ref`. */
+export function refLine(kind: ArchivedKind, length: number, ref: string): string {
+  return (kind === "result" ? ARCHIVED_RESULT_OPENING : ARCHIVED_CALL_OPENING) + groupDigits(length) + REF_AT + ref;
 }
 
-/** Matches a pointer line: its kind, the length as written, and the location. */
-export const POINTER_LINE = /^(result: dropped|call: cut) (\d{1,3}(?:,\d{3})*) chars, kept at (.+)$/;
+/** Matches a ref line: its kind, the length as written, and the ref. The one place its form is read. */
+export const REF_LINE = /^(result: dropped|call: cut) (\d{1,3}(?:,\d{3})*) chars, ref ([0-9a-f]{12})$/;
+
+/** Whether `summary` holds a ref line naming `ref`. */
+export function namesRef(summary: string, ref: string): boolean {
+  const needle = REF_AT + ref;
+  for (let at = summary.indexOf(needle); at >= 0; at = summary.indexOf(needle, at + 1)) {
+    const end = at + needle.length;
+    if (end === summary.length || summary.charCodeAt(end) === 10) return true;
+  }
+  return false;
+}
 
 /**
- * The pointer line for `text`, or null when there is no archive, the writer declined or failed,
- * or it answered with something that is not one line (a summary line must stay one line).
+ * What names a dropped text: whether summaries write refs (the `refs` key, and only where the
+ * recall tool is offered: a ref with no tool to answer it is a marker the model cannot use), the
+ * host's export if asked for, and the host's SHA-256 if it has a faster one.
  */
-export function archivePointer(archive: ArchiveFn | undefined, text: string, kind: ArchivedKind): string | null {
-  if (archive === undefined || text.length === 0) return null;
-  let location: unknown;
-  try {
-    location = archive(text, kind);
-  } catch {
-    return null;
-  }
-  if (typeof location !== "string" || location === "" || location.length > MAX_LOCATION || NOT_ONE_LINE.test(location) || !isWellFormed(location)) return null;
-  return pointerLine(kind, text.length, location);
+export interface DroppedTexts {
+  readonly cfg: { readonly refs: boolean; readonly recallTool: boolean };
+  readonly archive?: ArchiveFn;
+  readonly sha256?: (text: string) => string;
 }
 
-/** A line and the pointer that follows it, either of which may be absent. */
+/** Whether summaries under `cfg` name dropped texts by their refs. */
+export const writesRefs = (cfg: DroppedTexts["cfg"]): boolean => cfg.refs && cfg.recallTool;
+
+/**
+ * The ref line for `text` (null when refs are off or the text is empty), after handing the text to
+ * the host's export when there is one. The line is the same whatever the export answers.
+ */
+export function droppedLine(to: DroppedTexts, text: string, kind: ArchivedKind): string | null {
+  if (text.length === 0) return null;
+  if (to.archive !== undefined) {
+    try {
+      to.archive(text, kind);
+    } catch {
+      // An export that fails leaves the summary as it is.
+    }
+  }
+  return writesRefs(to.cfg) ? refLine(kind, text.length, refOf(text, to.sha256)) : null;
+}
+
+/** A line and the ref line that follows it, either of which may be absent. */
 export function withPointer(line: string | null, pointer: string | null): string | null {
   return pointer === null ? line : line === null ? pointer : line + "\n" + pointer;
 }

@@ -70,10 +70,12 @@ export interface CompactOptions {
    */
   partsCache?: PartsCache;
   /**
-   * The host's archive (see core/archive.ts): each dropped tool result and each cut call is handed
-   * to it, and its line in the summary points at where it was kept.
+   * The host's export, when asked for (see core/archive.ts): each dropped tool result and each cut
+   * call is handed to it; its line in the summary names the text by its ref either way.
    */
   archive?: ArchiveFn;
+  /** The host's SHA-256, when it has a faster one than the core's: refs are the same either way. */
+  sha256?: (text: string) => string;
   /**
    * false: leave out the files kept for Claude Code's re-read stubs (parts/stubbed-reads.ts); the
    * engine adds them to its outgoing summary itself, as it alone knows what its earlier cliffs dropped.
@@ -206,6 +208,7 @@ export function compactWith(messages: readonly unknown[], d: Dialect, cfg: Confi
     cfg,
     decoded: options.partsCache?.decoded,
     archive: options.archive,
+    sha256: options.sha256,
     focus: focus === undefined ? undefined : { focus, perResult: cfg.focusResultMaxChars, remaining: cfg.focusTotalMaxChars, context: cfg.focusContextLines, scans: cfg.tailFocus ? tailScans(options.focus) : undefined },
     book: !needsBook(cfg) ? undefined : cache !== null ? cache.bookOf(messages, headLen) : new CallBook(),
     onCall: files === null ? undefined : (name, args) => files.addCall(name, args),
@@ -218,7 +221,7 @@ export function compactWith(messages: readonly unknown[], d: Dialect, cfg: Confi
     if (files !== null && d.isSummary(m)) files.addText(summaryMessageText(m));
   }, (typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) || cfg.backRefMaxChars <= 0 ? null : (book, made) => backRefs(book, keptFrom, made, (i) => d.isAssistant(body[i]), cfg, ctx.note), ctx.note);
   if (readStubParts !== null && d.name === "anthropic" && options.stubbedReads !== false) {
-    for (const p of readStubParts(messages, { headLen, spanFrom: headLen, cut: headLen + keptFrom }, cfg, options.archive)) {
+    for (const p of readStubParts(messages, { headLen, spanFrom: headLen, cut: headLen + keptFrom }, cfg, options)) {
       if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) options.note?.("stubbed-read", p);
       parts.push(p);
     }

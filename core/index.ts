@@ -64,7 +64,7 @@ export { PI_SUMMARY_PREFIX, PI_BRANCH_PREFIX, piBranchSummaryText, startsLikeSum
 export { filesTouched, fileOpsOfCall, formatFileLists, parseFileLists, addCarriedFiles, toFileLists, FileTracker, type FileLists, type TouchedFile } from "./files.js";
 export { isObj, obj, arr, str } from "./guards.js";
 export { partKind, summaryMessageText, RESULT_TAG, ASSISTANT_TAG, THINKING_TAG, type PartKind } from "./parts/index.js";
-export { archivePointer, archiveName, memoryArchive, withPointer, pointerLine, groupDigits, POINTER_LINE, ARCHIVED_RESULT_OPENING, ARCHIVED_CALL_OPENING, type ArchiveFn, type ArchivedKind, type MemoryArchive } from "./archive.js";
+export { droppedLine, writesRefs, archiveName, memoryArchive, withPointer, refLine, groupDigits, REF_LINE, ARCHIVED_RESULT_OPENING, ARCHIVED_CALL_OPENING, type ArchiveFn, type ArchivedKind, type DroppedTexts, type MemoryArchive } from "./archive.js";
 export {
   refOf, REF_LENGTH, REF_PATTERN, RECALL_TOOL_NAME, RECALL_TOOL_DESCRIPTION, RECALL_INPUT_SCHEMA, RecallTexts, answerRecall, recallInput, RECALL_PAGE_CHARS,
   searchTexts, recallLine, recalledRefs, type RecallText, type RecallAnswer, type RecallInput,

@@ -3,8 +3,8 @@
  * that needs what was dropped asks for it again. A call made after a cliff is a re-fetch of it when
  * the newest earlier call with the same key (core/repeats/call-key.ts: the same file read, or the same
  * tool with the same arguments) lies in what the cliff replaced and its result is not in the request
- * the agent saw (the summary does not hold its text whole), or when it reads an archive file the
- * summary points at. A repeat of a call whose result the request still held is not one; nor is the
+ * the agent saw (the summary does not hold its text whole), or when it asks for a text by a ref the
+ * summary names (a recall: `{"ref": "…"}`, whatever the tool's name). A repeat of a call whose result the request still held is not one; nor is the
  * second repeat of a dropped call (the first brought it back). Pure: one rule for every host.
  */
 import { DEFAULT_CONFIG, type Config } from "./config/index.js";
@@ -16,6 +16,8 @@ import type { ResultMeta } from "./parts/index.js";
 import { strip } from "./text.js";
 import { tokensOfChars } from "./estimate/estimate.js";
 import { str } from "./guards.js";
+import { namesRef } from "./archive.js";
+import { REF_PATTERN } from "./recall/ref.js";
 
 /** Where a cliff stands in a message list: its head, where the kept tail starts, and the summary the agent saw. */
 export interface CliffSeen {
@@ -31,7 +33,7 @@ export interface Refetch {
   path: string | null;
   /** Estimated tokens of the result the re-fetch brought back (of the dropped one while its own has not come). */
   tokens: number;
-  /** Where the call it repeats was made (-1 for a read of an archive file). */
+  /** Where the call it repeats was made (-1 for a recall by a ref the summary names). */
   repeats: number;
 }
 
@@ -40,6 +42,14 @@ interface Site {
   id: unknown;
   name: string;
   key: string;
+  /** The ref the call asks for, when its arguments are `{"ref": "…"}` (with or without an offset). */
+  ref: string | null;
+}
+
+/** The ref a call's arguments ask for, or null. */
+function askedRef(args: unknown): string | null {
+  const ref = args !== null && typeof args === "object" ? (args as { ref?: unknown }).ref : undefined;
+  return typeof ref === "string" && REF_PATTERN.test(ref) ? ref : null;
 }
 
 interface Answer {
@@ -61,7 +71,7 @@ class SiteBook extends CallBook {
   record(id: unknown, name: unknown, args: unknown): BookedCall {
     const call = super.record(id, name, args);
     if (!this.model) return call;
-    const site = { at: this.at, id, name: str(name), key: callKey(name, args) };
+    const site = { at: this.at, id, name: str(name), key: callKey(name, args), ref: askedRef(args) };
     this.sites.push(site);
     if (typeof id === "string" && id !== "") this.ids.set(id, site);
     return call;
@@ -97,16 +107,6 @@ function read(messages: readonly unknown[], d: Dialect, from: number, to: number
   return book;
 }
 
-const KEPT_AT = " chars, kept at ";
-
-/** Whether the summary points at `path` as an archive file (a pointer line ends with it). */
-function pointsAt(summary: string, path: string): boolean {
-  const at = summary.indexOf(KEPT_AT + path);
-  if (at < 0) return false;
-  const end = at + KEPT_AT.length + path.length;
-  return end === summary.length || summary.charCodeAt(end) === 10;
-}
-
 /** Whether the result of `site` stood in [headLen, cut) and the summary does not hold its text whole. */
 function dropped(book: SiteBook, site: Site, cliff: CliffSeen, held: (text: string) => boolean): boolean {
   if (site.at < cliff.headLen || site.at >= cliff.cut) return false;
@@ -140,12 +140,12 @@ export function refetchesIn(messages: readonly unknown[], d: Dialect, cliff: Cli
 
 function refetchOf(book: SiteBook, site: Site, earlier: Site | undefined, cliff: CliffSeen, held: (text: string) => boolean): Refetch | null {
   const path = readKeyPath(site.key);
-  const archived = path !== null && (earlier === undefined || earlier.at < cliff.cut) && pointsAt(cliff.summaryText, path);
-  if (!archived && (earlier === undefined || !dropped(book, earlier, cliff, held))) return null;
+  const recalled = site.ref !== null && (earlier === undefined || earlier.at < cliff.cut) && namesRef(cliff.summaryText, site.ref);
+  if (!recalled && (earlier === undefined || !dropped(book, earlier, cliff, held))) return null;
   const own = book.answerOf(site);
   const theirs = earlier === undefined ? undefined : book.answerOf(earlier);
   const text = own?.text ?? theirs?.text ?? "";
-  return { at: site.at, tool: site.name, path, tokens: tokensOfChars(text.length), repeats: archived ? -1 : earlier!.at };
+  return { at: site.at, tool: site.name, path, tokens: tokensOfChars(text.length), repeats: recalled ? -1 : earlier!.at };
 }
 
 /** The re-fetches' count and the tokens their results cost. */

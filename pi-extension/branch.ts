@@ -4,6 +4,7 @@
  * by its content class, a focus from the user's instructions, the dropped texts archived), ended
  * by the files read and modified the way Pi's own branch summaries end. No model is called.
  */
+import { nodeSha256 } from "../node/sha256.js";
 import { compact, filesTouched, formatFileLists, FileTracker, parseFocus, renderSummary, type ArchiveFn, type Config } from "../core/index.js";
 import { addCarriedFiles } from "../core/files.js";
 import { liveFromEntries } from "../core/pi/session.js";
@@ -48,7 +49,7 @@ export function summarizeBranch(entries: readonly unknown[], cfg: Config, opts: 
   const msgs = liveFromEntries(entries).map((l) => l.message);
   if (msgs.length === 0) return null;
   // Everything in the branch is summarised: no head kept apart, no turn kept verbatim.
-  const r = compact(msgs, "pi", { ...cfg, keepRecent: 0 }, { headLen: 0, hostJudgesGain: true, focus: parseFocus(opts.customInstructions), archive: opts.archive });
+  const r = compact(msgs, "pi", { ...cfg, keepRecent: 0 }, { headLen: 0, hostJudgesGain: true, focus: parseFocus(opts.customInstructions), archive: opts.archive, sha256: nodeSha256 });
   if (r === null || r.parts.length === 0) return null;
   const files = filesTouched(msgs, "pi", carriedFiles(entries));
   const details: BranchDetails = {

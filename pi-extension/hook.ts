@@ -2,6 +2,7 @@
  * One Pi compaction, mechanically. Pi stores a compaction as a summary string plus a contiguous
  * kept suffix (from firstKeptEntryId), so the protected head is folded into the summary text.
  */
+import { nodeSha256 } from "../node/sha256.js";
 import {
   estimateTokens,
   filesTouched,
@@ -100,6 +101,7 @@ export function compactSession(live: readonly LiveMessage[], cfg: Config, opts: 
     // Pi has decided to compact on its threshold or an overflow: escalate past an empty rung.
     mustCompact: opts.reason !== "manual",
     archive: opts.archive,
+    sha256: nodeSha256,
   });
   const r = plan.result;
   if (r === null || foldHead(r) === null) return null;

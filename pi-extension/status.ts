@@ -20,7 +20,8 @@ export interface LastBranch {
 const BRANCH_LINES = 40;
 
 function archiveLine(c: Config, writer: ArchiveWriter | undefined): string {
-  if (!c.archive) return "archive: off";
+  // The archive is an export now: off by default, and what the model reads never depends on it.
+  if (!c.archive) return c.refs ? "archive: off (an export; summaries name each dropped text by its ref)" : "archive: off";
   if (writer === undefined) return `archive: on, max ${c.archiveMaxBytes} bytes per session (nothing archived yet)`;
   const s = writer.stats();
   return `archive: on, ${writer.dir} · ${s.files} file(s), ${s.bytes} bytes of ${c.archiveMaxBytes}${s.failures > 0 ? ` · ${s.failures} could not be written` : ""}`;

@@ -99,6 +99,9 @@ function splitPrevious(messages: EnvelopeMessage[]): Previous {
   return { task: recovered ?? [], live: messages.slice(1), repeat: true, damaged: recovered === null ? "lost" : "recovered" };
 }
 
+// The AgentParley sandbox build (build.mjs defines this) leaves ref lines out of the core itself.
+declare const __CLIFF_SANDBOX__: boolean | undefined;
+
 /** summarize with a full account of the decision. Throws only on internal faults (summarize() catches them). */
 export function summarizeWithReport(context: unknown, config: Config, options: SummarizeOptions = {}): SummarizeReport {
   const now = options.now ?? (() => Date.now());
@@ -109,6 +112,8 @@ export function summarizeWithReport(context: unknown, config: Config, options: S
   if (messages.length === 0) return report({ outcome: "bad-input" });
   const thresholdTokens = thresholdOf(ctx, messages, isAssistant);
   const budgetTokens = Math.floor(config.maxSummaryRatio * thresholdTokens);
+  // AgentParley has no recall tool to answer a ref: the plugin's summaries name none (the sandbox build has no ref lines at all).
+  if ((typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) && config.refs) config = { ...config, refs: false };
   let base: Base = { thresholdTokens, budgetTokens, repeat: false, damagedPrevious: null, taskMessages: 0 };
   try {
     guard.tick();

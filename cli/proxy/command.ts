@@ -5,20 +5,16 @@ import { numberFlag, StartError, UsageError, type Parsed } from "../args.js";
 import { allowedHosts, idleSettings, percentThreshold, priceSettings, proxySwitches, upstreamSettings, windowSettings } from "./settings.js";
 import { gainSet, GAIN_SHARE, hostGain } from "../host-defaults.js";
 import { configOf, settingLayers } from "../settings.js";
-import { setBy } from "../../core/index.js";
-import { archiveOffNote } from "../../proxy/decision/index.js";
 import { AdminTokenError } from "../../node/admin-token.js";
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
-function common(p: Parsed): ProxyOptions & { upstreamSources: Record<string, string>; archiveAsked: boolean } {
+function common(p: Parsed): ProxyOptions & { upstreamSources: Record<string, string> } {
   const { values, env } = percentThreshold(p.values, process.env);
   const layers = settingLayers(values, env);
   const up = upstreamSettings(layers);
   const config = configOf(layers);
   return {
-    // Asked for by name (not only supplied by the recall profile): a serve beyond loopback says it is off.
-    archiveAsked: setBy(layers, "archive") !== undefined,
     config: hostGain(layers)(config),
     // A threshold sized from each model's window takes its own tenth as the gain.
     minGainShare: gainSet(layers, config) ? undefined : 1 / GAIN_SHARE,
@@ -57,8 +53,6 @@ async function serve(p: Parsed): Promise<number> {
     throw listenError(host, port, e);
   }
   if (!LOOPBACK.has(host)) process.stderr.write(`cliffcompaction: WARNING: listening on ${host}, not loopback: anyone who can reach it can use your API keys through it\n`);
-  const note = options.config === undefined ? null : archiveOffNote(options.config, host, options.archiveAsked);
-  if (note !== null) process.stderr.write(note + "\n");
   const up = proxy.options.upstreams;
   process.stderr.write(`cliffcompaction: proxy on ${proxy.url} (Anthropic → ${up.anthropic.href}, OpenAI → ${up.openai.href}, ChatGPT → ${up.chatgpt.href}, Gemini → ${up.gemini.href}, Vertex AI → ${up.vertex.href}, Code Assist → ${up.codeassist.href}); status: ${proxy.url}/_cliff/status; watch: cliffcompaction watch${proxy.port === 8257 ? "" : ` --port ${proxy.port}`}${proxy.archive ? `; archive: ${proxy.archive.dir}` : ""}\n`);
   for (const line of headerLines(proxy.options, proxy.engine.config.minGainTokens)) process.stderr.write(`cliffcompaction: ${line}\n`);

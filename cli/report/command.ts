@@ -7,7 +7,7 @@ import { withoutFolders, type Session } from "../readers/index.js";
 import { anatomy, cliffDetail } from "./data.js";
 import { renderReport } from "./html.js";
 import { cliffCosts } from "../simulate/index.js";
-import { compareProfiles, dryArchive } from "./recall.js";
+import { compareProfiles } from "./recall.js";
 import { sameCliffs } from "./same-cliffs.js";
 import { cacheDiscount, chartSeries, runSimulation, type SimChoice } from "../simulate/index.js";
 import { renderSvg } from "../simulate/index.js";
@@ -35,7 +35,7 @@ export function reportCommand(file: string, session: Session, values: Values, ch
     file, format: session.format, dialect: session.dialect, note: session.note, messages: session.messages.length, threshold: cfg.thresholdTokens,
     sim, chartSvg, anatomy: anatomy(session.messages), cliffs, files: withoutFolders(filesTouched(session.messages, session.dialect), session),
     costs: cliffCosts(session.messages, session.dialect, sim), profiles: compareProfiles(session, cfg, discount, sim, choice), profile: cfg.profile,
-    same: sameCliffs(session, cfg, sim, dryArchive), why: choice.why, chosen: choice.chosen,
+    same: sameCliffs(session, cfg, sim), why: choice.why, chosen: choice.chosen,
   });
   const target = outputOf(values);
   writeFileSync(target, html);

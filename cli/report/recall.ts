@@ -1,14 +1,12 @@
 /**
  * The report's retention parts: for each cliff, what the next turns needed that it dropped; and
  * the session replayed under both profiles (each with its own defaults at the report's threshold,
- * keepRecent, minimum gain and archive folder), side by side: tokens kept, the bill, and what the
+ * keepRecent and minimum gain), side by side: tokens kept, the bill, and what the
  * next turns needed that each profile's cliffs dropped. The bill is the one "What it costs" shows:
  * the profile in force is that very replay, the other is replayed with the same cache lifetime,
  * timestamps, prices and idle cliff, so the two rows differ by the profile alone.
  */
-import { createHash } from "node:crypto";
-import { archiveName, fixedChars, getDialect, resolveConfig, type ArchiveFn, type Config, type Profile } from "../../core/index.js";
-import { defaultArchiveDir } from "../../node/archive.js";
+import { fixedChars, getDialect, resolveConfig, type Config, type Profile } from "../../core/index.js";
 import { cliffCosts, cliffRefetches, type CliffCostRow, type NeededDropped } from "../simulate/index.js";
 import type { HeldItem } from "../../core/retention/cliff-cost.js";
 import type { Session } from "../readers/index.js";
@@ -38,23 +36,13 @@ export interface ProfileRun {
 
 const PROFILE_NAMES: Profile[] = ["reference", "recall"];
 
-/**
- * Where an archive would keep each text, writing nothing: a profile with the archive on is
- * compared with its pointer lines as they would read, and a report never fills the archive.
- */
-export function dryArchive(cfg: Config): ArchiveFn | undefined {
-  if (!cfg.archive) return undefined;
-  const root = (cfg.archiveDir || defaultArchiveDir()).replace(/\/+$/, "");
-  return (text) => [root, ...archiveName(createHash("sha256").update(text).digest("hex"))].join("/");
-}
-
 /** `main` is the report's own replay (under `cfg`); the other profile is replayed as it was. */
 export function compareProfiles(session: Session, cfg: Config, discount: number, main: Simulation, choice: Pick<SimChoice, "cacheTtlMs" | "price" | "tier" | "idle">): ProfileRun[] {
   const fixed = fixedChars(session.body, getDialect(session.dialect).messagesKey);
   return PROFILE_NAMES.map((profile) => {
-    const c = resolveConfig({ profile, thresholdTokens: cfg.thresholdTokens, keepRecent: cfg.keepRecent, minGainTokens: cfg.minGainTokens, archiveDir: cfg.archiveDir });
+    const c = resolveConfig({ profile, thresholdTokens: cfg.thresholdTokens, keepRecent: cfg.keepRecent, minGainTokens: cfg.minGainTokens });
     const sim = profile === cfg.profile ? main : simulate(session.messages, session.dialect, c, {
-      threshold: c.thresholdTokens, cacheDiscount: discount, fixedChars: fixed, archive: dryArchive(c),
+      threshold: c.thresholdTokens, cacheDiscount: discount, fixedChars: fixed,
       times: session.times, cacheTtlMs: choice.cacheTtlMs, price: choice.price, tier: choice.tier, idle: choice.idle,
     });
     const costs = cliffCosts(session.messages, session.dialect, sim);
@@ -95,7 +83,7 @@ export const RULE_LABEL: Record<HeldItem["rule"], string> = {
   user: "user text", system: "system text", files: "the file lists", edit: "an edit's or write's new text", plan: "the newest plan",
   "working-set": "the working set (a file's newest copy)", pinned: "a pinned result", "error-tail": "a failed result's end", focus: "the focus's lines", "back-ref": "a dropped result's lines a later step named", "asked-twice": "a repeated call's newest result",
   outline: "a file's outline (its defining lines)", listing: "a dropped listing's paths",
-  "stubbed-read": "a read kept for a re-read stub", archive: "an archive pointer", other: "elsewhere in the summary",
+  "stubbed-read": "a read kept for a re-read stub", ref: "a dropped text's ref", other: "elsewhere in the summary",
 };
 
 /** One cliff's "which rule kept what the next turns needed". */

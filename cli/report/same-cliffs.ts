@@ -5,7 +5,7 @@
  * session and why: the rules of the better one that held what the other lost, and what it cost in
  * context after the cliff.
  */
-import { planCliff, resolveConfig, type ArchiveFn, type Config, type Profile } from "../../core/index.js";
+import { planCliff, resolveConfig, type Config, type Profile } from "../../core/index.js";
 import { TokenReader } from "../../core/retention/retention.js";
 import { cliffCost } from "../../core/retention/cliff-cost.js";
 import type { HeldItem } from "../../core/retention/held-by.js";
@@ -31,20 +31,20 @@ export interface SameCliffs {
 
 const other = (p: Profile): Profile => (p === "recall" ? "reference" : "recall");
 
-/** Both profiles at the cliffs of `main` (the replay under `cfg`); `archiveOf` gives a profile's dry archive. */
-export function sameCliffs(session: Session, cfg: Config, main: Simulation, archiveOf: (c: Config) => ArchiveFn | undefined): SameCliffs {
+/** Both profiles at the cliffs of `main` (the replay under `cfg`). */
+export function sameCliffs(session: Session, cfg: Config, main: Simulation): SameCliffs {
   const reader = new TokenReader(session.dialect);
-  const second = resolveConfig({ profile: other(cfg.profile), thresholdTokens: cfg.thresholdTokens, keepRecent: cfg.keepRecent, minGainTokens: cfg.minGainTokens, archiveDir: cfg.archiveDir });
+  const second = resolveConfig({ profile: other(cfg.profile), thresholdTokens: cfg.thresholdTokens, keepRecent: cfg.keepRecent, minGainTokens: cfg.minGainTokens });
   const acc = new Map<Profile, { held: number; after: number; heldBy: HeldItem[] }>([[cfg.profile, { held: 0, after: 0, heldBy: [] }], [second.profile, { held: 0, after: 0, heldBy: [] }]]);
   let needed = 0;
   let cliffs = 0;
   for (const rec of main.records) {
     const future = session.messages.slice(main.steps[rec.step].index);
-    const theirs = planCliff(rec.input, session.dialect, second, cfg.thresholdTokens, { archive: archiveOf(second) });
+    const theirs = planCliff(rec.input, session.dialect, second, cfg.thresholdTokens);
     if (theirs.result === null) continue;
     cliffs++;
-    for (const [profile, plan, archive] of [[cfg.profile, rec.plan, main.archiveReplay], [second.profile, theirs, archiveOf(second)]] as const) {
-      const cost = cliffCost(rec.input, future, plan.result!, plan.config, reader, { archive });
+    for (const [profile, plan] of [[cfg.profile, rec.plan], [second.profile, theirs]] as const) {
+      const cost = cliffCost(rec.input, future, plan.result!, plan.config, reader);
       const a = acc.get(profile)!;
       if (profile === cfg.profile) needed += cost.needed;
       a.held += cost.held;

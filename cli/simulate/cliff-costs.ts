@@ -32,7 +32,7 @@ export function cliffCosts(messages: readonly unknown[], dialect: DialectName, s
   messages.forEach((m, i) => where.set(m, i));
   return sim.records.map((rec) => {
     const index = sim.steps[rec.step].index;
-    const cost = cliffCost(rec.input, messages.slice(index), rec.plan.result!, rec.plan.config, reader, { archive: sim.archiveReplay });
+    const cost = cliffCost(rec.input, messages.slice(index), rec.plan.result!, rec.plan.config, reader);
     const neededDropped = cost.items.map((it) => ({ message: where.get(rec.input[it.index]) ?? null, kind: it.kind, action: it.action, tokens: it.tokens }));
     return { step: rec.step, index, needed: cost.needed, held: cost.held, neededDropped, heldBy: cost.heldBy };
   });

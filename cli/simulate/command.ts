@@ -9,6 +9,7 @@ import { simulate, toCsv, type Billing, type Simulation } from "./simulate.js";
 import { cliffCosts, cliffRefetches } from "./cliff-costs.js";
 import { renderSvg } from "../../node/sawtooth.js";
 import { fixed2, n, table } from "../table.js";
+import { nodeSha256 } from "../../node/sha256.js";
 import { cliArchive } from "../archive.js";
 import { gainLine, tightLine } from "./min-gain.js";
 import { dollarFormat, verdictLine } from "./verdict.js";
@@ -27,7 +28,7 @@ export function runSimulation(session: Session, cfg: Config, discount: number, w
   const bar = progressBar("simulating");
   const fixed = fixedChars(session.body, getDialect(session.dialect).messagesKey);
   const sim = simulate(session.messages, session.dialect, cfg, {
-    threshold: cfg.thresholdTokens, cacheDiscount: discount, fixedChars: fixed, onProgress: bar.update, archive: writer?.archive,
+    threshold: cfg.thresholdTokens, cacheDiscount: discount, fixedChars: fixed, onProgress: bar.update, archive: writer?.archive, sha256: nodeSha256,
     ...(choice === undefined ? {} : { times: session.times, cacheTtlMs: choice.cacheTtlMs, price: choice.price, tier: choice.tier, idle: choice.idle }),
   });
   bar.done();

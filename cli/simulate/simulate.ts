@@ -44,21 +44,6 @@ export interface Simulation {
   timed: boolean;
   /** The bill has dollars (the model has a price). */
   priced: boolean;
-  /** Where the archive put each text the cliffs handed it, writing nothing (absent without an archive): a cliff's lines read again as they were sent. */
-  archiveReplay?: ArchiveFn;
-}
-
-/** The archive, remembering where it put each text, and a replay of it that writes nothing. */
-function remembering(archive: ArchiveFn): { archive: ArchiveFn; replay: ArchiveFn } {
-  const where = new Map<string, string | null>();
-  return {
-    archive: (text, kind) => {
-      const at = archive(text, kind);
-      where.set(text, at);
-      return at;
-    },
-    replay: (text) => where.get(text) ?? null,
-  };
 }
 
 /** Token arithmetic of a message list as one body, each message priced once. */
@@ -94,8 +79,10 @@ export interface SimulateOptions {
   /** Billable characters of the request body with an empty message list (default: a bare list, 2). */
   fixedChars?: number;
   onProgress?: (done: number, total: number) => void;
-  /** The archive each cliff hands what it drops to (see core/archive.ts). */
+  /** The export each cliff hands what it drops to, when asked for (see core/archive.ts). */
   archive?: ArchiveFn;
+  /** The host's SHA-256, when it has a faster one than the core's (refs are the same either way). */
+  sha256?: (text: string) => string;
   /** When each message was written (ms since the epoch): a gap between requests longer than `cacheTtlMs` finds the cache expired. */
   times?: WeakMap<object, number>;
   /** How long the provider's cache lives between requests (ms); absent: it never expires. */
@@ -174,7 +161,7 @@ class Run {
     const before = this.pricer.tokens(this.working);
     const reason = this.due(before, idle);
     if (reason === null) return false;
-    const plan = planCliff(this.working, this.d, this.cfg, this.threshold, { archive: this.opts.archive, priorCalls: this.prior });
+    const plan = planCliff(this.working, this.d, this.cfg, this.threshold, { archive: this.opts.archive, sha256: this.opts.sha256, priorCalls: this.prior });
     if (plan.result === null) return false;
     const shared = commonPrefix(this.working, this.previous);
     bill(this.llm, before, shared === 0 || expired ? 0 : Math.min(this.pricer.tokens(this.working, shared), this.previousLlm), this.model);
@@ -218,8 +205,7 @@ class Run {
 
 export function simulate(messages: readonly unknown[], dialectName: DialectName, cfg: Config, opts: SimulateOptions): Simulation {
   const d = getDialect(dialectName);
-  const archive = opts.archive === undefined ? undefined : remembering(opts.archive);
-  const run = new Run(messages, d, cfg, opts.threshold, new Pricer(opts.fixedChars ?? 2), { ...opts, archive: archive?.archive });
+  const run = new Run(messages, d, cfg, opts.threshold, new Pricer(opts.fixedChars ?? 2), opts);
   for (let i = 0; i < messages.length; i++) {
     if (i > 0 && d.startsTurn(messages[i], messages[i - 1])) {
       run.request(i);
@@ -231,7 +217,7 @@ export function simulate(messages: readonly unknown[], dialectName: DialectName,
     steps: run.steps, cliffs: run.records.length, peak: run.peak, floor: run.floor === Infinity ? 0 : run.floor,
     cliff: run.cliff, none: run.none, llm: run.llm, cacheDiscount: run.model.discount, records: run.records,
     minGain: run.gain.gain, held: run.gain.held, tightFloor: run.gain.tight,
-    idleCliffs: run.idleCliffs, timed: run.latest !== undefined, priced: run.model.price !== null, archiveReplay: archive?.replay,
+    idleCliffs: run.idleCliffs, timed: run.latest !== undefined, priced: run.model.price !== null,
   };
 }
 

@@ -34,6 +34,7 @@ export const REFERENCE_CONFIG: Readonly<Config> = Object.freeze({
   filesMaxPaths: 200,
   filesMaxChars: 16000,
   appendFileLists: false,
+  refs: false,
   archive: false,
   recallTool: false,
   archiveDir: "",
@@ -58,12 +59,12 @@ export const REFERENCE_CONFIG: Readonly<Config> = Object.freeze({
  * long user text (tool output some agents send as user messages) and assistant text are capped,
  * the tail focus kept small (errorTailMaxChars gained nothing and stays off); back-references pay
  * a little on the checking half (+0.6 held for +1.1 kept) and lower no family. The pins cost nothing
- * where no such file is read. The archive keeps what is dropped, where a host can write files.
+ * where no such file is read. Each dropped text is named by its ref, which a host that holds the history answers.
  */
 const RECALL: Readonly<Partial<Config>> = Object.freeze({
   editMaxChars: 16000, workingSetFileMaxChars: 16000, workingSetMaxChars: 40000, planMaxChars: 3000, cmdMaxChars: 1000,
   humanMaxChars: 1000, thoughtMaxChars: 2000, keepThinking: false, resultMaxChars: 200,
-  tailFocus: true, focusContextLines: 1, focusResultMaxChars: 500, focusTotalMaxChars: 1000, keepFiles: Object.freeze(["AGENTS.md", "CLAUDE.md"]), archive: true, recallTool: true,
+  tailFocus: true, focusContextLines: 1, focusResultMaxChars: 500, focusTotalMaxChars: 1000, keepFiles: Object.freeze(["AGENTS.md", "CLAUDE.md"]), refs: true, recallTool: true,
   keepEditedFiles: true, outlineFileMaxChars: 1500, outlineMaxChars: 6000, listingMaxChars: 1500,
   ...((typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__ ? {} : { askedTwiceMaxChars: 8000, askedTwiceTotalMaxChars: 16000 }) as AskedKeys),
   ...((typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ ? {} : { backRefMaxChars: 800, backRefTotalMaxChars: 2000 }) as BackRefKeys),

@@ -49,8 +49,13 @@ export interface Config {
   /** Engine: append the files read and modified to the summary (off: the reference's byte-exact summary). */
   appendFileLists: boolean;
   /**
-   * Hosts that share a filesystem with the agent (Pi/OMP, `run`, the CLI): keep every dropped tool
-   * result and cut call in an archive folder, and point at it from the summary.
+   * Name each dropped tool result and each cut call in a summary by its ref (the first 12 hex digits
+   * of the SHA-256 of its text), which the recall tool answers; off: the reference's lines, no refs.
+   */
+  refs: boolean;
+  /**
+   * An export, off unless asked for: write every dropped tool result and cut call to a folder too
+   * (the summary names each by its ref whether or not it is written).
    */
   archive: boolean;
   /**
@@ -59,7 +64,7 @@ export interface Config {
    * searches the earlier history; the host answers it from the history it holds.
    */
   recallTool: boolean;
-  /** The archive folder ("" = the host's default). */
+  /** The export's folder ("" = the host's default). */
   archiveDir: string;
   /** Bound on the archive folder's bytes; the least recently archived files go first. */
   archiveMaxBytes: number;

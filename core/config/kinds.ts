@@ -41,6 +41,7 @@ export const CONFIG_KINDS: { readonly [K in keyof Config]: ConfigKind } = {
   filesMaxPaths: "int",
   filesMaxChars: "int",
   appendFileLists: "bool",
+  refs: "bool",
   archive: "bool",
   recallTool: "bool",
   archiveDir: "string",

@@ -27,8 +27,8 @@ export interface EngineOptions {
    */
   sha256?: (text: string) => string;
   /**
-   * The host's archive (core/archive.ts): what a cliff drops is kept there and the summary points
-   * at it. A pointer depends on the text alone, so warm growth still equals a cold replay.
+   * The host's export, when asked for (core/archive.ts): what a cliff drops is written there too.
+   * The summary names each text by its ref whether or not, so warm growth still equals a cold replay.
    */
   archive?: ArchiveFn;
 }

@@ -119,7 +119,7 @@ class Replay {
     const ctx = this.ctx;
     if (!cutAllowed(ctx.dialect, ctx.messages, this.next, this.cfg)) return;
     // The files kept for re-read stubs go into the outgoing summary only (see stubbed.ts).
-    const r = compactWith(this.working, ctx.dialect, this.cfg, { archive: ctx.archive, stubbedReads: false, priorCalls: this.priorCalls() });
+    const r = compactWith(this.working, ctx.dialect, this.cfg, { archive: ctx.archive, sha256: ctx.hash, stubbedReads: false, priorCalls: this.priorCalls() });
     if (r === null) return;
     // The old summary would be cut into, or the cut falls outside the history: leave it as it is.
     const newCut = r.cut < this.working.length ? this.origin[r.cut] : this.next;

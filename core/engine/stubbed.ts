@@ -23,7 +23,7 @@ export function withStubbedReads(ctx: RequestState, cfg: Config): RequestState {
   const summary = ctx.substituted[ctx.baseHead];
   const text = summaryMessageText(summary);
   if (!text.startsWith(SUMMARY_HEADER)) return ctx;
-  const files = stubs ? stubbedReadParts(ctx.messages, { headLen: ctx.baseHead, spanFrom: ctx.baseSpan, cut: ctx.baseCut }, cfg, ctx.archive) : [];
+  const files = stubs ? stubbedReadParts(ctx.messages, { headLen: ctx.baseHead, spanFrom: ctx.baseSpan, cut: ctx.baseCut }, cfg, { archive: ctx.archive, sha256: ctx.hash }) : [];
   // Texts the model recalled through the host's tool stay too (recalled.ts), after the files.
   const parts = [...files, ...recalledParts(ctx, cfg)];
   if (parts.length === 0) return ctx;

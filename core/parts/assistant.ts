@@ -44,7 +44,7 @@ export class AssistantPart {
     if (!(typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__) && ctx.book !== undefined && call !== undefined && askedTwiceOn(ctx.cfg)) noteAskedCall(ctx.book, call);
     const planCap = ctx.cfg.planMaxChars;
     if (planCap > 0 && isPlanCall(name, args)) {
-      this.plan = cappedSignature(name, args, planCap, ctx.archive);
+      this.plan = cappedSignature(name, args, planCap, ctx);
       if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note?.("plan", this.plan);
       return;
     }

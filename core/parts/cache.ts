@@ -52,7 +52,7 @@ function watchedContext(ctx: PartContext, seen: { thought: boolean; focus: boole
 
 const keyOf = (cfg: Config, keys: readonly (keyof Config)[]): string => keys.map((k) => jsonStringify(cfg[k])).join(",");
 
-// Parts made with an archive point at it: each archive function separates the parts it made.
+// Parts made with an export handed their texts to it: each export separates the parts it made, so each is handed every text.
 const archiveIds = new WeakMap<object, number>();
 let nextArchiveId = 1;
 function archiveKey(archive: object | undefined): string {

@@ -1,19 +1,19 @@
 /**
  * What the part rules share: the context of one message's summarising, the JSON one plan has
- * already decoded, and the archive's pointer (none in the AgentParley sandbox).
+ * already decoded, and the ref line of a dropped text (none in the AgentParley sandbox).
  */
 import type { CallBook } from "./call-book.js";
 import type { Config } from "../config/index.js";
 import type { FocusBudget } from "../focus.js";
 import type { ResultMeta } from "./result-rules.js";
-import { archivePointer, type ArchiveFn } from "../archive.js";
+import { droppedLine, type ArchiveFn } from "../archive.js";
 
-// The AgentParley sandbox has no filesystem, so no archive: its build leaves the pointers out.
+// The AgentParley sandbox cannot answer a recall (nor write files): its build leaves ref lines out.
 declare const __CLIFF_SANDBOX__: boolean | undefined;
-export const pointerTo: typeof archivePointer = typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__ ? () => null : archivePointer;
+export const pointerTo: typeof droppedLine = typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__ ? () => null : droppedLine;
 
 /** The rule that made a summary line: which rule kept what the next turns needed (core/retention/held-by.ts). */
-export type LineRule = "result" | "call" | "text" | "thinking" | "user" | "system" | "edit" | "plan" | "working-set" | "pinned" | "error-tail" | "focus" | "stubbed-read" | "back-ref" | "asked-twice" | "outline" | "listing" | "archive";
+export type LineRule = "result" | "call" | "text" | "thinking" | "user" | "system" | "edit" | "plan" | "working-set" | "pinned" | "error-tail" | "focus" | "stubbed-read" | "back-ref" | "asked-twice" | "outline" | "listing" | "ref";
 
 /** What summarising one message needs besides the message. */
 export interface PartContext {
@@ -26,8 +26,10 @@ export interface PartContext {
   readonly onResult?: (text: string, meta: ResultMeta | undefined) => void;
   /** JSON already decoded from content strings, shared by one plan's passes. */
   readonly decoded?: DecodedJson;
-  /** The host's archive: a dropped result or a cut call is kept there and the summary points at it. */
+  /** The host's export, when asked for: a dropped result or a cut call is written there too (the summary names it by its ref either way). */
   readonly archive?: ArchiveFn;
+  /** The host's SHA-256, when it has a faster one than the core's (a ref is the same either way). */
+  readonly sha256?: (text: string) => string;
   /** Calls and plans across the messages of the list (present when a recall rule needs them). */
   readonly book?: CallBook;
   /**

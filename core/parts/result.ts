@@ -54,7 +54,7 @@ export function resultPart(text: string, ctx: PartContext, meta?: ResultMeta): s
 function longResultPart(text: string, clean: string, ctx: PartContext, meta: ResultMeta | undefined): string | null {
   const kept = keptLongResult(clean, ctx, meta);
   // What a rule keeps of a long result may be cut (a tail, a pinned start): the archive keeps it whole.
-  if (kept !== null) return withPointer(toWellFormed(kept.line), kept.cut ? pointerTo(ctx.archive, text, "result") : null);
+  if (kept !== null) return withPointer(toWellFormed(kept.line), kept.cut ? pointerTo(ctx, text, "result") : null);
   if (!(typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) && ctx.cfg.backRefMaxChars > 0 && ctx.book !== undefined) noteDropped(ctx.book, clean);
   const excerpt = ctx.focus === undefined ? null : toWellFormed(focusExcerpt(clean, ctx.focus) ?? "") || null;
   if ((typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) && excerpt !== null) ctx.note?.("focus", excerpt);
@@ -62,7 +62,7 @@ function longResultPart(text: string, clean: string, ctx: PartContext, meta: Res
   if ((typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) && listing !== null) ctx.note?.("listing", listing);
   const shown = listing === null ? excerpt : excerpt === null ? listing : listing + "\n" + excerpt;
   // The archive keeps the text as the model saw it, unstripped.
-  return withPointer(shown, pointerTo(ctx.archive, text, "result"));
+  return withPointer(shown, pointerTo(ctx, text, "result"));
 }
 
 

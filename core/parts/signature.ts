@@ -1,7 +1,7 @@
 /** A tool call's line in a summary: `[name] args` capped, or an edit's path and new text. */
 import { editTextOf } from "./call-kinds.js";
 import { canonicalJson, stringPrefixJson } from "../estimate/json.js";
-import { withPointer, type ArchiveFn } from "../archive.js";
+import { withPointer, writesRefs, type DroppedTexts } from "../archive.js";
 import { truncate } from "../text.js";
 import { getPrototypeOf, isArray, jsonStringify, OBJECT_PROTOTYPE, objectKeys } from "../guards.js";
 import { pointerTo, type PartContext } from "./context.js";
@@ -18,26 +18,31 @@ export function editLines(name: unknown, args: unknown, ctx: PartContext): strin
   const whole = edit.texts.join("\n");
   const text = truncate(whole, cap);
   const line = `[${typeof name === "string" && name !== "" ? name : "?"}] ` + (edit.path === null ? text : edit.path + "\n" + text);
-  return whole.length <= cap ? line : (withPointer(line, callPointer(args, ctx.archive)) as string);
+  return whole.length <= cap ? line : (withPointer(line, callPointer(args, ctx)) as string);
 }
 
-/** The archive's pointer to a cut call's arguments as its signature line would show them uncut. */
-function callPointer(args: unknown, archive: ArchiveFn | undefined): string | null {
-  if (archive === undefined) return null;
-  return pointerTo(archive, typeof args === "string" ? args : flatCanonical(args, 0) ?? canonicalJson(args), "call");
+/** The text a call's ref names: its arguments as the signature line would show them uncut. */
+export function callText(args: unknown): string {
+  return typeof args === "string" ? args : flatCanonical(args, 0) ?? canonicalJson(args);
+}
+
+/** The ref line of a cut call's arguments. */
+function callPointer(args: unknown, to: DroppedTexts): string | null {
+  if (!writesRefs(to.cfg) && to.archive === undefined) return null;
+  return pointerTo(to, callText(args), "call");
 }
 
 /** `[name] args`, args capped at cmdMaxChars; a string is passed through, anything else is canonical JSON. */
 export function signatureLine(name: unknown, args: unknown, ctx: PartContext): string {
-  return cappedSignature(name, args, ctx.cfg.cmdMaxChars, ctx.archive);
+  return cappedSignature(name, args, ctx.cfg.cmdMaxChars, ctx);
 }
 
-export function cappedSignature(name: unknown, args: unknown, cap: number, archive: ArchiveFn | undefined): string {
+export function cappedSignature(name: unknown, args: unknown, cap: number, to: DroppedTexts): string {
   const text = typeof args === "string" ? args : args === undefined ? "" : flatCanonical(args, cap) ?? canonicalJson(args, cap);
   const label = typeof name === "string" && name !== "" ? name : "?";
   const line = `[${label}] ${truncate(text, cap)}`;
-  if (archive === undefined || !(cap > 0) || text.length <= cap) return line;
-  return withPointer(line, callPointer(args, archive)) as string;
+  if (!(cap > 0) || text.length <= cap) return line;
+  return withPointer(line, callPointer(args, to)) as string;
 }
 
 /**

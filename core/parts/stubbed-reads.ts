@@ -4,17 +4,16 @@
  * saying the file's state is in context. Behind a proxy it never compacts its own transcript, so it
  * believes that earlier text is still there; a cliff that dropped it leaves the model with a pointer
  * to nothing. These rules keep, for each such path, the newest whole text of the file the request
- * no longer holds, as a pinned result is kept (within pinMaxChars, the archive keeping the rest).
+ * no longer holds, as a pinned result is kept (within pinMaxChars, a ref line naming the whole).
  *
  * Anthropic `tool_result` content only, and only its leading text (a string content, or the first
  * text block): no other text can trigger a rule.
  */
-import type { ArchiveFn } from "../archive.js";
-import { archivePointer, withPointer } from "../archive.js";
+import { withPointer, type DroppedTexts } from "../archive.js";
 import { CallBook } from "./call-book.js";
 import type { Config } from "../config/index.js";
 import { arr, isObj, obj, str } from "../guards.js";
-import type { PartContext } from "./context.js";
+import { pointerTo, type PartContext } from "./context.js";
 import { signatureLine } from "./signature.js";
 import { RESULT_TAG } from "./tags.js";
 import { pinned } from "./result-rules.js";
@@ -202,17 +201,17 @@ function summaryShows(s: Source, id: string, cfg: Config): boolean {
   return pinned(cfg, book, { callId: id });
 }
 
-function render(s: Source, ctx: PartContext, archive: ArchiveFn | undefined): string {
+function render(s: Source, ctx: PartContext): string {
   const cap = ctx.cfg.pinMaxChars;
   if (s.result !== undefined) {
     const text = resultText(s.result.block);
     const clean = strip(text);
     const line = signatureLine(s.call.name, s.call.input, ctx) + "\n" + RESULT_TAG + truncate(clean, cap);
-    return withPointer(toWellFormed(line), clean.length > cap ? archivePointer(archive, text, "result") : null) as string;
+    return withPointer(toWellFormed(line), clean.length > cap ? pointerTo(ctx, text, "result") : null) as string;
   }
   const content = str(s.call.input.content);
   const line = `[${s.call.name}] ${pathOf(s.call)}\n${truncate(content, cap)}`;
-  return withPointer(toWellFormed(line), content.length > cap ? archivePointer(archive, content, "call") : null) as string;
+  return withPointer(toWellFormed(line), content.length > cap ? pointerTo(ctx, content, "call") : null) as string;
 }
 
 /**
@@ -221,7 +220,7 @@ function render(s: Source, ctx: PartContext, archive: ArchiveFn | undefined): st
  * longer holds (before the tail, after the head, and not already shown whole by the summary's own
  * parts), oldest first. Triggers are read in [spanFrom, end): the summary's own span and the tail.
  */
-export function stubbedReadParts(messages: readonly unknown[], span: SummarySpan, cfg: Config, archive?: ArchiveFn): string[] {
+export function stubbedReadParts(messages: readonly unknown[], span: SummarySpan, cfg: Config, to: Omit<DroppedTexts, "cfg"> = {}): string[] {
   if (!stubRulesOn(cfg) || span.cut <= span.headLen) return [];
   // Most requests hold no trigger: the calls are indexed only when one may be there.
   const late = resultsFrom(messages, span.spanFrom).filter((r) => mayTrigger(r, cfg));
@@ -242,6 +241,6 @@ export function stubbedReadParts(messages: readonly unknown[], span: SummarySpan
     if (s.at >= span.spanFrom && summaryShows(s, id, cfg)) continue;
     kept.set(s.at, s);
   }
-  const ctx: PartContext = { cfg, archive };
-  return [...kept.keys()].sort((a, b) => a - b).map((at) => render(kept.get(at)!, ctx, archive));
+  const ctx: PartContext = { cfg, archive: to.archive, sha256: to.sha256 };
+  return [...kept.keys()].sort((a, b) => a - b).map((at) => render(kept.get(at)!, ctx));
 }

@@ -252,7 +252,7 @@ export function workingSetRead(text: string, clean: string, ctx: PartContext, me
   const path = call === undefined ? null : readPath(call.name, call.args);
   if (book === undefined || path === null) return part;
   const cap = ctx.cfg.workingSetFileMaxChars;
-  const full = withPointer(toWellFormed(RESULT_TAG + truncate(clean, cap)), clean.length > cap ? pointerTo(ctx.archive, text, "result") : null) as string;
+  const full = withPointer(toWellFormed(RESULT_TAG + truncate(clean, cap)), clean.length > cap ? pointerTo(ctx, text, "result") : null) as string;
   copiesOf(book).note({ at: book.at, path, full, fallback: part, text: clean, shown: cap }, book.making);
   if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note?.("working-set", full);
   return full;

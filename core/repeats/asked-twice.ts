@@ -79,7 +79,7 @@ export function askedTwiceResult(text: string, clean: string, ctx: PartContext, 
   const key = call === undefined ? "" : keyOfCall(call);
   if (key === "") return kept;
   const cap = ctx.cfg.askedTwiceMaxChars;
-  const full = withPointer(toWellFormed(RESULT_TAG + truncate(clean, cap)), clean.length > cap ? pointerTo(ctx.archive, text, "result") : null) as string;
+  const full = withPointer(toWellFormed(RESULT_TAG + truncate(clean, cap)), clean.length > cap ? pointerTo(ctx, text, "result") : null) as string;
   if (full === kept) return kept;
   askedOf(book).copies.note({ at: book.at, path: key, full, fallback: kept }, book.making);
   if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) ctx.note?.("asked-twice", full);

@@ -7,7 +7,7 @@ import type { CompactResult } from "../compact.js";
 import type { Config } from "../config/index.js";
 import { partKind } from "../parts/index.js";
 import { neededTokens, TokenReader } from "./retention.js";
-import { heldBy, type HeldByOptions, type HeldItem } from "./held-by.js";
+import { heldBy, type HeldItem } from "./held-by.js";
 
 export type { HeldItem, KeptRule } from "./held-by.js";
 
@@ -36,7 +36,7 @@ export interface CliffCost {
  * The cost of compacting `input` into `result` (under `cfg`), judged by the model turns of
  * `future` (the session after the request that made the cliff).
  */
-export function cliffCost(input: readonly unknown[], future: readonly unknown[], result: CompactResult, cfg: Config, reader: TokenReader, options: HeldByOptions = {}): CliffCost {
+export function cliffCost(input: readonly unknown[], future: readonly unknown[], result: CompactResult, cfg: Config, reader: TokenReader): CliffCost {
   const needed = neededTokens([...input, ...future], input.length, reader);
   // Built from its pieces: a host may have gone on appending to the result's own list.
   const present = reader.tokensOfList([...input.slice(0, result.headLen), result.summary, ...input.slice(result.cut)]);
@@ -47,7 +47,7 @@ export function cliffCost(input: readonly unknown[], future: readonly unknown[],
     for (const item of itemsOf(input[i], i, lost, cfg, reader)) items.push({ ...item, tokens: item.tokens.sort((a, b) => needed.get(a)! - needed.get(b)!) });
   }
   const held = [...needed.keys()].filter((t) => !lost.has(t));
-  return { needed: needed.size, held: held.length, items, heldBy: heldBy(input, held, result, cfg, reader, options) };
+  return { needed: needed.size, held: held.length, items, heldBy: heldBy(input, held, result, cfg, reader) };
 }
 
 function lostIn(tokens: Iterable<string>, lost: Set<string>, taken: Set<string>): string[] {

@@ -5,14 +5,14 @@
  * made again with a listener on its rules (PartContext.note); a line counts only where it stands
  * in the summary the cliff sent, so a superseded copy or a part rung 3 cut keeps nothing.
  */
-import { POINTER_LINE, type ArchiveFn } from "../archive.js";
+import { REF_LINE } from "../archive.js";
 import { compactWith, type CompactResult } from "../compact.js";
 import type { Config } from "../config/index.js";
 import type { LineRule } from "../parts/index.js";
 import { addDistinctive } from "./distinctive.js";
 import type { TokenReader } from "./retention.js";
 
-/** What kept a needed token: the head, the kept tail, a summary rule, the file lists, an archive pointer. */
+/** What kept a needed token: the head, the kept tail, a summary rule, the file lists, a ref line. */
 export type KeptRule = "head" | "tail" | LineRule | "files" | "other";
 
 /**
@@ -22,14 +22,14 @@ export type KeptRule = "head" | "tail" | LineRule | "files" | "other";
  */
 export const KEPT_ORDER: readonly KeptRule[] = [
   "head", "tail", "result", "call", "text", "thinking", "user", "system", "files",
-  "edit", "plan", "working-set", "pinned", "error-tail", "focus", "back-ref", "asked-twice", "outline", "listing", "stubbed-read", "archive", "other",
+  "edit", "plan", "working-set", "pinned", "error-tail", "focus", "back-ref", "asked-twice", "outline", "listing", "stubbed-read", "ref", "other",
 ];
 
 const KEYS: Readonly<Record<KeptRule, string | null>> = {
   head: null, tail: "keepRecent", result: "resultMaxChars", call: "cmdMaxChars", text: "thoughtMaxChars", thinking: "keepThinking",
   user: "humanMaxChars", system: "humanMaxChars", files: "appendFileLists", edit: "editMaxChars", plan: "planMaxChars",
   "working-set": "workingSetFileMaxChars", pinned: "keepFiles", "error-tail": "errorTailMaxChars", focus: "tailFocus",
-  "back-ref": "backRefMaxChars", "asked-twice": "askedTwiceMaxChars", outline: "outlineFileMaxChars", listing: "listingMaxChars", "stubbed-read": "keepStubbedReads", archive: "archive", other: null,
+  "back-ref": "backRefMaxChars", "asked-twice": "askedTwiceMaxChars", outline: "outlineFileMaxChars", listing: "listingMaxChars", "stubbed-read": "keepStubbedReads", ref: "refs", other: null,
 };
 
 /** The config key that governs a rule under `cfg` (a pin by tool name is keepResultsOf's; an excerpt without the tail focus is the user's focus). */
@@ -46,16 +46,11 @@ export interface HeldItem {
   tokens: string[];
 }
 
-export interface HeldByOptions {
-  /** Where the cliff's archive put each text (a replay that writes nothing), so its lines read as they were sent. */
-  archive?: ArchiveFn;
-}
-
 /**
  * Credits each of `held` (needed tokens the compacted request holds, in order of use) to the rule
  * that kept it, in KEPT_ORDER; every token is named once.
  */
-export function heldBy(input: readonly unknown[], held: readonly string[], result: CompactResult, cfg: Config, reader: TokenReader, options: HeldByOptions = {}): HeldItem[] {
+export function heldBy(input: readonly unknown[], held: readonly string[], result: CompactResult, cfg: Config, reader: TokenReader): HeldItem[] {
   const head = reader.tokensOfList(input.slice(0, result.headLen));
   const tail = reader.tokensOfList(input.slice(result.cut));
   const rule = new Map<string, KeptRule>();
@@ -65,7 +60,7 @@ export function heldBy(input: readonly unknown[], held: readonly string[], resul
     else if (tail.has(t)) rule.set(t, "tail");
     else inSummary.push(t);
   }
-  if (inSummary.length > 0) for (const [t, r] of summaryRules(input, inSummary, result, cfg, reader, options)) rule.set(t, r);
+  if (inSummary.length > 0) for (const [t, r] of summaryRules(input, inSummary, result, cfg, reader)) rule.set(t, r);
   const out: HeldItem[] = [];
   for (const r of KEPT_ORDER) {
     const tokens = held.filter((t) => rule.get(t) === r);
@@ -75,9 +70,9 @@ export function heldBy(input: readonly unknown[], held: readonly string[], resul
 }
 
 /** The rule of each token the summary holds: the lines the rules made again, as they stand in the summary sent. */
-function summaryRules(input: readonly unknown[], tokens: readonly string[], result: CompactResult, cfg: Config, reader: TokenReader, options: HeldByOptions): Map<string, KeptRule> {
+function summaryRules(input: readonly unknown[], tokens: readonly string[], result: CompactResult, cfg: Config, reader: TokenReader): Map<string, KeptRule> {
   const lines: [LineRule, string][] = [];
-  const again = compactWith(input, reader.dialect, cfg, { headLen: result.headLen, archive: options.archive, hostJudgesGain: true, note: (r, line) => lines.push([r, line]) });
+  const again = compactWith(input, reader.dialect, cfg, { headLen: result.headLen, hostJudgesGain: true, note: (r, line) => lines.push([r, line]) });
   const sent = result.summaryText;
   const best = new Map<string, KeptRule>();
   const credit = (t: string, r: KeptRule): void => {
@@ -93,7 +88,7 @@ function summaryRules(input: readonly unknown[], tokens: readonly string[], resu
   };
   if (again !== null && again.cut === result.cut) for (const [r, line] of lines) consider(r, line);
   if (result.filesText) consider("files", result.filesText);
-  for (const line of sent.split("\n")) if (POINTER_LINE.test(line)) consider("archive", line);
+  for (const line of sent.split("\n")) if (REF_LINE.test(line)) consider("ref", line);
   for (const t of tokens) if (!best.has(t)) best.set(t, "other");
   return best;
 }

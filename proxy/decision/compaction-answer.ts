@@ -69,7 +69,8 @@ export function compactionAnswerText(prepared: PrepareContext, config: Config, o
   const request = prepared.compactionRequest;
   if (request === null || (request.asks !== "client" && !(request.by === "compaction-trigger" && !openaiUpstream))) return null;
   const history = historyOf(prepared.messages, request);
-  const r = compact(history, prepared.dialect, { ...config, keepRecent: 0 });
+  // The client replaces its history with the answer: no request of its will hold a ref's text again.
+  const r = compact(history, prepared.dialect, { ...config, keepRecent: 0, refs: false });
   if (r === null) return null;
   if (request.by !== "claude-code") return r.summaryText;
   const task = headText(r.messages.slice(0, r.headLen));

@@ -1,5 +1,5 @@
-/** The compaction decision for one request: the window and threshold, the numbers read from the body, the reactive retry, the archive. */
-export { archiveOffNote, proxyArchive } from "./archive.js";
+/** The compaction decision for one request: the window and threshold, the numbers read from the body, the reactive retry, the export. */
+export { proxyArchive } from "./archive.js";
 export { bodyText } from "./body.js";
 export { compactionRequest, codexRequestKind } from "./compaction-request.js";
 export { compactionAnswerText, historyOf, isOpenAIHost, openOwnCompactions, ownCompactionItem, OWN_COMPACTION } from "./compaction-answer.js";

@@ -2,7 +2,7 @@
  * The proxy host: an HTTP server on loopback (by default) in front of the Anthropic and OpenAI
  * APIs, with one Engine (one bounded store and memo) for every client and session it serves.
  */
-import { hash } from "node:crypto";
+import { nodeSha256 } from "../../node/sha256.js";
 import http, { type IncomingMessage } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { pipeline } from "node:stream";
@@ -26,9 +26,7 @@ import { idleCollector, v8Collect } from "./idle-collect.js";
 import { endToEnd, newAgents, send, type Agents } from "./upstream.js";
 import { ruleText, threadsLine } from "../decision/index.js";
 
-/** node:crypto's SHA-256, for the engine: the same digests as the core's own, natively. */
-// The one-shot form: no Hash object per message (a history hashes hundreds of short texts).
-export const nodeSha256 = (text: string): string => hash("sha256", text, "hex");
+export { nodeSha256 };
 
 export interface RunningProxy {
   /** http://host:port */
@@ -38,7 +36,7 @@ export interface RunningProxy {
   stats: Stats;
   observer: Observer;
   options: Resolved;
-  /** The archive the engine hands dropped texts to, when it is on. */
+  /** The export the engine hands dropped texts to, when asked for (--archive DIR). */
   archive?: ArchiveWriter;
   close(): Promise<void>;
   /** Graceful shutdown: health fails at once, then the proxy stops listening and finishes what is in flight (see drain.ts). */
@@ -83,7 +81,7 @@ function adminToken(o: ProxyOptions): { token: string; file: string | null } {
 
 export async function startProxy(o: ProxyOptions = {}): Promise<RunningProxy> {
   const options = resolveOptions(o);
-  const archive = proxyArchive(options.config, options.host, options.log);
+  const archive = proxyArchive(options.config, options.log);
   const engine = new Engine(options.config, { memoMaxBytes: options.memoMaxBytes, digestCacheMaxBytes: options.digestCacheMaxBytes, sha256: nodeSha256, archive: archive?.archive });
   const stats = new Stats();
   const agents = newAgents();

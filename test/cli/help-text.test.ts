@@ -61,7 +61,7 @@ describe("the help text", () => {
     }
     expect(line("simulate", "tail-focus")).toMatch(/\(on (in the recall profile|by default; off in the reference profile)\)$/);
     expect(line("simulate", "keep-thinking")).toMatch(/\((on by default; off in the recall profile|on in the reference profile)\)$/);
-    expect(line("simulate", "archive-dir")).toMatch(/--archive-dir DIR +the archive folder .*\(default the host's\)$/);
+    expect(line("simulate", "archive-dir")).toMatch(/--archive-dir DIR +the export's folder .*\(default the host's\)$/);
   });
 });
 

@@ -1,14 +1,17 @@
 /**
- * The archive in the core, with the pure in-memory writer: what reaches `archive`, the pointer
- * lines, storage by content, determinism and the engine's warm = cold with the archive on, the
- * fallback to today's line, and the no-paraphrase rule (a pointer is a fixed tag, numbers, a path).
+ * What names a dropped text in a summary: its ref (the first 12 hex digits of the SHA-256 of the
+ * exact text a host's export receives), never where it was written. What reaches the export, the
+ * ref lines, one ref per content, bytes that do not depend on the export (none, a failing one, two
+ * at different folders), the reference profile's lines without refs, determinism and the engine's
+ * warm = cold, and the no-paraphrase rule (a ref line is a fixed tag, a length and a ref).
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import {
-  archivePointer, canonicalJson, compact, Engine, groupDigits, memoryArchive, planCliff, pointerLine, POINTER_LINE, sha256Hex,
+  canonicalJson, compact, droppedLine, Engine, groupDigits, memoryArchive, planCliff, refLine, REF_LINE,
   SUMMARY_HEADER, type ArchiveFn,
 } from "../../core/index.js";
+import { refOf } from "../../core/recall/index.js";
 import { aBody, aSession } from "../helpers/sessions.js";
 import { anthropicSession, chatSession, DIALECT_SESSIONS } from "../helpers/arbitraries.js";
 import { quotable } from "../helpers/quotable.js";
@@ -17,11 +20,8 @@ import { runs } from "../helpers/scale.js";
 const RUNS = runs(1000);
 const ROOT = "/home/me/.cache/cliffcompaction/archive";
 const LONG = "line of a long log\n".repeat(60);
-
-function location(text: string): string {
-  const h = sha256Hex(text);
-  return `${ROOT}/${h.slice(0, 2)}/${h}.txt`;
-}
+/** The reference's caps with refs on: short lines, easy to read. */
+const WITH_REFS = { profile: "reference" as const, keepRecent: 1, refs: true, recallTool: true };
 
 /** An Anthropic session whose middle drops a string result, a block-list result (with an image) and cuts one call. */
 function anthropicMiddle(): unknown[] {
@@ -41,10 +41,10 @@ function anthropicMiddle(): unknown[] {
   ];
 }
 
-describe("archive: what reaches the writer and what the summary says", () => {
-  it("each dropped result and each cut call reaches archive with its exact text, and its line points at it", () => {
+describe("refs: what names a dropped text", () => {
+  it("each dropped result and each cut call is named by the ref of the exact text the export receives", () => {
     const mem = memoryArchive(ROOT);
-    const r = compact(anthropicMiddle(), "anthropic", { profile: "reference", keepRecent: 1 }, { archive: mem.archive })!;
+    const r = compact(anthropicMiddle(), "anthropic", WITH_REFS, { archive: mem.archive })!;
     const callText = canonicalJson({ command: "echo " + "x".repeat(400) });
     const expected = [
       { text: callText, kind: "call" },
@@ -52,14 +52,13 @@ describe("archive: what reaches the writer and what the summary says", () => {
       { text: "first " + LONG + "\nsecond", kind: "result" },
     ];
     expect(mem.received).toEqual(expected);
-    for (const e of expected) {
-      expect(mem.files.get(location(e.text))).toBe(e.text);
-      expect(r.summaryText).toContain(pointerLine(e.kind as "result" | "call", e.text.length, location(e.text)));
-    }
-    // The cut signature line stays as it was, and the pointer follows it.
-    expect(r.summaryText).toContain(`[bash] ${callText.slice(0, 150)}...\ncall: cut ${groupDigits(callText.length)} chars, kept at ${location(callText)}`);
+    for (const e of expected) expect(r.summaryText).toContain(refLine(e.kind as "result" | "call", e.text.length, refOf(e.text)));
+    // The cut signature line stays as it was, and the ref line follows it.
+    expect(r.summaryText).toContain(`[bash] ${callText.slice(0, 150)}...\ncall: cut ${groupDigits(callText.length)} chars, ref ${refOf(callText)}`);
     // Short results and short calls are untouched.
     expect(r.summaryText).toContain("result: a.ts");
+    // No path anywhere.
+    expect(r.summaryText).not.toContain(ROOT);
   });
 
   it("in the Pi and Chat dialects too: toolResult text blocks, bashExecution output, string arguments", () => {
@@ -71,7 +70,7 @@ describe("archive: what reaches the writer and what the summary says", () => {
       { role: "bashExecution", command: "cat big", output: LONG + "!" },
       { role: "assistant", content: [{ type: "text", text: "ok" }] },
     ];
-    compact(pi, "pi", { profile: "reference", keepRecent: 1 }, { archive: mem.archive });
+    const piSummary = compact(pi, "pi", WITH_REFS, { archive: mem.archive })!.summaryText;
     const args = '{"path":"' + "p".repeat(200) + '"}';
     const chat = [
       { role: "user", content: "task" },
@@ -79,47 +78,76 @@ describe("archive: what reaches the writer and what the summary says", () => {
       { role: "tool", tool_call_id: "c", content: LONG },
       { role: "assistant", content: "ok" },
     ];
-    compact(chat, "openai-chat", { profile: "reference", keepRecent: 1 }, { archive: mem.archive });
+    const chatSummary = compact(chat, "openai-chat", WITH_REFS, { archive: mem.archive })!.summaryText;
     expect(mem.received).toEqual([
       { text: LONG, kind: "result" },
       { text: LONG + "!", kind: "result" },
       { text: args, kind: "call" },
       { text: LONG, kind: "result" },
     ]);
+    expect(piSummary).toContain(refLine("result", LONG.length, refOf(LONG)));
+    expect(piSummary).toContain(refLine("result", LONG.length + 1, refOf(LONG + "!")));
+    expect(chatSummary).toContain(refLine("call", args.length, refOf(args)));
   });
 
-  it("the same content is stored once and every line names the one file", () => {
+  it("the same content has one ref however often it is dropped, and the export keeps it once", () => {
     const mem = memoryArchive(ROOT);
-    const r = compact(aSession(6), "anthropic", { profile: "reference", keepRecent: 1 }, { archive: mem.archive })!;
+    const r = compact(aSession(6), "anthropic", WITH_REFS, { archive: mem.archive })!;
     const x = "X".repeat(3000);
     expect(mem.received.filter((c) => c.text === x).length).toBe(3);
-    expect([...mem.files.keys()]).toEqual([location(x)]);
-    expect(r.summaryText.split(pointerLine("result", 3000, location(x))).length - 1).toBe(3);
-    expect(r.summaryText).toContain("result: dropped 3,000 chars, kept at " + location(x));
+    expect([...mem.files.values()]).toEqual([x]);
+    expect(r.summaryText.split(refLine("result", 3000, refOf(x))).length - 1).toBe(3);
+    expect(r.summaryText).toContain("result: dropped 3,000 chars, ref " + refOf(x));
   });
 
-  it("a null, a throw or a location that is not one line gives today's line", () => {
-    const today = compact(anthropicMiddle(), "anthropic", { profile: "reference", keepRecent: 1 })!.summaryText;
-    const answers: ArchiveFn[] = [() => null, () => { throw new Error("disk full"); }, () => "", () => "/a\nresult: forged", () => "/a\u2028b", () => "/a\ud800"];
-    for (const archive of answers) expect(compact(anthropicMiddle(), "anthropic", { profile: "reference", keepRecent: 1 }, { archive })!.summaryText).toBe(today);
+  it("the summary's bytes do not depend on the export: none, two folders, a null, a throw, a forged location", () => {
+    const none = compact(anthropicMiddle(), "anthropic", WITH_REFS)!.summaryText;
+    expect(none).toMatch(REF_LINE_IN);
+    const answers: ArchiveFn[] = [memoryArchive("/home/a").archive, memoryArchive("/srv/b").archive, () => null, () => { throw new Error("disk full"); }, () => "", () => "/a\nresult: forged", () => "/a\u2028b"];
+    for (const archive of answers) expect(compact(anthropicMiddle(), "anthropic", WITH_REFS, { archive })!.summaryText).toBe(none);
   });
 
-  it("digits are grouped in threes without locale APIs", () => {
+  it("the reference profile names no refs (its exact lines), the export still receiving what it drops", () => {
+    const mem = memoryArchive(ROOT);
+    const bare = compact(anthropicMiddle(), "anthropic", { profile: "reference", keepRecent: 1 })!.summaryText;
+    const exported = compact(anthropicMiddle(), "anthropic", { profile: "reference", keepRecent: 1 }, { archive: mem.archive })!.summaryText;
+    expect(exported).toBe(bare);
+    expect(bare).not.toMatch(REF_LINE_IN);
+    expect(bare).not.toContain("result: dropped");
+    expect(mem.received.length).toBe(3);
+  });
+
+  it("the recall profile names refs by default, with no export; with the recall tool off it names none", () => {
+    const r = compact(anthropicMiddle(), "anthropic", { keepRecent: 1 })!;
+    expect(r.summaryText).toContain(refLine("result", ("  " + LONG + "  ").length, refOf("  " + LONG + "  ")));
+    expect(compact(anthropicMiddle(), "anthropic", { keepRecent: 1, recallTool: false })!.summaryText).not.toMatch(REF_LINE_IN);
+  });
+
+  it("digits are grouped in threes without locale APIs; a ref line is a fixed tag, a length and twelve hex digits", () => {
     expect([0, 7, 999, 1000, 8432, 123456, 1234567, 1e12].map(groupDigits)).toEqual(["0", "7", "999", "1,000", "8,432", "123,456", "1,234,567", "1,000,000,000,000"]);
-    expect(archivePointer(() => "/x", "abc", "result")).toBe("result: dropped 3 chars, kept at /x");
-    expect(archivePointer(undefined, "abc", "result")).toBeNull();
+    // SHA-256("abc") = ba7816bf8f01cfea…
+    expect(droppedLine({ cfg: { refs: true, recallTool: true } }, "abc", "result")).toBe("result: dropped 3 chars, ref ba7816bf8f01");
+    expect(droppedLine({ cfg: { refs: true, recallTool: true } }, "abc", "call")).toBe("call: cut 3 chars, ref ba7816bf8f01");
+    expect(droppedLine({ cfg: { refs: false, recallTool: true } }, "abc", "result")).toBeNull();
+    expect(droppedLine({ cfg: { refs: true, recallTool: true } }, "", "result")).toBeNull();
+    // No tool to answer a ref, no ref: a marker the model cannot use is left out.
+    expect(droppedLine({ cfg: { refs: true, recallTool: false } }, "abc", "result")).toBeNull();
+    expect(REF_LINE.exec("result: dropped 3,778 chars, ref 7c928f4c697a")?.slice(1)).toEqual(["result: dropped", "3,778", "7c928f4c697a"]);
+    for (const bad of ["result: dropped 3 chars, ref 7C928F4C697A", "result: dropped 3 chars, ref 7c928f4c697", "result: dropped 3 chars, kept at /x", "call: cut 3 chars, ref 7c928f4c697a "]) expect(REF_LINE.test(bad), bad).toBe(false);
   });
 
-  it("under budget pressure pointer lines go with their parts: rung 3 keeps only the newest", () => {
+  it("under budget pressure ref lines go with their parts: rung 3 keeps only the newest", () => {
     const mem = memoryArchive(ROOT);
     const msgs = aSession(12, 3000).map((m, i) => (i % 4 === 2 ? { ...(m as object), content: [{ type: "tool_result", tool_use_id: "x", content: `${i} ` + "X".repeat(3000) }] } : m));
-    const plan = planCliff(msgs, "anthropic", { profile: "reference", keepRecent: 1, strict: true }, 300, { archive: mem.archive });
+    const plan = planCliff(msgs, "anthropic", { profile: "reference", keepRecent: 1, strict: true, refs: true, recallTool: true }, 300, { archive: mem.archive });
     expect(plan.rung).toBe(3);
-    const pointers = plan.result!.summaryText.split("\n").filter((l) => POINTER_LINE.test(l));
-    expect(pointers.length).toBeGreaterThan(0);
-    expect(pointers.length).toBeLessThan(mem.files.size);
+    const refs = plan.result!.summaryText.split("\n").filter((l) => REF_LINE.test(l));
+    expect(refs.length).toBeGreaterThan(0);
+    expect(refs.length).toBeLessThan(mem.files.size);
   });
 });
+
+const REF_LINE_IN = /(^|\n)(result: dropped|call: cut) [\d,]+ chars, ref [0-9a-f]{12}(\n|$)/;
 
 const corpus = quotable;
 
@@ -132,7 +160,7 @@ const CONFIGS = fc.record({
 });
 
 describe.each(DIALECT_SESSIONS)("archive properties: %s", (dialect, session) => {
-  it("is deterministic and never paraphrases: a pointer line is a fixed tag, the archived length and a file the writer made", () => {
+  it("is deterministic and never paraphrases: a ref line is a fixed tag, the length and the ref of a text the export received", () => {
     fc.assert(
       fc.property(session, CONFIGS, (msgs, cfg) => {
         const mem = memoryArchive(ROOT);
@@ -146,11 +174,12 @@ describe.each(DIALECT_SESSIONS)("archive properties: %s", (dialect, session) => 
         const texts = corpus(msgs.slice(r.headLen, r.cut)).join("\u0001");
         const found = (piece: string): boolean => piece === "" || texts.includes(piece) || (piece.endsWith("...") && texts.includes(piece.slice(0, -3)));
         for (const line of r.summaryText.slice(SUMMARY_HEADER.length).split("\n")) {
-          const p = POINTER_LINE.exec(line);
+          const p = REF_LINE.exec(line);
           if (p !== null) {
-            const kept = mem.files.get(p[3]);
+            const kept = mem.received.find((t) => refOf(t.text) === p[3]);
             expect(kept).toBeDefined();
-            expect(groupDigits(kept!.length)).toBe(p[2]);
+            expect(groupDigits(kept!.text.length)).toBe(p[2]);
+            expect(p[1]).toBe(kept!.kind === "result" ? "result: dropped" : "call: cut");
             continue;
           }
           if (line === "" || line === "---" || found(line)) continue;
@@ -163,29 +192,32 @@ describe.each(DIALECT_SESSIONS)("archive properties: %s", (dialect, session) => 
   });
 });
 
-describe("archive properties: engine", () => {
-  it("warm growth equals a cold replay with the archive on", () => {
+describe("ref properties: engine", () => {
+  it("warm growth equals a cold replay with refs and an export on; an export at another folder, or none, sends the same bytes", () => {
     fc.assert(
       fc.property(fc.oneof(anthropicSession.map((m) => ["anthropic", m] as const), chatSession.map((m) => ["openai-chat", m] as const)), fc.integer({ min: 20, max: 600 }), fc.integer({ min: 0, max: 3 }), ([dialect, msgs], threshold, keepRecent) => {
-        const cfg = { profile: "reference" as const, thresholdTokens: threshold, keepRecent, resultMaxChars: 20, cmdMaxChars: 7 };
+        const cfg = { profile: "reference" as const, thresholdTokens: threshold, keepRecent, resultMaxChars: 20, cmdMaxChars: 7, refs: true, recallTool: true };
         const warm = new Engine(cfg, { archive: memoryArchive(ROOT).archive });
         for (let n = 1; n <= msgs.length; n++) {
           const body = { model: "m", messages: msgs.slice(0, n) };
           const w = warm.prepare(body, dialect);
-          const c = new Engine(cfg, { archive: memoryArchive(ROOT).archive }).prepare(JSON.parse(JSON.stringify(body)), dialect);
+          const c = new Engine(cfg, { archive: memoryArchive("/elsewhere").archive }).prepare(JSON.parse(JSON.stringify(body)), dialect);
+          const bare = new Engine(cfg).prepare(JSON.parse(JSON.stringify(body)), dialect);
           expect(JSON.stringify(w.outgoingBody())).toBe(JSON.stringify(c.outgoingBody()));
+          expect(JSON.stringify(bare.outgoingBody())).toBe(JSON.stringify(c.outgoingBody()));
         }
       }),
       { numRuns: RUNS },
     );
   });
 
-  it("the engine's summaries point at the archive", () => {
+  it("the engine's summaries name refs, and its export receives the texts", () => {
     const mem = memoryArchive(ROOT);
     const ctx = new Engine({ thresholdTokens: 2000, keepRecent: 1 }, { archive: mem.archive }).prepare(aBody(aSession(10)), "anthropic");
     const summary = JSON.stringify(ctx.outgoingBody());
     expect(ctx.compacted).toBe(true);
-    expect(summary).toContain("result: dropped 3,000 chars, kept at " + location("X".repeat(3000)));
-    expect(mem.files.get(location("X".repeat(3000)))).toBe("X".repeat(3000));
+    expect(summary).toContain("result: dropped 3,000 chars, ref " + refOf("X".repeat(3000)));
+    expect(summary).not.toContain(ROOT);
+    expect([...mem.files.values()]).toContain("X".repeat(3000));
   });
 });

@@ -1,3 +1,5 @@
+import { refOf } from "../../core/recall/index.js";
+import { nodeSha256 } from "../../node/sha256.js";
 import { describe, expect, it } from "vitest";
 import { compact, estimateTokens, isWellFormed, SUMMARY_HEADER } from "../../core/index.js";
 
@@ -41,7 +43,7 @@ describe("bad input never throws out of compact / estimateTokens", () => {
   it("__proto__, constructor and prototype keys are plain data", () => {
     const evil = JSON.parse('{"role":"assistant","content":[{"type":"tool_use","name":"x","input":{"__proto__":{"polluted":1},"constructor":{"prototype":{"p":2}}}}]}');
     const r = compact([task, evil, { role: "user", content: [{ type: "tool_result", content: "L".repeat(900) }] }, { role: "assistant", content: "b" }], "anthropic", { keepRecent: 1 })!;
-    expect(r.summaryText).toBe(`${SUMMARY_HEADER}\n\n[x] {"__proto__":{"polluted":1},"constructor":{"prototype":{"p":2}}}`);
+    expect(r.summaryText).toBe(`${SUMMARY_HEADER}\n\n[x] {"__proto__":{"polluted":1},"constructor":{"prototype":{"p":2}}}\n\n---\n\nresult: dropped 900 chars, ref ${refOf("L".repeat(900))}`);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
@@ -57,15 +59,15 @@ describe("bad input never throws out of compact / estimateTokens", () => {
     for (let i = 0; i < 10000; i++) deep = { a: deep };
     const msgs = [task, { role: "assistant", content: [{ type: "tool_use", name: "t", input: deep }] }, { role: "assistant", content: "b" }];
     const r = compact(msgs, "anthropic", { keepRecent: 1, cmdMaxChars: 12 })!;
-    expect(r.summaryText).toBe(`${SUMMARY_HEADER}\n\n[t] {"a":{"a":{"...`);
+    expect(r.summaryText).toMatch(new RegExp(`^${SUMMARY_HEADER.replace(/[()]/g, "\\$&")}\n\n\\[t\\] \\{"a":\\{"a":\\{"\\.\\.\\.\ncall: cut 60,001 chars, ref [0-9a-f]{12}$`));
     expect(estimateTokens(msgs)).toBeGreaterThan(10000);
   });
 
   it("a 50 MB tool result is dropped and still counted", () => {
     const big = "z".repeat(50 * 1024 * 1024);
     const msgs = [task, { role: "assistant", content: "run" }, { role: "user", content: [{ type: "tool_result", tool_use_id: "1", content: big }] }, { role: "assistant", content: "b" }];
-    const r = compact(msgs, "anthropic", { keepRecent: 1 })!;
-    expect(r.summaryText).toBe(`${SUMMARY_HEADER}\n\nassistant: run`);
+    const r = compact(msgs, "anthropic", { keepRecent: 1 }, { sha256: nodeSha256 })!;
+    expect(r.summaryText).toBe(`${SUMMARY_HEADER}\n\nassistant: run\n\n---\n\nresult: dropped 52,428,800 chars, ref ${nodeSha256(big).slice(0, 12)}`);
     expect(estimateTokens(msgs)).toBeGreaterThan(big.length / 4);
   });
 

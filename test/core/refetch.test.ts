@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { compact, getDialect, tokensOfChars } from "../../core/index.js";
 import { refetchesIn, refetchTotals } from "../../core/refetch.js";
+import { refOf } from "../../core/recall/index.js";
 import { callKey } from "../../core/repeats/call-key.js";
 import { ALL_DIALECTS, filler, numberedLines, session, stepMessages, type Step } from "../helpers/tool-steps.js";
 
@@ -68,15 +69,19 @@ describe("re-fetches after a cliff", () => {
     expect(found[0].path).toBe("src/widget.ts");
   });
 
-  it("a read of an archive file the summary points at counts (the agent fetched the dropped text back)", () => {
-    const archive = (text: string) => `/tmp/arch/${text.length}.txt`;
+  it("a recall by a ref the summary names counts once (the agent fetched the dropped text back); a ref it does not name does not", () => {
     const msgs = session("anthropic", [{ name: "bash", args: { command: "make" }, result: big }, ...fillers(0)]);
-    const r = compact(msgs, "anthropic", { profile: "reference", keepRecent: 3 }, { archive })!;
-    expect(r.summaryText).toContain(`kept at /tmp/arch/${big.length}.txt`);
-    const all = [...msgs, ...stepMessages("anthropic", { name: "Read", args: { file_path: `/tmp/arch/${big.length}.txt` }, result: big })];
+    const r = compact(msgs, "anthropic", { profile: "reference", keepRecent: 3, refs: true, recallTool: true })!;
+    const ref = refOf(big);
+    expect(r.summaryText).toContain(`chars, ref ${ref}`);
+    const recall = { name: "cliff_recall", args: { ref }, result: big };
+    const all = [...msgs, ...stepMessages("anthropic", recall), ...stepMessages("anthropic", recall), ...stepMessages("anthropic", { name: "cliff_recall", args: { ref: "0123456789ab" }, result: "unknown ref" })];
     const found = refetchesIn(all, getDialect("anthropic"), { headLen: r.headLen, cut: r.cut, summaryText: r.summaryText }, msgs.length);
     expect(found).toHaveLength(1);
-    expect(found[0].repeats).toBe(-1);
+    expect(found[0]).toMatchObject({ tool: "cliff_recall", repeats: -1, path: null });
+    // Without refs the summary names none: the same call is no re-fetch.
+    const bare = compact(msgs, "anthropic", { profile: "reference", keepRecent: 3 })!;
+    expect(refetchesIn(all, getDialect("anthropic"), { headLen: bare.headLen, cut: bare.cut, summaryText: bare.summaryText }, msgs.length)).toEqual([]);
   });
 
   it("calls before `from` (made before the cliff) are never counted", () => {

@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { compact, Engine, memoryArchive, resolveConfig, type Config } from "../../core/index.js";
 import { READ_STUB_OPENINGS, STATE_CURRENT_TRAILER } from "../../core/parts/index.js";
+import { refOf } from "../../core/recall/index.js";
 
 interface Fixture {
   provenance: Record<string, unknown>;
@@ -186,14 +187,17 @@ describe("the Edit/Write trailer (recall profile)", () => {
   });
 });
 
-describe("within pinMaxChars, the archive keeping the rest", () => {
-  it("a cap below the file's length keeps its start and points at the whole text", () => {
+describe("within pinMaxChars, a ref naming the whole", () => {
+  it("a cap below the file's length keeps its start and names the whole text by its ref (the export receiving it)", () => {
     const f = FIXTURES[8000];
     const mem = memoryArchive("/archive");
-    const r = compact(f.sent.messages, "anthropic", cfgOf("reference", 0, { pinMaxChars: 1000 }), { archive: mem.archive });
+    const r = compact(f.sent.messages, "anthropic", cfgOf("reference", 0, { pinMaxChars: 1000, refs: true, recallTool: true }), { archive: mem.archive });
     const file = firstRead(f);
-    expect(r!.summaryText).toContain("result: " + file.slice(0, 1000) + "...\nresult: dropped " + file.length.toLocaleString("en-US") + " chars, kept at /archive/");
+    expect(r!.summaryText).toContain("result: " + file.slice(0, 1000) + "...\nresult: dropped " + file.length.toLocaleString("en-US") + " chars, ref " + refOf(file));
     expect([...mem.files.values()]).toContain(file);
+    // The reference's own lines name no ref.
+    expect(compact(f.sent.messages, "anthropic", cfgOf("reference", 0, { pinMaxChars: 1000 }))!.summaryText).toContain("result: " + file.slice(0, 1000) + "...");
+    expect(compact(f.sent.messages, "anthropic", cfgOf("reference", 0, { pinMaxChars: 1000 }))!.summaryText).not.toContain("chars, ref ");
     expect(compact(f.sent.messages, "anthropic", cfgOf("reference", 0, { pinMaxChars: 0 }))!.summaryText).not.toContain("QX1037");
   });
 });

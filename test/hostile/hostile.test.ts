@@ -1,4 +1,6 @@
 /** Hostile inputs, each with its exact outcome pinned. */
+import { refOf } from "../../core/recall/index.js";
+import { nodeSha256 } from "../../node/sha256.js";
 import { describe, expect, it } from "vitest";
 import { CliffInputError, compact, Engine, estimateTokens, messageDigest, SUMMARY_HEADER } from "../../core/index.js";
 import { renderEnvelope } from "../../plugin/envelope.js";
@@ -45,7 +47,7 @@ describe("hostile content", () => {
 
   it("NaN, Infinity and -0 in arguments serialise as JSON does", () => {
     const msgs = [task, { role: "assistant", content: [{ type: "tool_use", id: "1", name: "f", input: { a: NaN, b: Infinity, c: -0, d: [-Infinity] } }] }, { role: "user", content: [{ type: "tool_result", tool_use_id: "1", content: "L".repeat(900) }] }, { role: "assistant", content: "b" }];
-    expect(compact(msgs, "anthropic", { keepRecent: 1 })!.summaryText).toBe(`${SUMMARY_HEADER}\n\n[f] {"a":null,"b":null,"c":0,"d":[null]}`);
+    expect(compact(msgs, "anthropic", { keepRecent: 1 })!.summaryText).toBe(`${SUMMARY_HEADER}\n\n[f] {"a":null,"b":null,"c":0,"d":[null]}\n\n---\n\nresult: dropped 900 chars, ref ${refOf("L".repeat(900))}`);
     expect(estimateTokens({ messages: msgs })).toBe(Math.floor(JSON.stringify({ messages: msgs }).replace(/":/g, '": ').replace(/,"/g, ', "').replace(/,\{/g, ", {").replace(/,\[/g, ", [").length / 4));
   });
 
@@ -78,7 +80,7 @@ describe("hostile sizes", () => {
   it("a 50 MB single result is dropped by compact and by the plugin, within budget", () => {
     const big = "q".repeat(50 * 1024 * 1024);
     const msgs = [task, { role: "assistant", content: "run" }, { role: "tool", content: big }, { role: "assistant", content: "done" }, { role: "tool", content: "ok" }];
-    expect(compact(msgs, "openai-chat", { keepRecent: 1 })!.summaryText).toBe(`${SUMMARY_HEADER}\n\nassistant: run`);
+    expect(compact(msgs, "openai-chat", { keepRecent: 1 }, { sha256: nodeSha256 })!.summaryText).toBe(`${SUMMARY_HEADER}\n\nassistant: run\n\n---\n\nresult: dropped 52,428,800 chars, ref ${nodeSha256(big).slice(0, 12)}`);
     const s = sb.summarizeObject!({ messages: msgs });
     expect(parseEnvelope(s)!.digest).toBe("assistant: run");
     expect(s.length).toBeLessThan(1000);

@@ -1,22 +1,29 @@
 /**
- * The real Pi 1.6, offline: the archive in a compaction (per-session folder, the default under the
- * agent folder in the recall profile), and /tree branch summaries answered without a model.
+ * The real Pi 1.6, offline: refs in a compaction's summary, the export (a per-session folder, off
+ * unless asked for), and /tree branch summaries answered without a model.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { POINTER_LINE, SUMMARY_HEADER } from "../../core/index.js";
+import { REF_LINE, SUMMARY_HEADER } from "../../core/index.js";
+import { refOf } from "../../core/recall/index.js";
 import { summarizeBranch } from "../../pi-extension/branch.js";
 import { sessionFolderName } from "../../pi-extension/archive.js";
 import { resolveConfig } from "../../core/index.js";
 import { fauxAssistantMessage, fauxToolCall, makeHarness, type Harness } from "./harness.js";
 
 const output = (n: number): string => Array.from({ length: n }, (_, i) => `line ${i} of output for request ${n}`).join("\n");
-const pointers = (text: string): { length: string; path: string }[] => text.split("\n").flatMap((l) => {
-  const m = POINTER_LINE.exec(l);
-  return m === null ? [] : [{ length: m[2], path: m[3] }];
+const refs = (text: string): { length: string; ref: string }[] => text.split("\n").flatMap((l) => {
+  const m = REF_LINE.exec(l);
+  return m === null ? [] : [{ length: m[2], ref: m[3] }];
 });
+/** The texts under a folder, by ref. */
+function exportedTexts(folder: string): Map<string, string> {
+  if (!existsSync(folder)) return new Map();
+  const texts = readdirSync(folder, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => readFileSync(join(e.parentPath, e.name), "utf8"));
+  return new Map(texts.map((t) => [refOf(t), t]));
+}
 
 async function toolRun(h: Harness, prompt: string, sizes: number[], final: string): Promise<void> {
   h.faux.appendResponses([...sizes.map((n) => fauxAssistantMessage([fauxToolCall("big", { n })], { stopReason: "toolUse" })), fauxAssistantMessage(final)]);
@@ -35,8 +42,8 @@ afterEach(() => {
   else process.env.PI_CODING_AGENT_DIR = saved;
 });
 
-describe("Pi: the archive", () => {
-  it("a compaction's pointer names a file in the session's folder that holds the dropped output", async () => {
+describe("Pi: refs and the export", () => {
+  it("asked for, the export writes each text a compaction's refs name to the session's folder; the summary names no path", async () => {
     const base = mkdtempSync(join(tmpdir(), "cliff-pi-archive-"));
     const h = await makeHarness({ config: { archive: true, archiveDir: base } });
     await threeRuns(h);
@@ -44,44 +51,44 @@ describe("Pi: the archive", () => {
     await h.session.compact();
     expect(h.faux.state.callCount).toBe(calls);
     const summary = h.lastCompaction().summary as string;
-    const ps = pointers(summary);
-    expect(ps.length).toBeGreaterThanOrEqual(2);
+    const named = refs(summary);
+    expect(named.length).toBeGreaterThanOrEqual(2);
     const folder = join(base, sessionFolderName(h.session.sessionManager.getSessionId()));
-    const texts = ps.map((p) => {
-      expect(p.path.startsWith(folder + "/")).toBe(true);
-      return readFileSync(p.path, "utf8");
-    });
-    expect(texts).toContain(output(80));
-    expect(texts).toContain(output(90));
-    expect(summary).toContain(`result: dropped ${output(80).length.toLocaleString("en-US")} chars, kept at `);
+    const texts = exportedTexts(folder);
+    for (const p of named) expect(texts.get(p.ref)?.length.toLocaleString("en-US")).toBe(p.length);
+    expect([...texts.values()]).toContain(output(80));
+    expect([...texts.values()]).toContain(output(90));
+    expect(summary).toContain(`result: dropped ${output(80).length.toLocaleString("en-US")} chars, ref ${refOf(output(80))}`);
+    expect(summary).not.toContain(base);
     h.notices.length = 0;
     await h.session.prompt("/cliff status");
     expect(h.notices.map((n) => n.message).join("\n")).toContain(`archive: on, ${folder} · 2 file(s)`);
     h.dispose();
   });
 
-  it("on by default (the recall profile), under the agent folder; a session's folder is its id", async () => {
+  it("by default (the recall profile) the summary names refs and nothing is written; /cliff status says the archive is an export", async () => {
     const agent = mkdtempSync(join(tmpdir(), "cliff-pi-agent-"));
     process.env.PI_CODING_AGENT_DIR = agent;
     const h = await makeHarness();
     await threeRuns(h);
     await h.session.compact();
-    const ps = pointers(h.lastCompaction().summary);
-    expect(ps.length).toBeGreaterThan(0);
-    const id = h.session.sessionManager.getSessionId();
-    expect(sessionFolderName(id)).toBe(id);
-    expect(ps[0].path.startsWith(join(agent, "cliffcompaction", "archive", id) + "/")).toBe(true);
-    expect(existsSync(ps[0].path)).toBe(true);
+    const named = refs(h.lastCompaction().summary);
+    expect(named.map((p) => p.ref)).toContain(refOf(output(80)));
+    expect(readdirSync(agent)).not.toContain("cliffcompaction");
+    h.notices.length = 0;
+    await h.session.prompt("/cliff status");
+    expect(h.notices.map((n) => n.message).join("\n")).toContain("archive: off (an export; summaries name each dropped text by its ref)");
     h.dispose();
   });
 
-  it("off in the reference profile: no pointer, no folder", async () => {
+  it("the reference profile: no ref, no folder", async () => {
     const agent = mkdtempSync(join(tmpdir(), "cliff-pi-agent-"));
     process.env.PI_CODING_AGENT_DIR = agent;
     const h = await makeHarness({ config: { profile: "reference" } });
     await threeRuns(h);
     await h.session.compact();
-    expect(pointers(h.lastCompaction().summary)).toEqual([]);
+    expect(refs(h.lastCompaction().summary)).toEqual([]);
+    expect(h.lastCompaction().summary).not.toContain("chars, ref ");
     expect(readdirSync(agent)).not.toContain("cliffcompaction");
     h.dispose();
   });
@@ -105,8 +112,9 @@ describe("Pi: /tree branch summaries without a model", () => {
     expect(entry.summary).toContain('[big] {"n":80}');
     expect(entry.summary).toContain("result (focus excerpt)");
     expect(entry.details).toMatchObject({ method: "cliffcompaction", version: 1, focus: "request 90" });
-    for (const p of pointers(entry.summary)) expect(existsSync(p.path)).toBe(true);
-    expect(pointers(entry.summary).length).toBeGreaterThan(0);
+    const texts = exportedTexts(join(base, sessionFolderName(h.session.sessionManager.getSessionId())));
+    for (const p of refs(entry.summary)) expect(texts.has(p.ref), p.ref).toBe(true);
+    expect(refs(entry.summary).length).toBeGreaterThan(0);
     h.notices.length = 0;
     await h.session.prompt("/cliff status");
     const status = h.notices.map((n) => n.message).join("\n");

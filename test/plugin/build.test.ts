@@ -50,19 +50,23 @@ describe("build.mjs", () => {
     expect(build("--frobnicate").stderr).toContain("unknown argument --frobnicate");
   });
 
-  it("refuses a build with archive: true by name; the recall profile's archive is left out quietly", () => {
+  it("refuses a build with archive: true or refs: true by name; the recall profile's refs are left out quietly", () => {
     const dir = mkdtempSync(join(tmpdir(), "cliff-build-"));
     writeFileSync(join(dir, "archive.json"), JSON.stringify({ archive: true, resultMaxChars: 5 }));
     const r = build("--config", join(dir, "archive.json"), "--out", dir, "--no-types");
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/"archive": true cannot be built into the AgentParley plugin: its sandbox has no filesystem/);
+    writeFileSync(join(dir, "refs.json"), JSON.stringify({ refs: true }));
+    const refs = build("--config", join(dir, "refs.json"), "--out", dir, "--no-types");
+    expect(refs.status).toBe(1);
+    expect(refs.stderr).toMatch(/"refs": true cannot be built into the AgentParley plugin: the platform has no recall tool/);
     writeFileSync(join(dir, "recall.json"), JSON.stringify({ profile: "recall", resultMaxChars: 5 }));
     const ok = build("--config", join(dir, "recall.json"), "--out", dir, "--no-types");
     expect(ok.status, ok.stderr).toBe(0);
     // The recall profile is the default: its plugin has the usual file names.
     const s = vmSandbox("", join(dir, "cliffcompaction.js")).summarize({ messages: [TASK, ...cycleTurns(0), ...cycleTurns(1)], threshold: 100000 });
     expect(s).not.toBe("");
-    expect(s).not.toMatch(/kept at/);
+    expect(s).not.toMatch(/ chars, ref [0-9a-f]{12}|kept at/);
     // Another profile named in the config file builds that profile's plugin, under its own file names.
     writeFileSync(join(dir, "reference.json"), JSON.stringify({ profile: "reference", resultMaxChars: 5 }));
     const ref = build("--config", join(dir, "reference.json"), "--out", dir, "--no-types");

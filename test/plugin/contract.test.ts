@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { quickjsSandbox, vmSandbox, bundleSource, REFERENCE_BUNDLE_PATH, type Sandbox } from "../helpers/sandboxes.js";
 import { count, cycleTurns, TASK, type FlatMessage } from "../helpers/flat-session.js";
 import { WRAPPINGS } from "../helpers/wrappings.js";
+import { summarize as summarizeInNode } from "../../plugin/lib.js";
 
 const plain = getDialect("plain");
 const est = (s: string): number => Math.ceil(s.length / 4);
@@ -17,6 +18,18 @@ const sandboxes: [string, () => Promise<Sandbox>][] = [
   ["node:vm", async () => vmSandbox()],
   ["quickjs", () => quickjsSandbox()],
 ];
+
+describe("cliffcompaction/plugin in Node", () => {
+  it("names no refs either, whatever the config says: AgentParley has no recall tool to answer one", () => {
+    const msgs: FlatMessage[] = [TASK, ...cycleTurns(0)];
+    for (const config of [resolveConfig(), resolveConfig({ refs: true })]) {
+      const s = summarizeInNode({ messages: msgs }, config);
+      expect(s.startsWith(SUMMARY_HEADER)).toBe(true);
+      expect(s).not.toMatch(/ chars, ref [0-9a-f]{12}/);
+      expect(parseEnvelope(s)!.digest).toBe(compact(msgs, plain, { keepRecent: 3, refs: false })!.summaryText.slice(SUMMARY_HEADER.length + 2));
+    }
+  });
+});
 
 describe("bundle", () => {
   it("is one self-contained script with no imports", () => {
@@ -61,8 +74,11 @@ describe.each(sandboxes)("plugin contract in %s", (_name, make) => {
     expect(s.startsWith(SUMMARY_HEADER + "\n\n")).toBe(true);
     const env = parseEnvelope(s)!;
     expect(env.task).toEqual([TASK]);
-    const core = compact(msgs, plain, { keepRecent: 3 })!;
+    // AgentParley cannot answer a recall: the plugin's digest is the core's with refs off, and names none.
+    const core = compact(msgs, plain, { keepRecent: 3, refs: false })!;
     expect(env.digest).toBe(core.summaryText.slice(SUMMARY_HEADER.length + 2));
+    expect(compact(msgs, plain, { keepRecent: 3 })!.summaryText).toMatch(/\nresult: dropped [\d,]+ chars, ref [0-9a-f]{12}\n/);
+    expect(s).not.toMatch(/ chars, ref [0-9a-f]{12}/);
     expect(env.recent).toEqual(msgs.slice(core.cut));
     expect(env.focus).toBeNull();
     expect(est(s)).toBeLessThanOrEqual(0.45 * handedTokens(msgs));
@@ -95,7 +111,7 @@ describe.each(sandboxes)("plugin contract in %s", (_name, make) => {
       expect(env.task).toEqual([TASK]);
       expect(est(s)).toBeLessThanOrEqual(0.45 * handedTokens(history));
       for (const earlier of digestMarkers) for (const marker of earlier) expect(new RegExp(marker.replace(".", "\\.") + "(?!\\d)").test(s), `${marker} reappeared in cycle ${c}`).toBe(false);
-      for (const m of previousRecent) for (const part of plain.summarize(m, { cfg: resolveConfig() })) expect(env.digest).toContain(part);
+      for (const m of previousRecent) for (const part of plain.summarize(m, { cfg: resolveConfig({ refs: false }) })) expect(env.digest).toContain(part);
       const recentText = env.recent.map((m) => m.content).join("\n");
       const markers = new Set<string>();
       for (const m of env.digest.match(/M\d+\.\d+/g) ?? []) if (!new RegExp(m.replace(".", "\\.") + "(?!\\d)").test(recentText)) markers.add(m);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { compact, getDialect, isWellFormed, resolveConfig, SUMMARY_HEADER, type CompactResult } from "../../core/index.js";
+import { compact, getDialect, isWellFormed, REF_LINE, resolveConfig, SUMMARY_HEADER, type CompactResult } from "../../core/index.js";
 import { parseEnvelope } from "../../plugin/envelope-read.js";
 import { summarize } from "../../plugin/summarize.js";
 import { vmSandbox } from "../helpers/sandboxes.js";
@@ -40,7 +40,11 @@ const corpus = quotable;
 
 const TAG = /^(user|assistant|thinking|result|system|developer|critic|observation|result \(focus excerpt\)|result \(named later\)|result \(paths\)|result \(error tail(?:, exit -?\d+)?\)|[^\s:]{1,40}): |^\[[^\]\n]*\] /;
 
-/** Every summary line is a fixed tag plus a verbatim piece (or a truncated prefix) of the input. */
+/**
+ * Every summary line is a fixed tag plus a verbatim piece (or a truncated prefix) of the input, or
+ * a ref line: a fixed form of a length and a hash, no words at all (test/core/archive.test.ts checks
+ * that its ref is the dropped text's).
+ */
 function quotesOnly(summary: string, input: unknown): boolean {
   const texts = corpus(input).join("\u0001");
   // A cut piece: a prefix before an ellipsis, or (a failed result's tail) a suffix after one.
@@ -48,7 +52,7 @@ function quotesOnly(summary: string, input: unknown): boolean {
     piece === "" || texts.includes(piece) || (piece.endsWith("...") && texts.includes(piece.slice(0, -3))) || (piece.startsWith("...") && texts.includes(piece.slice(3)));
   const lines = summary.slice(SUMMARY_HEADER.length).split("\n");
   return lines.every((line) => {
-    if (line === "" || line === "---" || found(line)) return true;
+    if (line === "" || line === "---" || found(line) || REF_LINE.test(line)) return true;
     const m = TAG.exec(line);
     return m !== null && found(line.slice(m[0].length));
   });

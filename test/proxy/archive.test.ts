@@ -1,11 +1,15 @@
-/** The proxy's archive: `run --archive DIR` keeps each dropped result of a compacted request; on only on loopback. */
+/**
+ * The proxy's export: `run --archive DIR` writes each dropped result of a compacted request, off
+ * unless asked for; the request sent on names each by its ref, the same bytes with or without it.
+ */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { POINTER_LINE, resolveConfig } from "../../core/index.js";
+import { REF_LINE, resolveConfig } from "../../core/index.js";
+import { refOf } from "../../core/recall/index.js";
 import { startProxy } from "../../proxy/index.js";
-import { archiveOffNote, proxyArchive } from "../../proxy/decision/archive.js";
+import { proxyArchive } from "../../proxy/decision/archive.js";
 import { mockUpstream, type MockUpstream } from "../helpers/mock-upstream.js";
 import { runChild } from "../helpers/child.js";
 
@@ -26,10 +30,10 @@ function history(n: number): unknown[] {
   return msgs;
 }
 
-const pointers = (text: string): string[] => text.split("\n").flatMap((l) => POINTER_LINE.exec(l)?.[3] ?? []);
+const refs = (text: string): string[] => text.split("\n").flatMap((l) => REF_LINE.exec(l)?.[3] ?? []);
 
 describe("cliffcompaction run --archive DIR", () => {
-  it("writes one file for each dropped result of a compacted request, and the request sent on points at each", async () => {
+  it("writes one file for each dropped result of a compacted request; the request sent on names each by its ref, no path", async () => {
     const archive = join(dir, "run-archive");
     const body = JSON.stringify({ model: "m", max_tokens: 10, messages: history(12) });
     const agent = join(dir, "agent.mjs");
@@ -40,7 +44,7 @@ describe("cliffcompaction run --archive DIR", () => {
     expect(r.code, r.err).toBe(0);
     expect(r.err).toContain(`; archive: ${archive}`);
     const sent = JSON.parse(mock.received[before].body.toString("utf8")) as { messages: { content: unknown }[] };
-    const summary = sent.messages.map((m) => (typeof m.content === "string" ? m.content : "")).find((t) => t.includes("kept at"))!;
+    const summary = sent.messages.map((m) => (typeof m.content === "string" ? m.content : "")).find((t) => t.includes("chars, ref "))!;
     // The replay cliffs each time the history crosses the threshold and every cliff drops the one
     // before: every long result was dropped by some cliff and is kept, and the summary sent on
     // (the last cycle's) names the ones it covers.
@@ -50,28 +54,41 @@ describe("cliffcompaction run --archive DIR", () => {
     const dropped = long.filter((t) => !sentOn.includes(JSON.stringify(t)));
     expect(dropped.length).toBeGreaterThan(2);
     expect(written).toEqual(dropped.sort());
-    const named = pointers(summary);
+    const named = refs(summary);
     expect(named.length).toBeGreaterThan(0);
-    for (const path of named) expect(readFileSync(path, "utf8")).toMatch(/^\d+ X{3000}$/);
+    const byRef = new Map(written.map((t) => [refOf(t), t]));
+    for (const ref of named) expect(byRef.get(ref)).toMatch(/^\d+ X{3000}$/);
+    expect(sentOn).not.toContain(archive);
   });
 });
 
-describe("the proxy's archive and where it listens", () => {
-  it("is on only on loopback; serve beyond loopback says so when it was asked for", () => {
-    const cfg = resolveConfig({ archive: true, archiveDir: join(dir, "never") });
-    expect(proxyArchive(cfg, "127.0.0.1", undefined)?.dir).toBe(join(dir, "never"));
-    expect(proxyArchive(cfg, "::1", undefined)).toBeDefined();
-    for (const host of ["0.0.0.0", "192.168.1.5", "::", "example.com"]) expect(proxyArchive(cfg, host, undefined)).toBeUndefined();
-    expect(proxyArchive(resolveConfig({ profile: "reference", archiveDir: join(dir, "never") }), "127.0.0.1", undefined)).toBeUndefined();
+describe("the proxy's export", () => {
+  it("is off unless asked for, and on wherever the proxy listens when it is", () => {
+    const cfg = resolveConfig({ archive: true, archiveDir: join(dir, "asked") });
+    expect(proxyArchive(cfg, undefined)?.dir).toBe(join(dir, "asked"));
+    for (const profile of ["recall", "reference"] as const) expect(proxyArchive(resolveConfig({ profile, archiveDir: join(dir, "never") }), undefined)).toBeUndefined();
     expect(existsSync(join(dir, "never"))).toBe(false);
-    expect(archiveOffNote(cfg, "0.0.0.0", true)).toMatch(/archive is off: the proxy listens on 0\.0\.0\.0, beyond loopback/);
-    // Supplied by the recall profile, not asked for by name: off without a word.
-    expect(archiveOffNote(resolveConfig({ profile: "recall" }), "0.0.0.0", false)).toBeNull();
-    expect(archiveOffNote(cfg, "127.0.0.1", true)).toBeNull();
-    expect(archiveOffNote(resolveConfig({ archive: false }), "0.0.0.0", true)).toBeNull();
   });
 
-  it("/_cliff/status shows the archive folder and what it wrote", async () => {
+  it("two proxies, one exporting to a folder and one not, send the same bytes", async () => {
+    const body = JSON.stringify({ model: "m", max_tokens: 10, messages: history(12) });
+    const sent: string[] = [];
+    for (const config of [resolveConfig({ archive: true, archiveDir: join(dir, "replica-a"), thresholdTokens: 2000, keepRecent: 1 }), resolveConfig({ thresholdTokens: 2000, keepRecent: 1 })]) {
+      const proxy = await startProxy({ config, port: 0, upstreams: { anthropic: mock.url } });
+      try {
+        const before = mock.received.length;
+        const r = await fetch(proxy.url + "/v1/messages", { method: "POST", headers: { "content-type": "application/json" }, body });
+        expect(r.status).toBe(200);
+        sent.push(mock.received[before].body.toString("utf8"));
+      } finally {
+        await proxy.close();
+      }
+    }
+    expect(sent[0]).toMatch(/chars, ref [0-9a-f]{12}/);
+    expect(sent[1]).toBe(sent[0]);
+  });
+
+  it("/_cliff/status shows the export's folder and what it wrote", async () => {
     const archive = join(dir, "status-archive");
     const proxy = await startProxy({ config: resolveConfig({ archive: true, archiveDir: archive, thresholdTokens: 2000, keepRecent: 1 }), port: 0, upstreams: { anthropic: mock.url } });
     try {
