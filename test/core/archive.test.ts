@@ -176,10 +176,11 @@ describe.each(DIALECT_SESSIONS)("archive properties: %s", (dialect, session) => 
         for (const line of r.summaryText.slice(SUMMARY_HEADER.length).split("\n")) {
           const p = REF_LINE.exec(line);
           if (p !== null) {
-            const kept = mem.received.find((t) => refOf(t.text) === p[3]);
+            // The same text may be both a call's and a result's (one ref): the line's kind is one the export received it as.
+            const kind = p[1] === "result: dropped" ? "result" : "call";
+            const kept = mem.received.find((t) => t.kind === kind && refOf(t.text) === p[3]);
             expect(kept).toBeDefined();
             expect(groupDigits(kept!.text.length)).toBe(p[2]);
-            expect(p[1]).toBe(kept!.kind === "result" ? "result: dropped" : "call: cut");
             continue;
           }
           if (line === "" || line === "---" || found(line)) continue;
