@@ -32,8 +32,9 @@ export interface RecallPlan {
 }
 
 /** The plan for a decided request, or null: no tool for it. */
-export function recallPlan(cfg: Config, api: DialectName, prepared: PrepareContext | null, body: Buffer): RecallPlan | null {
-  if (!cfg.recallTool || cfg.shadow || prepared === null || !prepared.modified || prepared.baseCut <= 0) return null;
+/** `unreached`: the loop cannot read the route's answers (Code Assist's envelope, a Gemini stream as one JSON array). */
+export function recallPlan(cfg: Config, api: DialectName, prepared: PrepareContext | null, body: Buffer, unreached = false): RecallPlan | null {
+  if (unreached || !cfg.recallTool || cfg.shadow || prepared === null || !prepared.modified || prepared.baseCut <= 0) return null;
   const loop = recallApiOf(api, prepared.body);
   if (loop === null || withRecallTool(api, body.toString("utf8")) === null) return null;
   return new Plan(api, loop, prepared, cfg);

@@ -225,6 +225,55 @@ function chatAnswer(reply: Reply, stream: boolean, seed: string): { type: string
   return { type: "text/event-stream", body: chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("") + "data: [DONE]\n\n" };
 }
 
+/** Thought signatures issued on each call, by call id: the part must come back with it. */
+const signedCalls = new Map<string, string>();
+
+/** The Gemini API: the rules and the last turn's results. */
+function geminiSeen(body: Record<string, any>): Seen {
+  const contents = body.contents as any[];
+  rule(Array.isArray(contents) && contents.length > 0, "contents: required");
+  const tools = (body.tools ?? []).flatMap((t: any) => (t.functionDeclarations ?? []).map((f: any) => f.name));
+  rule(new Set(tools).size === tools.length, "tools: duplicate function declaration");
+  for (let i = 0; i < contents.length; i++) {
+    const c = contents[i];
+    rule(c.role === "user" || c.role === "model", `contents[${i}]: role must be user or model`);
+    const calls = (c.parts ?? []).filter((p: any) => p.functionCall !== undefined);
+    for (const p of calls) {
+      const sig = signedCalls.get(p.functionCall.id);
+      if (sig !== undefined) rule(p.thoughtSignature === sig, `contents[${i}]: function call is missing a thought_signature`);
+    }
+    if (c.role === "model" && calls.length > 0) {
+      const next = contents[i + 1];
+      const responses = (next?.parts ?? []).filter((p: any) => p.functionResponse !== undefined);
+      rule(next?.role === "user" && responses.length === calls.length, `contents[${i + 1}]: the number of function response parts must equal the number of function call parts`);
+      responses.forEach((r: any, k: number) => rule(r.functionResponse.name === calls[k].functionCall.name, `contents[${i + 1}]: function response name must match its call`));
+    }
+  }
+  const last = contents[contents.length - 1];
+  rule(last.role === "user", "contents: the last turn must be the user's");
+  const results = (last.parts ?? []).filter((p: any) => p.functionResponse !== undefined).map((p: any) => ({ name: p.functionResponse.name, text: p.functionResponse.response.output ?? p.functionResponse.response.error, isError: p.functionResponse.response.error !== undefined }));
+  return { api: "gemini", body, tools, results };
+}
+
+function geminiAnswer(reply: Reply, stream: boolean, seed: string): { type: string; body: string } {
+  let n = 0;
+  const parts: any[] = [];
+  if (reply.thinking !== undefined) parts.push({ text: reply.thinking, thought: true });
+  if (reply.text !== undefined) parts.push({ text: reply.text });
+  for (const c of reply.calls ?? []) {
+    const id = `call_${seed}_${n++}`;
+    const sig = signatureOf(id);
+    signedCalls.set(id, sig);
+    parts.push({ functionCall: { id, name: c.name, args: c.input }, thoughtSignature: sig });
+  }
+  const usageMetadata = { promptTokenCount: 100, candidatesTokenCount: 10, totalTokenCount: 110 };
+  const whole = { candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }], usageMetadata, modelVersion: "mock", responseId: `resp_${seed}` };
+  if (!stream) return { type: "application/json", body: JSON.stringify(whole) };
+  const chunks = parts.map((p) => ({ candidates: [{ content: { role: "model", parts: [p] }, index: 0 }], modelVersion: "mock", responseId: `resp_${seed}` }));
+  chunks.push({ candidates: [{ content: { role: "model", parts: [{ text: "" }] }, finishReason: "STOP", index: 0 }], usageMetadata, modelVersion: "mock", responseId: `resp_${seed}` } as any);
+  return { type: "text/event-stream", body: chunks.map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`).join("") };
+}
+
 export async function recallModel(script: (s: Seen) => Reply, lifetimeMs = 120_000): Promise<RecallModel> {
   const model: RecallModel = { url: "", seen: [], refused: [], script, close: async () => {} };
   const server = http.createServer((req, res) => {
@@ -238,6 +287,14 @@ export async function recallModel(script: (s: Seen) => Reply, lifetimeMs = 120_0
         const path = (req.url ?? "").split("?")[0];
         // Ids are a function of the request, so two proxies that send the same request get the same answer.
         const seed = createHash("sha256").update(JSON.stringify(body)).digest("hex").slice(0, 10);
+        const gemini = /:(stream)?[gG]enerateContent$/.exec(path);
+        if (gemini !== null) {
+          const seen = geminiSeen(body);
+          model.seen.push(seen);
+          out = geminiAnswer(model.script(seen), gemini[1] !== undefined, seed);
+          res.writeHead(status, { "content-type": out.type });
+          return void res.end(out.body);
+        }
         const api = path.endsWith("/chat/completions") ? "openai-chat" : /\/messages$/.test(path) ? "anthropic" : path.endsWith("/responses") ? "openai-responses" : null;
         if (api === null) throw new RuleBroken(`no route ${path}`);
         const seen = api === "anthropic" ? anthropicSeen(body) : api === "openai-chat" ? chatSeen(body) : responsesSeen(body);
