@@ -44,9 +44,9 @@ function parseAndStringify(body: string): number {
   return best;
 }
 
-async function overhead(label: string, bodies: string[], threshold: number, rounds: number, target: number): Promise<void> {
+async function overhead(label: string, bodies: string[], threshold: number, rounds: number, target: number, profile: "recall" | "reference" = "recall"): Promise<void> {
   const up = await upstream();
-  const through = await startProxy({ port: 0, config: { thresholdTokens: threshold, keepRecent: 3 } as never, upstreams: { anthropic: up.url, openai: up.url } });
+  const through = await startProxy({ port: 0, config: { profile, thresholdTokens: threshold, keepRecent: 3 } as never, upstreams: { anthropic: up.url, openai: up.url } });
   // The same proxy with a compaction limit of 0 streams every body through untouched: the pass-through.
   const relay = await startProxy({ port: 0, compactLimitBytes: 0, quiet: true, upstreams: { anthropic: up.url, openai: up.url } } as never);
   const direct: number[] = [];
@@ -81,7 +81,8 @@ export async function benchProxy(): Promise<void> {
   }
   for (const [label, bytes] of [["100 KB history, compacted every request", 1e5], ["1 MB history, compacted every request", 1e6]] as const) {
     const body = JSON.stringify({ model: "m", max_tokens: 64, messages: anthropicSession(bytes) });
-    await overhead(label, [body], Math.floor(bytes / 16), 60, bytes < 5e5 ? 2 : 10);
+    // The default (recall) profile, then the reference profile beside it.
+    for (const profile of ["recall", "reference"] as const) await overhead(`${label}, ${profile === "recall" ? "default" : "reference"}`, [body], Math.floor(bytes / 16), 60, bytes < 5e5 ? 2 : 10, profile);
   }
   const full = anthropicSession(1e6);
   const growing: string[] = [];
