@@ -9,7 +9,7 @@
 import type { Config } from "../config/index.js";
 import { askedTwiceOn } from "../repeats/asked-twice.js";
 import { RecallTexts } from "../recall/texts.js";
-import { recalledRefs } from "../recall/line.js";
+import { recalledRefsIn } from "../recall/line.js";
 import { truncate } from "../text.js";
 import { groupDigits } from "../archive.js";
 import type { RequestState } from "./request.js";
@@ -24,7 +24,7 @@ function namedRefs(ctx: RequestState, from: number): string[] {
   for (let i = ctx.messages.length - 1; i >= from; i--) {
     const m = ctx.messages[i];
     if (!ctx.dialect.isAssistant(m)) continue;
-    const refs = recalledRefs(JSON.stringify(m));
+    const refs = recalledRefsIn(m);
     for (let j = refs.length - 1; j >= 0; j--) if (!seen.has(refs[j])) (seen.add(refs[j]), out.push(refs[j]));
   }
   return out;

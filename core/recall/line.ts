@@ -4,6 +4,7 @@
  * text the agent needed (the line names it by ref).
  */
 import { groupDigits } from "../archive.js";
+import { isObj } from "../guards.js";
 import type { RecallAnswer } from "./recall-answer.js";
 
 const RECALLED_OPENING = "[cliffcompaction ";
@@ -28,5 +29,26 @@ export function recalledRefs(text: string): string[] {
   const out: string[] = [];
   RECALLED_REF.lastIndex = 0;
   for (let m = RECALLED_REF.exec(text); m !== null; m = RECALLED_REF.exec(text)) out.push(m[1]);
+  return out;
+}
+
+/**
+ * The refs the recall lines inside a message name, in order: every string it holds is scanned once,
+ * walked without recursion (a history may nest a value 100,000 deep) and without stringifying it.
+ */
+export function recalledRefsIn(message: unknown): string[] {
+  const out: string[] = [];
+  const stack: unknown[] = [message];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === "string") {
+      for (const ref of recalledRefs(v)) out.push(ref);
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push(v[i]);
+    } else if (isObj(v)) {
+      const keys = Object.keys(v);
+      for (let i = keys.length - 1; i >= 0; i--) stack.push(v[keys[i]]);
+    }
+  }
   return out;
 }
