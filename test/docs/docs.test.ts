@@ -3,10 +3,13 @@
  * page; no line of the README as it was before the split (test/fixtures/readme-b272c83.md) is lost,
  * but for the few listed here that were rewritten; every anchor it had still lands in README.md;
  * and every relative link and anchor in README.md and docs/*.md resolves, by GitHub's heading rules.
+ * Every `compact` and `simulate` figure is what the built CLI prints for the command beside it, on any
+ * machine and under any home folder.
  */
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { anchors, fencedLines, links } from "./markdown.js";
 
@@ -259,6 +262,17 @@ const REWRITTEN = new Map<string, string>([
   ["  `pi-extension/index.js` (a test fails while it is stale).", "docs/benchmarks.md: per area a table of the current figures, their target and the command that gives them; earlier rounds in the CHANGELOG"],
   ["* `npm run build:wasm` after editing `core/escape-scan.wat`: it assembles the module into the", "docs/benchmarks.md: per area a table of the current figures, their target and the command that gives them; earlier rounds in the CHANGELOG"],
   ["  committed `core/escape-scan-module.ts` with `wabt` (a test fails while it is stale).", "docs/benchmarks.md: per area a table of the current figures, their target and the command that gives them; earlier rounds in the CHANGELOG"],
+  ["$ npx cliffcompaction simulate examples/session.json --threshold 12000 --json | jq '.cliffs[2]'", "the simulate figures regenerated under the default (recall) profile, each from the command beside it: docs/retention.md shows the fourth cliff, which cuts a needed line"],
+  ["  \"step\": 89,", "the simulate figures regenerated under the default (recall) profile, each from the command beside it: docs/retention.md shows the fourth cliff, which cuts a needed line"],
+  ["  \"index\": 167,", "the simulate figures regenerated under the default (recall) profile, each from the command beside it: docs/retention.md shows the fourth cliff, which cuts a needed line"],
+  ["  \"before\": 12324,", "the simulate figures regenerated under the default (recall) profile, each from the command beside it: docs/retention.md shows the fourth cliff, which cuts a needed line"],
+  ["  \"after\": 2025,", "the simulate figures regenerated under the default (recall) profile, each from the command beside it: docs/retention.md shows the fourth cliff, which cuts a needed line"],
+  ["  \"needed\": 8,", "the simulate figures regenerated under the default (recall) profile, each from the command beside it: docs/retention.md shows the fourth cliff, which cuts a needed line"],
+  ["  \"held\": 7,", "the simulate figures regenerated under the default (recall) profile, each from the command beside it: docs/retention.md shows the fourth cliff, which cuts a needed line"],
+  ["      \"message\": null,", "the simulate figures regenerated under the default (recall) profile, each from the command beside it: docs/retention.md shows the fourth cliff, which cuts a needed line"],
+  ["      \"kind\": \"summary\",", "the simulate figures regenerated under the default (recall) profile, each from the command beside it: docs/retention.md shows the fourth cliff, which cuts a needed line"],
+  ["      \"action\": \"dropped\",", "the simulate figures regenerated under the default (recall) profile, each from the command beside it: docs/retention.md shows the fourth cliff, which cuts a needed line"],
+  ["        \"src/printer.ts\"", "the simulate figures regenerated under the default (recall) profile, each from the command beside it: docs/retention.md shows the fourth cliff, which cuts a needed line"],
 ]);
 
 /** Files the layout moved (issue 29): an old line naming one is kept when a page names it at its new place. */
@@ -281,6 +295,53 @@ function fact(line: string): string {
     .replace(/\s+/g, " ")
     .replace(/^#{1,6} /, "# ")
     .replace(/\]\([^)]*\)/g, "]()");
+}
+
+/** The pages whose `compact` and `simulate` figures are regenerated from the command beside them. */
+const FIGURE_PAGES = ["README.md", "docs/cli.md", "docs/retention.md"];
+
+/**
+ * The text blocks that start with `$ npx cliffcompaction compact|simulate FILE …` on a file of the
+ * repository (a figure of the user's own session, under ~, is not one); an archive example names a
+ * folder of the machine it ran on, so it is not one either.
+ */
+function commandBlocks(page: string): { command: string; shown: string[] }[] {
+  return page
+    .split(/^```text\n/m)
+    .slice(1)
+    .map((b) => b.split(/^```$/m)[0].trimEnd().split("\n"))
+    .filter(([first]) => /^\$ npx cliffcompaction (compact|simulate) /.test(first))
+    .filter(([first]) => existsSync(join(ROOT, first.split(" ")[4])) && !first.includes("--archive"))
+    .map(([command, ...shown]) => ({ command, shown }));
+}
+
+/**
+ * Runs a figure's command with the built CLI in a fresh folder (the repository's examples and
+ * fixtures linked in, so what it writes stays there) under a fresh HOME, and returns what it printed
+ * and each file it wrote beside the committed file of the same path. `| jq '.key[n]'` is applied here.
+ */
+function runFigure(command: string): { stdout: string; written: [string, string][] } {
+  const [cli, jq] = command.slice("$ npx cliffcompaction ".length).split(" | jq ");
+  const args = cli.split(" ");
+  const cwd = mkdtempSync(join(tmpdir(), "cliff-figure-"));
+  const home = mkdtempSync(join(tmpdir(), "cliff-figure-home-"));
+  try {
+    for (const dir of ["examples", "test"]) symlinkSync(join(ROOT, dir), join(cwd, dir));
+    const outputs = args.flatMap((a, i) => (["--svg", "--csv", "-o"].includes(a) ? [args[i + 1]] : []));
+    for (const out of outputs) mkdirSync(join(cwd, dirname(out)), { recursive: true });
+    const env = { ...process.env, HOME: home, XDG_CACHE_HOME: join(home, ".cache"), XDG_STATE_HOME: join(home, ".local", "state"), XDG_CONFIG_HOME: join(home, ".config") };
+    const r = spawnSync(process.execPath, [join(ROOT, "dist", "cli.mjs"), ...args], { cwd, env, encoding: "utf8", timeout: 120_000 });
+    expect(r.status, `${command}: ${r.stderr}`).toBe(0);
+    let stdout = r.stdout.trimEnd();
+    if (jq !== undefined) {
+      const path = [...jq.replace(/'/g, "").matchAll(/\.(\w+)|\[(\d+)\]/g)].map((m) => m[1] ?? Number(m[2]));
+      stdout = JSON.stringify(path.reduce((v: any, k) => v[k], JSON.parse(stdout)), null, 2);
+    }
+    return { stdout, written: outputs.map((o) => [readFileSync(join(cwd, o), "utf8"), o]) };
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  }
 }
 
 describe("the README and the docs pages", () => {
@@ -335,17 +396,21 @@ describe("the README and the docs pages", () => {
     expect(named.filter((n) => !existsSync(join(ROOT, n.path))).map((n) => `${n.page}: ${n.path}`)).toEqual([]);
   });
 
-  it("the README's quick starts show what the built CLI prints for them", () => {
-    // Blocks that start with `$ npx cliffcompaction compact …` on a file of the repository.
-    const blocks = read("README.md").split(/^```text\n/m).slice(1).map((b) => b.split(/^```$/m)[0].trimEnd().split("\n"));
-    const runs = blocks.filter((b) => b[0].startsWith("$ npx cliffcompaction compact "));
-    expect(runs.length).toBeGreaterThanOrEqual(2);
-    for (const [command, ...shown] of runs) {
-      const args = command.slice("$ npx cliffcompaction ".length).split(" ");
-      const r = spawnSync(process.execPath, ["dist/cli.mjs", ...args], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
-      expect(r.stdout.trimEnd(), command).toBe(shown.join("\n"));
+  it("every compact and simulate figure shows what the built CLI prints for the command beside it, under any home folder", () => {
+    const figures = FIGURE_PAGES.flatMap((page) => commandBlocks(read(page)).map((b) => ({ page, ...b })));
+    expect(figures.length).toBeGreaterThanOrEqual(4);
+    for (const { page, command, shown } of figures) {
+      const runs = [runFigure(command), runFigure(command)];
+      for (const run of runs) {
+        const printed = run.stdout.split("\n");
+        // A figure ending in a bare "…" shows the output's first lines only.
+        const expected = shown.at(-1) === "…" ? shown.slice(0, -1) : shown;
+        const got = shown.at(-1) === "…" ? printed.slice(0, expected.length) : printed;
+        expect(got.join("\n"), `${page}: ${command}`).toBe(expected.join("\n"));
+        for (const [written, committed] of run.written) expect(written, `${page}: ${command} writes ${committed}`).toBe(read(committed));
+      }
     }
-  }, 120_000);
+  }, 300_000);
 
   it("states the bundle and zip sizes the build makes, in every page that prints the build's line", () => {
     const version = (JSON.parse(read("package.json")) as { version: string }).version;
