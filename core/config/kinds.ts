@@ -1,5 +1,5 @@
 /** How each setting is written, and a setting's value read from text by its kind. */
-import { PROFILES } from "./defaults.js";
+import { PROFILES, REFERENCE_CONFIG } from "./defaults.js";
 import type { Config, Profile } from "./keys.js";
 
 /**
@@ -16,46 +16,21 @@ export const CONFIG_ENUMS: { readonly [key: string]: readonly string[] } = {
   profile: Object.keys(PROFILES),
 };
 
-// A sandbox build whose config never turns back-references on leaves their keys out (build.mjs defines this).
-declare const __CLIFF_BACK_REFS__: boolean | undefined;
-declare const __CLIFF_ASKED_TWICE__: boolean | undefined;
-export const CONFIG_KINDS: { readonly [K in keyof Config]: ConfigKind } = {
-  profile: "enum",
-  enabled: "bool",
-  thresholdTokens: "int",
-  keepRecent: "int",
-  thoughtMaxChars: "int",
-  cmdMaxChars: "int",
-  resultMaxChars: "int",
-  humanMaxChars: "int",
-  keepThinking: "bool",
-  thinkingMaxChars: "int",
-  shadow: "bool",
-  strict: "bool",
-  storeMaxEntries: "int",
-  storeMaxBytes: "int",
-  maxSummaryRatio: "ratio",
-  focusResultMaxChars: "int",
-  focusTotalMaxChars: "int",
-  focusContextLines: "int",
-  filesMaxPaths: "int",
-  filesMaxChars: "int",
-  appendFileLists: "bool",
-  refs: "bool",
-  archive: "bool",
-  recallTool: "bool",
-  archiveDir: "string",
-  archiveMaxBytes: "int",
-  minGainTokens: "int",
-  calibrate: "bool",
-  editMaxChars: "int", errorTailMaxChars: "int", planMaxChars: "int", tailFocus: "bool",
-  keepResultsOf: "list", keepFiles: "list", pinMaxChars: "int",
-  keepStubbedReads: "bool", keepEditedFiles: "bool",
-  workingSetFileMaxChars: "int", workingSetMaxChars: "int",
-  ...((typeof __CLIFF_ASKED_TWICE__ !== "undefined" && !__CLIFF_ASKED_TWICE__ ? {} : { askedTwiceMaxChars: "int", askedTwiceTotalMaxChars: "int" }) as Record<"askedTwiceMaxChars" | "askedTwiceTotalMaxChars", ConfigKind>),
-  outlineFileMaxChars: "int", outlineMaxChars: "int", listingMaxChars: "int",
-  ...((typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__ ? {} : { backRefMaxChars: "int", backRefTotalMaxChars: "int" }) as Record<"backRefMaxChars" | "backRefTotalMaxChars", ConfigKind>),
-};
+/**
+ * Each key's kind, read off the reference's defaults (in their order, which the error messages list):
+ * a setting's default already says whether it is a number, a boolean, a list or a string; only
+ * the profile (a name) and maxSummaryRatio (a fraction) are told apart by name. One list of keys
+ * kept in one place, and the sandbox's bundle carries it once.
+ */
+export const CONFIG_KINDS = kindsOf(REFERENCE_CONFIG);
+
+function kindsOf(defaults: Readonly<Config>): { readonly [K in keyof Config]: ConfigKind } {
+  const kinds: Record<string, ConfigKind> = {};
+  for (const [key, v] of Object.entries(defaults)) {
+    kinds[key] = key === "profile" ? "enum" : key === "maxSummaryRatio" ? "ratio" : typeof v === "boolean" ? "bool" : typeof v === "number" ? "int" : typeof v === "string" ? "string" : "list";
+  }
+  return kinds as { readonly [K in keyof Config]: ConfigKind };
+}
 
 /** The config keys, in their camelCase spelling. */
 export const CONFIG_KEYS = Object.keys(CONFIG_KINDS) as (keyof Config)[];
