@@ -220,7 +220,7 @@ export function compactWith(messages: readonly unknown[], d: Dialect, cfg: Confi
     // The lists an old summary carried come forward; everything else it said is dropped.
     if (files !== null && d.isSummary(m)) files.addText(summaryMessageText(m));
   }, (typeof __CLIFF_BACK_REFS__ !== "undefined" && !__CLIFF_BACK_REFS__) || cfg.backRefMaxChars <= 0 ? null : (book, made) => backRefs(book, keptFrom, made, (i) => d.isAssistant(body[i]), cfg, ctx.note), ctx.note);
-  if (readStubParts !== null && d.name === "anthropic" && options.stubbedReads !== false) {
+  if (!(typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__) && readStubParts !== null && d.name === "anthropic" && options.stubbedReads !== false) {
     for (const p of readStubParts(messages, { headLen, spanFrom: headLen, cut: headLen + keptFrom }, cfg, options)) {
       if (typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) options.note?.("stubbed-read", p);
       parts.push(p);

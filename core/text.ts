@@ -49,6 +49,12 @@ export function truncate(text: string, n: number): string {
 
 const SURROGATE = /[\ud800-\udfff]/;
 
+/**
+ * A lone surrogate: a high one not followed by a low one, or a low one not after a high one. Global:
+ * each user starts it from 0 (exec sets lastIndex; replace resets it) and reads it to the end.
+ */
+export const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
 type NativeWellFormed = { isWellFormed?: () => boolean; toWellFormed?: () => string };
 // ES2024's own methods where the engine has them (Node 20, recent V8): it knows a string's shape without reading it.
 const nativeIs = (String.prototype as NativeWellFormed).isWellFormed;

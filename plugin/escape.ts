@@ -10,7 +10,7 @@
  * search and replace (a string built by concatenation at each hit was quadratic in QuickJS), and
  * a length for sizing is counted, never built.
  */
-import { toWellFormed } from "../core/platform/index.js";
+import { LONE_SURROGATE as LONE, toWellFormed } from "../core/platform/index.js";
 
 /** The escape introducer, U+E000. */
 export const ESC = "\ue000";
@@ -30,11 +30,8 @@ function replaceEvery(text: string, from: string, to: string): string {
 /** How many times the one-unit `ch` occurs in `text`. */
 const occurrences = (text: string, ch: string): number => (text.indexOf(ch) < 0 ? 0 : text.length - replaceEvery(text, ch, "").length);
 
-/** A lone surrogate: a high one not followed by a low one, or a low one not after a high one. */
-const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
 // What escapeText writes as ESC + hex, besides lone surrogates; ESC first, so no escape is escaped again.
-const TEXT_UNSAFE = [ESC, "\u0000", "\r"];
+export const TEXT_UNSAFE: readonly string[] = [ESC, "\u0000", "\r"];
 // A path is one line of a tagged list: line breaks and "<" too.
 const PATH_UNSAFE = [...TEXT_UNSAFE, "\n", "<"];
 

@@ -5,7 +5,7 @@
  */
 import { toFileLists, type CompactResult, type FileLists, type TouchedFile } from "../core/platform/index.js";
 import { platformTokens } from "./budget.js";
-import { escapedLength, unsafeCount } from "./escape.js";
+import { escapedLength, TEXT_UNSAFE, unsafeCount } from "./escape.js";
 import { blockLength, envelopeLength, filesContent, type EnvelopeMessage } from "./envelope.js";
 
 /** Milliseconds, from whatever clock the host has. */
@@ -14,9 +14,9 @@ export type Clock = () => number;
 /** Thrown between steps once the time limit has passed. */
 export class TimeUp extends Error {}
 
-// Characters the core's parts may hold that the envelope escapes (lone surrogates the core already
+// The characters escapeText escapes that the core's parts may hold (lone surrogates the core already
 // replaced): three plain searches per message, far cheaper in QuickJS than a regex or a full count.
-const unsafe = (s: string): boolean => s.indexOf("\u0000") >= 0 || s.indexOf("\ue000") >= 0 || s.indexOf("\r") >= 0;
+const unsafe = (s: string): boolean => TEXT_UNSAFE.some((ch) => s.indexOf(ch) >= 0);
 
 /**
  * The time guard: `tick` between steps of the plan, `step` inside long loops (the sizer's, and the

@@ -5,6 +5,8 @@
  */
 import type { Dialect, DialectName } from "./types.js";
 
+declare const __CLIFF_SANDBOX__: boolean | undefined;
+
 const DIALECTS = new Map<string, Dialect>();
 
 /** The names getDialect accepts (filled as dialects register). */
@@ -17,6 +19,8 @@ export function registerDialect(d: Dialect): void {
 
 /** The dialect of that name (a Dialect object is returned as is); throws a clear error for an unknown name. */
 export function getDialect(name: DialectName | Dialect | string): Dialect {
+  // The sandbox's bundle registers no dialect and passes the one it uses as an object.
+  if (typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__) return name as Dialect;
   if (typeof name === "object" && name !== null) return name;
   const d = typeof name === "string" ? DIALECTS.get(name) : undefined;
   if (d === undefined) throw new TypeError(`unknown dialect ${JSON.stringify(name)}; expected one of: ${DIALECT_NAMES.join(", ")}`);

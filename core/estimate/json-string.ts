@@ -6,8 +6,8 @@
  * search does, one kind of character at a time.
  */
 import { escapeScanner, MAYBE_LONE_SURROGATE, RARE_CONTROL, scanEscapes, scanFlags } from "./escape-scan.js";
+import { LONE_SURROGATE } from "../text.js";
 
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 // Control characters escaped as \u00XX (the line break, tab and carriage return have short forms).
 const LONG_ESCAPES: string[] = [];
 for (let c = 0; c < 0x20; c++) if (c !== 0x09 && c !== 0x0a && c !== 0x0d) LONG_ESCAPES.push(String.fromCharCode(c));
@@ -81,11 +81,14 @@ export function escapedLengthSlow(s: string): number {
   return n;
 }
 
+declare const __CLIFF_ES2020_ONLY__: boolean | undefined;
+
 /**
  * Serialised length of a string, quotes included, counted in UTF-16 units.
  */
 export function stringJsonLength(s: string): number {
   // A short string is read directly: a native call costs more than reading a few dozen units.
-  if (escapeScanner !== undefined) return s.length < SHORT_FOR_SCAN ? escapedLengthSlow(s) : scannedLength(s, escapeScanner);
+  // The sandbox build (ES2020 alone) has no scanner: the branch, and the scanner's reading, compile out.
+  if (!(typeof __CLIFF_ES2020_ONLY__ !== "undefined" && __CLIFF_ES2020_ONLY__) && escapeScanner !== undefined) return s.length < SHORT_FOR_SCAN ? escapedLengthSlow(s) : scannedLength(s, escapeScanner);
   return s.length < SHORT_STRING ? escapedLengthSlow(s) : searchedLength(s);
 }

@@ -8,7 +8,7 @@ export { resolveConfig, type Config } from "../config/index.js";
 export { SUMMARY_HEADER } from "../summary.js";
 export { canonicalJson } from "../estimate/json.js";
 export { plainClass } from "../dialects/plain.js";
-export { toWellFormed } from "../text.js";
+export { toWellFormed, LONE_SURROGATE } from "../text.js";
 export { toFileLists, type FileLists, type TouchedFile } from "../files.js";
 export type { CompactResult } from "../compact.js";
 export type { Rung } from "../ladder.js";
