@@ -26,9 +26,12 @@ export function callText(args: unknown): string {
   return typeof args === "string" ? args : flatCanonical(args, 0) ?? canonicalJson(args);
 }
 
+// The sandbox's build writes no ref lines (context.ts): its cut calls have none to compute.
+declare const __CLIFF_SANDBOX__: boolean | undefined;
+
 /** The ref line of a cut call's arguments. */
 function callPointer(args: unknown, to: DroppedTexts): string | null {
-  if (!writesRefs(to.cfg) && to.archive === undefined) return null;
+  if ((typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__) || !writesRefs(to.cfg) && to.archive === undefined) return null;
   return pointerTo(to, callText(args), "call");
 }
 
