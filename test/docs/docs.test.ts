@@ -273,6 +273,10 @@ const REWRITTEN = new Map<string, string>([
   ["      \"kind\": \"summary\",", "the simulate figures regenerated under the default (recall) profile, each from the command beside it: docs/retention.md shows the fourth cliff, which cuts a needed line"],
   ["      \"action\": \"dropped\",", "the simulate figures regenerated under the default (recall) profile, each from the command beside it: docs/retention.md shows the fourth cliff, which cuts a needed line"],
   ["        \"src/printer.ts\"", "the simulate figures regenerated under the default (recall) profile, each from the command beside it: docs/retention.md shows the fourth cliff, which cuts a needed line"],
+  ["| 45,000 | 22.5% | 6 | 1,442,995 | −77.0% |", "docs/proxy.md's Pi threshold table regenerated from its command under the default (recall) profile, the transcript's timestamps expiring the cache"],
+  ["| 120,000 | 60% | 2 | 3,330,365 | −47.0% |", "docs/proxy.md's Pi threshold table regenerated from its command under the default (recall) profile, the transcript's timestamps expiring the cache"],
+  ["| 146,000 | 73% (Claude Code's earliest) | 1 | 3,957,559 | −37.0% |", "docs/proxy.md's Pi threshold table regenerated from its command under the default (recall) profile, the transcript's timestamps expiring the cache"],
+  ["| none | | 0 | 6,281,275 | |", "docs/proxy.md's Pi threshold table regenerated from its command under the default (recall) profile, the transcript's timestamps expiring the cache"],
 ]);
 
 /** Files the layout moved (issue 29): an old line naming one is kept when a page names it at its new place. */
