@@ -1,0 +1,236 @@
+/**
+ * A scripted model on 127.0.0.1 that recalls a dropped text after two cliffs, for the agents' recall
+ * runs: Anthropic Messages (Claude Code) and OpenAI Responses (Codex), streamed when asked. It
+ * answers each agent turn with a shell call whose output is large and distinct, and remembers every
+ * tool result the first time a request shows it whole. Once it has seen two different cliff
+ * summaries on requests that offer `cliff_recall`, it takes a ref the current summary names whose
+ * text it holds (the oldest), calls the tool with it, and compares the answer with its own copy
+ * byte for byte. Then one more shell call, so that the client's next request shows what the client
+ * received of that turn, and a final text. It records every request and stops by itself.
+ */
+import http from "node:http";
+import { createHash } from "node:crypto";
+import type { AddressInfo } from "node:net";
+
+export const SUMMARY_HEADER = "The following is a summary of your previous actions";
+export const RECALL = "cliff_recall";
+const DROPPED_REF = /result: dropped [\d,]+ chars, ref ([0-9a-f]{12})/g;
+
+export interface Recalled {
+  ref: string;
+  expected: string;
+  /** The distinct cliff summaries the model had seen when it called. */
+  afterCliffs: number;
+  /** The text put together from the pages received. */
+  got: string;
+  pages: number;
+  isError: boolean;
+}
+
+export interface RecallScript {
+  url: string;
+  /** Every POST to the model API: path and body. */
+  seen: { path: string; body: string }[];
+  /** The distinct cliff summaries seen, in order. */
+  summaries: string[];
+  recalls: Recalled[];
+  /** The client's requests after the recall round (the history as the client holds it). */
+  after: string[];
+  close(): void;
+}
+
+const refOf = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex").slice(0, 12);
+const sse = (events: Record<string, any>[]): string => events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join("");
+
+/** A tool result's content as the agent sent it, and the texts a ref could be over. */
+function textsOf(content: unknown): string[] {
+  if (typeof content === "string") return [content];
+  if (!Array.isArray(content)) return [JSON.stringify(content)];
+  const parts = content.filter((c: any) => typeof c?.text === "string").map((c: any) => c.text as string);
+  return [...parts, parts.join("\n"), parts.join(""), JSON.stringify(content)];
+}
+
+/** What the script needs of a request, in either API. */
+interface Turn {
+  shell: { name: string; type?: string } | undefined;
+  offersRecall: boolean;
+  /** The results of the model's last calls (by call name) and every result the request holds. */
+  last: { name: string; content: unknown; isError: boolean }[];
+  all: unknown[];
+  /** Calls of `cliff_recall` the history holds. */
+  recallCalls: number;
+}
+
+function anthropicTurn(body: any): Turn {
+  const tools: any[] = body.tools ?? [];
+  const names = new Map<string, string>();
+  const all: unknown[] = [];
+  let recallCalls = 0;
+  for (const m of body.messages ?? []) for (const b of Array.isArray(m.content) ? m.content : []) {
+    if (b.type === "tool_use") names.set(b.id, b.name), (recallCalls += b.name === RECALL ? 1 : 0);
+    if (b.type === "tool_result") all.push(b.content);
+  }
+  const lastMsg = body.messages?.[body.messages.length - 1];
+  const last = (Array.isArray(lastMsg?.content) ? lastMsg.content : []).filter((b: any) => b.type === "tool_result").map((b: any) => ({ name: names.get(b.tool_use_id) ?? "?", content: b.content, isError: b.is_error === true }));
+  return { shell: tools.find((t) => t.name === "Bash"), offersRecall: tools.some((t) => t.name === RECALL), last, all, recallCalls };
+}
+
+function responsesTurn(body: any): Turn {
+  const input: any[] = Array.isArray(body.input) ? body.input : [];
+  const declared: any[] = [...(body.tools ?? []), ...input.filter((i) => i?.type === "additional_tools").flatMap((i) => i.tools ?? [])];
+  const tools = declared.flatMap((x) => (x.type === "namespace" ? x.tools ?? [] : [x]));
+  const names = new Map<string, string>();
+  const all: unknown[] = [];
+  let recallCalls = 0;
+  for (const i of input) {
+    if (i.type === "function_call" || i.type === "custom_tool_call") names.set(i.call_id, i.name), (recallCalls += i.name === RECALL ? 1 : 0);
+    if (i.type === "function_call_output" || i.type === "custom_tool_call_output") all.push(i.output);
+  }
+  const last: Turn["last"] = [];
+  for (let k = input.length - 1; k >= 0 && /_call_output$/.test(input[k].type); k--) {
+    const o = input[k].output;
+    last.unshift({ name: names.get(input[k].call_id) ?? "?", content: o, isError: typeof o === "string" && o.startsWith("Error: ") });
+  }
+  const shell = tools.find((x) => ["shell", "exec_command", "shell_command", "exec"].includes(x.name));
+  return { shell, offersRecall: tools.some((t) => t.name === RECALL), last, all, recallCalls };
+}
+
+/** How many `cliff_recall` calls a request's history holds (its messages or input items, never its tools). */
+export function recallCallsIn(path: string, raw: string): number {
+  const body = JSON.parse(raw);
+  return (path.endsWith("/messages") ? anthropicTurn(body) : responsesTurn(body)).recallCalls;
+}
+
+/** A final text, a function call, or (Codex's code mode) a custom tool call whose input is JavaScript. */
+type Reply = { text: string } | { call: string; input: Record<string, unknown>; code?: string };
+
+interface State {
+  calls: number;
+  maxCalls: number;
+  /** Texts of results seen whole, by ref. */
+  known: Map<string, string>;
+  out: RecallScript;
+  checkedAfter: boolean;
+}
+
+const command = (k: number): string => `seq ${k * 100_000} ${k * 100_000 + 3500}`;
+
+function decide(raw: string, t: Turn, s: State): Reply {
+  if (t.shell === undefined) return { text: "ok" };
+  const summary = summaryOf(raw);
+  if (summary !== null && !s.out.summaries.includes(summary)) s.out.summaries.push(summary);
+  const recalled = t.last.find((r) => r.name === RECALL);
+  if (recalled !== undefined) {
+    const want = s.out.recalls[s.out.recalls.length - 1];
+    const text = typeof recalled.content === "string" ? recalled.content : JSON.stringify(recalled.content);
+    want.isError ||= recalled.isError;
+    want.pages++;
+    // A long text comes in pages, each opening with a line that gives the next page's offset.
+    const head = /^\[ref [0-9a-f]{12}: characters [\d,]+ to [\d,]+ of [\d,]+; (?:this is the end of the text|[\d,]+ remain: call again with \{"ref": "[0-9a-f]{12}", "offset": (\d+)\} for the next page)\]\n/.exec(text);
+    want.got += head === null ? text : text.slice(head[0].length);
+    if (head?.[1] !== undefined) return { call: RECALL, input: { ref: want.ref, offset: Number(head[1]) } };
+    return shellCall(t, s, `seq 1 3`);
+  }
+  for (const c of t.all) for (const x of textsOf(c)) if (!s.known.has(refOf(x))) s.known.set(refOf(x), x);
+  if (s.out.recalls.length > 0) {
+    if (!s.checkedAfter) s.out.after.push(raw), (s.checkedAfter = true);
+    const r = s.out.recalls[0];
+    return { text: r.got === r.expected ? `ALL DONE: recalled ${r.ref}, ${r.got.length} chars, byte for byte` : `RECALL MISMATCH ${r.ref}` };
+  }
+  if (s.out.summaries.length >= 2 && t.offersRecall && summary !== null) {
+    const named = [...summary.matchAll(DROPPED_REF)].map((m) => m[1]).filter((ref) => s.known.has(ref));
+    if (named.length > 0) {
+      s.out.recalls.push({ ref: named[0], expected: s.known.get(named[0])!, got: "", pages: 0, isError: false, afterCliffs: s.out.summaries.length });
+      return { call: RECALL, input: { ref: named[0] } };
+    }
+  }
+  if (s.calls >= s.maxCalls) return { text: "GAVE UP: no ref to recall" };
+  return shellCall(t, s, command(++s.calls));
+}
+
+function shellCall(t: Turn, _s: State, cmd: string): Reply {
+  const name = t.shell!.name;
+  // Code mode: the shell is reached from JavaScript through the nested tools.
+  if (t.shell!.type === "custom") return { call: name, input: {}, code: `const r = await tools.exec_command({ cmd: ${JSON.stringify(cmd)} });\ntext(r);` };
+  const input = name === "Bash" ? { command: cmd, description: "print numbers" } : name === "exec_command" ? { cmd } : name === "shell_command" ? { command: cmd } : { command: ["bash", "-lc", cmd] };
+  return { call: name, input };
+}
+
+/** The cliff's summary text in the request (the string that holds the header), or null. */
+function summaryOf(raw: string): string | null {
+  const at = raw.indexOf(SUMMARY_HEADER);
+  if (at < 0) return null;
+  // The JSON string that holds it: up to its closing quote.
+  const end = /(?<!\\)(\\\\)*"/g;
+  end.lastIndex = at;
+  const m = end.exec(raw);
+  return JSON.parse(`"${raw.slice(at, m === null ? raw.length : m.index + m[0].length - 1)}"`);
+}
+
+let ids = 0;
+
+function anthropicAnswer(body: any, r: Reply): string {
+  const msg = { id: `msg_${++ids}`, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 100, output_tokens: 1 } };
+  const events: Record<string, any>[] = [{ type: "message_start", message: msg }];
+  if ("call" in r) {
+    events.push(
+      { type: "content_block_start", index: 0, content_block: { type: "tool_use", id: `toolu_${ids}`, name: r.call, input: {} } },
+      { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: JSON.stringify(r.input) } },
+    );
+  } else {
+    events.push(
+      { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+      { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: r.text } },
+    );
+  }
+  events.push({ type: "content_block_stop", index: 0 }, { type: "message_delta", delta: { stop_reason: "call" in r ? "tool_use" : "end_turn", stop_sequence: null }, usage: { output_tokens: 10 } }, { type: "message_stop" });
+  if (body.stream === true) return sse(events);
+  const content = "call" in r ? [{ type: "tool_use", id: `toolu_${ids}`, name: r.call, input: r.input }] : [{ type: "text", text: r.text }];
+  return JSON.stringify({ ...msg, content, stop_reason: "call" in r ? "tool_use" : "end_turn" });
+}
+
+function responsesAnswer(body: any, r: Reply): string {
+  const id = ++ids;
+  const item = "call" in r && r.code !== undefined
+    ? { type: "custom_tool_call", id: `ctc_${id}`, status: "completed", call_id: `call_${id}`, name: r.call, input: r.code }
+    : "call" in r
+    ? { type: "function_call", id: `fc_${id}`, status: "completed", call_id: `call_${id}`, name: r.call, arguments: JSON.stringify(r.input) }
+    : { type: "message", id: `msg_${id}`, status: "completed", role: "assistant", content: [{ type: "output_text", text: r.text, annotations: [] }] };
+  const usage = { input_tokens: 100, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 110 };
+  const response = { id: `resp_${id}`, object: "response", created_at: 1, status: "completed", model: body.model, output: [item], usage };
+  if (body.stream !== true) return JSON.stringify(response);
+  return sse([
+    { type: "response.created", sequence_number: 0, response: { ...response, status: "in_progress", output: [] } },
+    { type: "response.output_item.added", sequence_number: 1, output_index: 0, item: { ...item, status: "in_progress" } },
+    { type: "response.output_item.done", sequence_number: 2, output_index: 0, item },
+    { type: "response.completed", sequence_number: 3, response },
+  ]);
+}
+
+export async function recallScript(maxCalls = 12, lifetimeMs = 600_000): Promise<RecallScript> {
+  const out: RecallScript = { url: "", seen: [], summaries: [], recalls: [], after: [], close: () => server.close() };
+  const state: State = { calls: 0, maxCalls, known: new Map(), out, checkedAfter: false };
+  const server = http.createServer((req, res) => {
+    let raw = "";
+    req.on("data", (c) => (raw += c));
+    req.on("end", () => {
+      const path = (req.url ?? "").split("?")[0];
+      const messages = req.method === "POST" && path.endsWith("/messages");
+      const responses = req.method === "POST" && path.endsWith("/responses");
+      if (!messages && !responses) {
+        res.writeHead(path.endsWith("/count_tokens") ? 200 : 404, { "content-type": "application/json" });
+        return void res.end(path.endsWith("/count_tokens") ? JSON.stringify({ input_tokens: Math.ceil(raw.length / 4) }) : '{"error":{"message":"not here"}}');
+      }
+      out.seen.push({ path, body: raw });
+      const body = JSON.parse(raw);
+      const reply = decide(raw, messages ? anthropicTurn(body) : responsesTurn(body), state);
+      res.writeHead(200, { "content-type": body.stream === true ? "text/event-stream" : "application/json" });
+      res.end(messages ? anthropicAnswer(body, reply) : responsesAnswer(body, reply));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const timer = setTimeout(() => server.close(), lifetimeMs);
+  timer.unref();
+  out.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return out;
+}

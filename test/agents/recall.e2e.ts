@@ -1,0 +1,94 @@
+/**
+ * Opt-in (`npm run test:agents`): a recall after two cliffs, with the real Codex CLI 0.171 and Claude
+ * Code 2.1.332 (its default permission mode: only Bash allowed, no file read) through `cliffcompaction
+ * run` at a low threshold. The scripted model answers with shell calls whose outputs cross the
+ * threshold again and again; once two different cliff summaries have reached it, it calls
+ * `cliff_recall` with the oldest ref the current summary names, whose text it kept from the request
+ * that held it whole. The proxy answers from the request it serves: the text must come back byte for
+ * byte, the agent must finish with exit 0 and the final answer, and the client must never have seen
+ * the call (its next request holds the recall line, no `cliff_recall` call; its output no tool name).
+ */
+import { describe, expect, it } from "vitest";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { installFromRegistry } from "./registry-install.js";
+import { recallCallsIn, recallScript, RECALL, SUMMARY_HEADER, type RecallScript } from "./recall-script.js";
+import { runChild } from "../helpers/child.js";
+import { freePort } from "../helpers/free-port.js";
+
+const AGENTS = join(tmpdir(), "cliffcompaction-agents");
+const VERSIONS = { claude: "@anthropic-ai/claude-code@2.1.332", codex: "@openai/codex@0.171.0" };
+const CLAUDE = join(AGENTS, "node_modules", "@anthropic-ai", "claude-code", "bin", "claude.exe");
+const CODEX = join(AGENTS, "node_modules", ".bin", "codex");
+const PROMPT = "Print the numbers with seq, several times, then say ALL DONE.";
+const LOW = ["--threshold", "12000", "--keep-recent", "1"];
+
+function install(): void {
+  if (existsSync(CLAUDE) && existsSync(CODEX)) return;
+  installFromRegistry(AGENTS, [VERSIONS.claude, VERSIONS.codex], "the agents");
+}
+
+interface Run {
+  code: number | null;
+  timedOut: boolean;
+  out: string;
+  err: string;
+  model: RecallScript;
+}
+
+async function session(name: string, agent: string[], upstream: (url: string) => string[]): Promise<Run> {
+  install();
+  const port = await freePort();
+  const model = await recallScript();
+  const home = mkdtempSync(join(tmpdir(), `cliff-recall-${name}-home-`));
+  mkdirSync(join(home, ".codex"));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env, HOME: home, CODEX_HOME: join(home, ".codex"), IS_SANDBOX: "1", DISABLE_TELEMETRY: "1", DISABLE_AUTOUPDATER: "1",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", ANTHROPIC_API_KEY: "sk-ant-test", OPENAI_API_KEY: "sk-test", ANTHROPIC_BASE_URL: "", OPENAI_BASE_URL: "",
+  };
+  const args = ["dist/cli.mjs", "run", "--port", String(port), "--no-answer-compaction", ...upstream(model.url), ...LOW, "--", ...agent];
+  const r = await runChild(process.execPath, args, process.cwd(), env, 300_000);
+  model.close();
+  const compacted = model.seen.filter((s) => s.body.includes(SUMMARY_HEADER)).length;
+  const rec = model.recalls[0];
+  console.log(`${name} recall: exit ${r.code}, ${model.seen.length} model requests, ${compacted} compacted, ${model.summaries.length} distinct cliff summaries, ${model.recalls.length} recall(s)${rec === undefined ? "" : ` after ${rec.afterCliffs} cliffs, of ref ${rec.ref}: ${rec.expected.length} chars expected, ${rec.got.length} received in ${rec.pages} page(s), identical ${rec.got === rec.expected}`}; agent said ${JSON.stringify(r.out.trim().slice(-80))}\n${r.err.split("\n").filter((l) => l.startsWith("cliffcompaction")).join("\n")}`);
+  return { code: r.code, timedOut: r.timedOut, out: r.out, err: r.err, model };
+}
+
+function expectRecalled(run: Run): void {
+  expect(run.timedOut, run.err.slice(-2000)).toBe(false);
+  const { model } = run;
+  expect(model.summaries.length).toBeGreaterThanOrEqual(2);
+  expect(model.recalls).toHaveLength(1);
+  const rec = model.recalls[0];
+  expect(rec.afterCliffs).toBeGreaterThanOrEqual(2);
+  expect(rec.isError).toBe(false);
+  // The ref the summary named is the one of the text the model kept.
+  expect(createHash("sha256").update(rec.expected, "utf8").digest("hex").slice(0, 12)).toBe(rec.ref);
+  // Longer than a page: it comes back in two.
+  expect(rec.expected.length).toBeGreaterThan(20_000);
+  expect(rec.pages).toBe(2);
+  expect(rec.got === rec.expected, `recalled ${rec.got.length} chars, expected ${rec.expected.length}`).toBe(true);
+  expect(run.code, run.err.slice(-2000)).toBe(0);
+  expect(run.out).toContain(`ALL DONE: recalled ${rec.ref}, ${rec.expected.length} chars, byte for byte`);
+  // The client's next request holds what it received of the recall turn: the line, no call of the tool.
+  expect(model.after).toHaveLength(1);
+  const after = model.seen.find((s) => s.body === model.after[0])!;
+  expect(recallCallsIn(after.path, after.body)).toBe(0);
+  expect(after.body).toContain(`[cliffcompaction recalled ref ${rec.ref}`);
+  expect(run.out).not.toContain(RECALL);
+}
+
+describe("a recall after two cliffs, answered by the proxy, through run", () => {
+  it("Codex CLI 0.171 (API key)", async () => {
+    const agent = [CODEX, "-c", "features.plugins=false", "exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", PROMPT];
+    expectRecalled(await session("codex", agent, (url) => ["--openai-upstream", url + "/v1"]));
+  });
+
+  it("Claude Code 2.1.332 in its default permission mode", async () => {
+    const agent = [CLAUDE, "-p", PROMPT, "--allowedTools", "Bash", "--output-format", "text"];
+    expectRecalled(await session("claude", agent, (url) => ["--anthropic-upstream", url]));
+  });
+});
