@@ -11,6 +11,8 @@ import { chatAssistantParts } from "./openai-chat.js";
 import { prim, type Form } from "./form.js";
 import { canonicalJson } from "../estimate/json.js";
 
+declare const __CLIFF_SANDBOX__: boolean | undefined;
+
 export type PlainClass = "system" | "human" | "assistant" | "tool" | "other";
 
 const CLASSES: Record<string, PlainClass> = {
@@ -153,6 +155,7 @@ export const plain: Dialect = {
         return one(humanPart(typeof msg.role === "string" && msg.role !== "" ? msg.role : "unknown", content, ctx));
     }
   },
-  digestForm,
+  // Digests are the proxy's (core/engine/digest.ts): the sandbox's bundle never asks for one and leaves the form out.
+  digestForm: typeof __CLIFF_SANDBOX__ !== "undefined" && __CLIFF_SANDBOX__ ? (undefined as never) : digestForm,
   summaryMessage: (text) => ({ role: "user", content: text }),
 };
