@@ -30,7 +30,7 @@ const homes: string[] = [];
 async function serve(upstream: string, exportInHome: boolean): Promise<Replica> {
   const home = mkdtempSync(join(tmpdir(), "cliff-replica-home-"));
   homes.push(home);
-  const env = { ...process.env, HOME: home, XDG_STATE_HOME: join(home, ".local/state"), XDG_CACHE_HOME: join(home, ".cache"), XDG_CONFIG_HOME: join(home, ".config") };
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_STATE_HOME: join(home, ".local/state"), XDG_CACHE_HOME: join(home, ".cache"), XDG_CONFIG_HOME: join(home, ".config") };
   for (const k of Object.keys(env)) if (k.startsWith("CLIFF_")) delete env[k];
   if (exportInHome) env.CLIFF_ARCHIVE = "1";
   const child = spawn(process.execPath, ["dist/cli.mjs", "serve", "--port", "0", "--quiet", "--threshold", "3000", "--keep-recent", "1", "--anthropic-upstream", upstream], { env, stdio: ["ignore", "ignore", "pipe"] });
