@@ -18,13 +18,13 @@ it("pi install <path> registers the clone and Pi loads its pi-extension/index.ts
   const { agentDir, cwd } = piDirs("cliff-install-");
   const env = { ...process.env, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1" };
   const pi = join(ROOT, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "cli.js");
-  const install = spawnSync(process.execPath, [pi, "install", ROOT], { cwd, env, encoding: "utf8", timeout: 60_000 });
+  const install = spawnSync(process.execPath, [pi, "install", ROOT], { cwd, env, encoding: "utf8", timeout: 150_000 });
   expect(install.status, install.stderr).toBe(0);
   expect(install.stdout).toContain("Installed");
   const settings = JSON.parse(readFileSync(join(agentDir, "settings.json"), "utf8"));
   expect(settings.packages).toHaveLength(1);
   expect(await loadedExtensions(cwd, agentDir)).toEqual([join(ROOT, "pi-extension", "index.ts")]);
-});
+}, 180_000);
 
 /** The extension files Pi's loader loads for the installed packages, failing on any load error. */
 async function loadedExtensions(cwd: string, agentDir: string): Promise<string[]> {
