@@ -11,7 +11,14 @@ export interface Tally {
   held: number;
   kept: number;
   history: number;
+  /** The recall policy only: lost needed tokens inside a text a ref of the request names, and the recalls (and their tokens) that bring them back. */
+  reachable: number;
+  recalls: number;
+  recallTokens: number;
+  cuts: number;
 }
+
+export const emptyTally = (): Tally => ({ needed: 0, held: 0, kept: 0, history: 0, reachable: 0, recalls: 0, recallTokens: 0, cuts: 0 });
 
 export interface Measured {
   src: Source;
@@ -26,12 +33,9 @@ const signed = (x: number): string => (isNaN(x) ? "-" : (x >= 0 ? "+" : "") + x.
 export function byFamily(rows: readonly Measured[]): [string, Tally[]][] {
   const sums = new Map<string, Tally[]>();
   const add = (key: string, t: Tally[]): void => {
-    const into = sums.get(key) ?? t.map(() => ({ needed: 0, held: 0, kept: 0, history: 0 }));
+    const into = sums.get(key) ?? t.map(emptyTally);
     t.forEach((x, k) => {
-      into[k].needed += x.needed;
-      into[k].held += x.held;
-      into[k].kept += x.kept;
-      into[k].history += x.history;
+      for (const f of Object.keys(x) as (keyof Tally)[]) into[k][f] += x[f];
     });
     sums.set(key, into);
   };
@@ -49,6 +53,17 @@ export function familyTable(rows: readonly Measured[], named: readonly NamedPoli
   const out = [`  ${"family".padEnd(14)} ${"needed".padStart(7)}  ${named.map((p) => `${p.name}: held  kept`.padStart(24)).join("")}`];
   for (const [f, t] of byFamily(rows)) {
     out.push(`  ${f.padEnd(14)} ${String(t[0].needed).padStart(7)}  ${named.map((_, k) => `${p1(held(t[k])).padStart(17)} ${p1(kept(t[k])).padStart(6)}`).join("")}`);
+  }
+  return out;
+}
+
+/** Per family and pooled, the recall policy's held, held or named by a ref, and the recalls and their tokens that bring the named back. */
+export function reachTable(rows: readonly Measured[], named: readonly NamedPolicy[]): string[] {
+  const r = named.findIndex((p) => p.name === "recall");
+  const out = [`  ${"family".padEnd(14)} ${"needed".padStart(7)} ${"held".padStart(7)} ${"or named".padStart(9)} ${"recalls".padStart(8)} ${"tokens".padStart(9)} ${"per cut".padStart(8)}`];
+  for (const [f, all] of byFamily(rows)) {
+    const t = all[r];
+    out.push(`  ${f.padEnd(14)} ${String(t.needed).padStart(7)} ${p1(held(t)).padStart(7)} ${p1(share(t.held + t.reachable, t.needed)).padStart(9)} ${String(t.recalls).padStart(8)} ${String(t.recallTokens).padStart(9)} ${(t.cuts === 0 ? "-" : (t.recalls / t.cuts).toFixed(2)).padStart(8)}`);
   }
   return out;
 }

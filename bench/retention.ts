@@ -4,18 +4,20 @@
  * model turns need that only that history held the compacted request still holds, and at what
  * share of the history's estimated tokens. Sessions: every file of the corpus (bench/retention-corpus.ts),
  * per session, per family and pooled, on the tuning and the checking side (split by source group),
- * and the gap between the sides per family; generated agent sessions in every dialect as an extra
+ * and the gap between the sides per family; for the recall profile, the dropped needed tokens a
+ * named ref holds and the recalls that bring them back (core/retention/recall-reach.ts); generated agent sessions in every dialect as an extra
  * table. Then what each recall rule pays: the recall profile with that rule off, per family and side.
  * Environment: CLIFF_RETENTION_EXTRA='{"cmd1000":{"cmdMaxChars":1000}}' adds configurations;
  * CLIFF_RETENTION_HALF=tuning|checking reads one side; CLIFF_RETENTION_PAYS=0 and
  * CLIFF_RETENTION_GENERATED=0 and CLIFF_RETENTION_REFETCH=0 leave those tables out.
  */
-import { DIALECT_NAMES } from "../core/index.js";
+import { DIALECT_NAMES, resolveConfig } from "../core/index.js";
+import { recallReach } from "../core/retention/recall-reach.js";
 import { cutPoints, measureCut, neededTokens, TokenReader } from "../core/retention/retention.js";
 import { agentSession } from "./agent-dialects.js";
 import { corpusDir, corpusSources, type Half, type Source } from "./retention-corpus.js";
 import { policies, rulesOff, type NamedPolicy } from "./retention-policies.js";
-import { familyTable, gapTable, paysTable, targetLines, type Measured, type Tally } from "./retention-tables.js";
+import { emptyTally, familyTable, gapTable, paysTable, reachTable, targetLines, type Measured, type Tally } from "./retention-tables.js";
 import { refetchTable } from "./retention-refetches.js";
 
 export { corpusDir, corpusSources, type Source };
@@ -27,20 +29,30 @@ export function generatedSources(seeds = GENERATED_SEEDS): Source[] {
   return DIALECT_NAMES.flatMap((d) => seeds.map((seed) => ({ name: `generated ${d} #${seed}`, group: "generated" as const, dialect: d, messages: agentSession(d, seed) })));
 }
 
-/** One session, every policy: a tally per policy over its cuts. */
+// The recall profile's host config: what it would answer a recall from.
+const RECALL_CFG = resolveConfig({ profile: "recall" });
+
+/** One session, every policy: a tally per policy over its cuts; the recall reach for the "recall" policy alone. */
 export function measureSource(src: Source, named: NamedPolicy[]): Tally[] {
   const reader = new TokenReader(src.dialect);
-  const tallies = named.map(() => ({ needed: 0, held: 0, kept: 0, history: 0 }));
+  const tallies = named.map(emptyTally);
   for (const cut of cutPoints(src.messages, src.dialect)) {
     const history = src.messages.slice(0, cut);
     const needed = neededTokens(src.messages, cut, reader);
     named.forEach((p, k) => {
-      const m = measureCut(src.messages, cut, p.policy(history, src.dialect), reader, needed);
+      const compacted = p.policy(history, src.dialect);
+      const m = measureCut(src.messages, cut, compacted, reader, needed);
       const t = tallies[k];
       t.needed += m.needed;
       t.held += m.held;
       t.kept += m.keptTokens;
       t.history += m.historyTokens;
+      t.cuts++;
+      if (p.name !== "recall") return;
+      const r = recallReach(history, compacted, m.lost, reader, RECALL_CFG);
+      t.reachable += r.reachable;
+      t.recalls += r.recalls;
+      t.recallTokens += r.recallTokens;
     });
   }
   return tallies;
@@ -88,6 +100,8 @@ export function benchRetention(): void {
       console.log(`\n  corpus${half === undefined ? "" : `, ${half} side`} (${rows.length} sessions): held / kept per family and pooled`);
       for (const l of familyTable(rows, named.slice(0, shown))) console.log(l);
       for (const l of targetLines(rows, named)) console.log(l);
+      console.log(`\n  recall reach${half === undefined ? "" : `, ${half} side`}: the recall profile's needed tokens held, held or inside a text a ref of the request names, and the recalls (a greedy cover) and their estimated tokens that bring back every such dropped token`);
+      for (const l of reachTable(rows, named)) console.log(l);
     }
     console.log("\n  the gap between the sides: held on the tuning side minus held on the checking side (points) per family");
     for (const l of gapTable(measured, named.slice(0, shown))) console.log(l);

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { corpusFiles, corpusSources, familyOf, groupOfRepository, halves, SESSION_FILE, sourceGroups } from "../../bench/retention-corpus.js";
-import { byFamily, familyTable, gapTable, paysTable, targetLines, type Measured } from "../../bench/retention-tables.js";
+import { byFamily, familyTable, gapTable, paysTable, reachTable, targetLines, type Measured, type Tally } from "../../bench/retention-tables.js";
 import { policies, rulesOff, RECALL_RULES } from "../../bench/retention-policies.js";
 
 const chat = (n: number): string => JSON.stringify({ model: "m", messages: [{ role: "user", content: `task ${n}` }, { role: "assistant", content: "done" }] });
@@ -69,7 +69,7 @@ describe("the retention bench's corpus", () => {
 
 describe("the retention bench's tables", () => {
   const named = [...policies(""), ...rulesOff()];
-  const t = (held: number, kept: number) => ({ needed: 100, held, kept, history: 100 });
+  const t = (held: number, kept: number, reachable = 0, recalls = 0): Tally => ({ needed: 100, held, kept, history: 100, reachable, recalls, recallTokens: 500 * recalls, cuts: 5 });
   // reference, paper, recall, masking, tail, then one per rule off.
   const row = (family: string, recall: number, masking: number): Measured => ({
     src: { name: family, group: "corpus", dialect: "anthropic", messages: [], family },
@@ -85,6 +85,14 @@ describe("the retention bench's tables", () => {
     // kept: tail 10 + (60 - 10) / 2 = 35 ≥ recall's 30.
     expect(target[1]).toMatch(/recall 30\.0% against 35\.0%: met/);
     expect(targetLines([row("a", 90, 90)], named)[0]).toMatch(/met$/);
+  });
+
+  it("gives the recall policy's held, held or named by a ref, and the recalls that bring the named back, per family", () => {
+    const r = row("a", 90, 90);
+    r.tallies[2] = t(90, 30, 6, 2);
+    const lines = reachTable([r], named);
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toMatch(/^  a\s+100\s+90\.0\s+96\.0\s+2\s+1000\s+0\.40$/);
   });
 
   it("gives the gap between the sides per family: tuning's held minus checking's", () => {
