@@ -72,7 +72,7 @@ function anthropicTurn(body: any): Turn {
   }
   const lastMsg = body.messages?.[body.messages.length - 1];
   const last = (Array.isArray(lastMsg?.content) ? lastMsg.content : []).filter((b: any) => b.type === "tool_result").map((b: any) => ({ name: names.get(b.tool_use_id) ?? "?", content: b.content, isError: b.is_error === true }));
-  return { shell: tools.find((t) => t.name === "Bash"), offersRecall: tools.some((t) => t.name === RECALL), last, all, recallCalls };
+  return { shell: tools.find((t) => t.name === "Bash" || t.name === "bash"), offersRecall: tools.some((t) => t.name === RECALL), last, all, recallCalls };
 }
 
 function responsesTurn(body: any): Turn {
@@ -113,7 +113,9 @@ interface State {
   checkedAfter: boolean;
 }
 
-const command = (k: number): string => `seq ${k * 100_000} ${k * 100_000 + 3500}`;
+// 1,300 lines of 21 characters: over a recall page (20,000), under Claude Code's 30,000-character
+// and OpenCode's 2,000-line caps on a shell output kept in the request.
+const command = (k: number): string => `seq -f '%020g' ${k * 100_000} ${k * 100_000 + 1299}`;
 
 function decide(raw: string, t: Turn, s: State): Reply {
   if (t.shell === undefined) return { text: "ok" };
@@ -152,7 +154,7 @@ function shellCall(t: Turn, _s: State, cmd: string): Reply {
   const name = t.shell!.name;
   // Code mode: the shell is reached from JavaScript through the nested tools.
   if (t.shell!.type === "custom") return { call: name, input: {}, code: `const r = await tools.exec_command({ cmd: ${JSON.stringify(cmd)} });\ntext(r);` };
-  const input = name === "Bash" ? { command: cmd, description: "print numbers" } : name === "exec_command" ? { cmd } : name === "shell_command" ? { command: cmd } : { command: ["bash", "-lc", cmd] };
+  const input = /^bash$/i.test(name) ? { command: cmd, description: "print numbers" } : name === "exec_command" ? { cmd } : name === "shell_command" ? { command: cmd } : { command: ["bash", "-lc", cmd] };
   return { call: name, input };
 }
 

@@ -1,7 +1,7 @@
 /**
- * Opt-in (`npm run test:agents`): a recall after two cliffs, with the real Codex CLI 0.171 and Claude
- * Code 2.1.332 (its default permission mode: only Bash allowed, no file read) through `cliffcompaction
- * run` at a low threshold. The scripted model answers with shell calls whose outputs cross the
+ * Opt-in (`npm run test:agents`): a recall after two cliffs, with the real Codex CLI 0.171, Claude
+ * Code 2.1.332 (its default permission mode: only Bash allowed, no file read) and OpenCode 1.18.33
+ * through `cliffcompaction run` at a low threshold. The scripted model answers with shell calls whose outputs cross the
  * threshold again and again; once two different cliff summaries have reached it, it calls
  * `cliff_recall` with the oldest ref the current summary names, whose text it kept from the request
  * that held it whole. The proxy answers from the request it serves: the text must come back byte for
@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { installFromRegistry } from "./registry-install.js";
 import { recallCallsIn, recallScript, RECALL, SUMMARY_HEADER, type RecallScript } from "./recall-script.js";
 import { runChild } from "../helpers/child.js";
@@ -22,12 +22,14 @@ const AGENTS = join(tmpdir(), "cliffcompaction-agents");
 const VERSIONS = { claude: "@anthropic-ai/claude-code@2.1.332", codex: "@openai/codex@0.171.0" };
 const CLAUDE = join(AGENTS, "node_modules", "@anthropic-ai", "claude-code", "bin", "claude.exe");
 const CODEX = join(AGENTS, "node_modules", ".bin", "codex");
+const CLIENTS = join(tmpdir(), "cliffcompaction-agents-clients");
+const OPENCODE = join(CLIENTS, "node_modules", ".bin", "opencode");
 const PROMPT = "Print the numbers with seq, several times, then say ALL DONE.";
 const LOW = ["--threshold", "12000", "--keep-recent", "1"];
 
 function install(): void {
-  if (existsSync(CLAUDE) && existsSync(CODEX)) return;
-  installFromRegistry(AGENTS, [VERSIONS.claude, VERSIONS.codex], "the agents");
+  if (!existsSync(CLAUDE) || !existsSync(CODEX)) installFromRegistry(AGENTS, [VERSIONS.claude, VERSIONS.codex], "the agents");
+  if (!existsSync(OPENCODE)) installFromRegistry(CLIENTS, ["opencode-ai@1.18.33"], "OpenCode");
 }
 
 interface Run {
@@ -38,18 +40,21 @@ interface Run {
   model: RecallScript;
 }
 
-async function session(name: string, agent: string[], upstream: (url: string) => string[]): Promise<Run> {
+async function session(name: string, agent: string[], upstream: (url: string) => string[], extra: Record<string, string> = {}): Promise<Run> {
   install();
   const port = await freePort();
   const model = await recallScript();
   const home = mkdtempSync(join(tmpdir(), `cliff-recall-${name}-home-`));
+  const work = mkdtempSync(join(tmpdir(), `cliff-recall-${name}-work-`));
   mkdirSync(join(home, ".codex"));
   const env: NodeJS.ProcessEnv = {
     ...process.env, HOME: home, CODEX_HOME: join(home, ".codex"), IS_SANDBOX: "1", DISABLE_TELEMETRY: "1", DISABLE_AUTOUPDATER: "1",
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", ANTHROPIC_API_KEY: "sk-ant-test", OPENAI_API_KEY: "sk-test", ANTHROPIC_BASE_URL: "", OPENAI_BASE_URL: "",
+    // OpenCode takes its project folder from PWD.
+    PWD: work, XDG_CONFIG_HOME: "", XDG_DATA_HOME: "", XDG_STATE_HOME: "", OPENCODE_CONFIG_CONTENT: "", ...extra,
   };
-  const args = ["dist/cli.mjs", "run", "--port", String(port), "--no-answer-compaction", ...upstream(model.url), ...LOW, "--", ...agent];
-  const r = await runChild(process.execPath, args, process.cwd(), env, 300_000);
+  const args = [resolve("dist/cli.mjs"), "run", "--port", String(port), "--no-answer-compaction", ...upstream(model.url), ...LOW, "--", ...agent];
+  const r = await runChild(process.execPath, args, work, env, 300_000);
   model.close();
   const compacted = model.seen.filter((s) => s.body.includes(SUMMARY_HEADER)).length;
   const rec = model.recalls[0];
@@ -90,5 +95,10 @@ describe("a recall after two cliffs, answered by the proxy, through run", () => 
   it("Claude Code 2.1.332 in its default permission mode", async () => {
     const agent = [CLAUDE, "-p", PROMPT, "--allowedTools", "Bash", "--output-format", "text"];
     expectRecalled(await session("claude", agent, (url) => ["--anthropic-upstream", url]));
+  });
+
+  it("OpenCode 1.18.33 (Anthropic, API key)", async () => {
+    const agent = [OPENCODE, "run", "-m", "anthropic/claude-sonnet-4-5", PROMPT];
+    expectRecalled(await session("opencode", agent, (url) => ["--anthropic-upstream", url], { OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_AUTOUPDATE: "1" }));
   });
 });
