@@ -15,6 +15,7 @@ import { branchRefetches, refetchLine } from "./refetches.js";
 import { liveFromEntries } from "../core/pi/session.js";
 import { addCarriedFiles, FileTracker } from "../core/files.js";
 import { warmingDecision } from "./warming.js";
+import { registerRecallTool } from "./recall.js";
 
 const STATUS_KEY = "cliff";
 
@@ -196,6 +197,7 @@ export default function cliffcompaction(api: ExtensionAPI): void {
   });
   // Pi 1.6's idle cache warming: no refresh of a prefix the next request's cliff replaces (warming.ts).
   on("cache_warming_decision", (_event, ctx) => (state.loaded.config.enabled ? warmingDecision((api as { getSettings?: () => any }).getSettings?.(), ctx) : undefined));
+  registerRecallTool(api as never, () => state.loaded.config);
   api.registerCommand("cliff", {
     description: "cliffcompaction: status | config | reload",
     handler: async (args: string, ctx) => cliffCommand(state, args, ctx),

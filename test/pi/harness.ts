@@ -52,6 +52,8 @@ export interface HarnessOptions {
   /** Inline extension factories (loaded after `extensions`). */
   factories?: ((pi: any) => unknown)[];
   sessionFile?: string;
+  /** The tool allowlist, as `pi --tools` takes it (default: only the test's own "big"). */
+  tools?: string[];
 }
 
 /** Fresh temp folders for one Pi session: never ~/.pi. */
@@ -99,7 +101,7 @@ export async function makeHarness(opts: HarnessOptions = {}): Promise<Harness> {
   };
   const { session } = await createAgentSession({
     cwd, agentDir, modelRuntime, model: faux.getModel(), thinkingLevel: "off", resourceLoader, settingsManager, sessionManager,
-    customTools: [bigTool], tools: ["big"],
+    customTools: [bigTool], tools: opts.tools ?? ["big"],
   } as never);
   const errors: unknown[] = [];
   const notices: { message: string; type?: string }[] = [];
