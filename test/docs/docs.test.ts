@@ -301,9 +301,6 @@ function fact(line: string): string {
     .replace(/\]\([^)]*\)/g, "]()");
 }
 
-/** The pages whose `compact` and `simulate` figures are regenerated from the command beside them. */
-const FIGURE_PAGES = ["README.md", "docs/cli.md", "docs/retention.md"];
-
 /**
  * The text blocks that start with `$ npx cliffcompaction compact|simulate FILE …` on a file of the
  * repository (a figure of the user's own session, under ~, is not one); an archive example names a
@@ -401,8 +398,8 @@ describe("the README and the docs pages", () => {
   });
 
   it("every compact and simulate figure shows what the built CLI prints for the command beside it, under any home folder", () => {
-    const figures = FIGURE_PAGES.flatMap((page) => commandBlocks(read(page)).map((b) => ({ page, ...b })));
-    expect(figures.length).toBeGreaterThanOrEqual(4);
+    const figures = PAGES.flatMap((page) => commandBlocks(read(page)).map((b) => ({ page, ...b })));
+    expect(figures.length).toBeGreaterThanOrEqual(6);
     for (const { page, command, shown } of figures) {
       const runs = [runFigure(command), runFigure(command)];
       for (const run of runs) {
