@@ -1,6 +1,7 @@
 /**
  * A scripted model on 127.0.0.1 that recalls a dropped text after two cliffs, for the agents' recall
- * runs: Anthropic Messages (Claude Code) and OpenAI Responses (Codex), streamed when asked. It
+ * runs: Anthropic Messages (Claude Code, OpenCode), OpenAI Responses (Codex) and Chat Completions
+ * (Copilot CLI), streamed when asked. It
  * answers each agent turn with a shell call whose output is large and distinct, and remembers every
  * tool result the first time a request shows it whole. Once it has seen two different cliff
  * summaries on requests that offer `cliff_recall`, it takes a ref the current summary names whose
@@ -95,10 +96,44 @@ function responsesTurn(body: any): Turn {
   return { shell, offersRecall: tools.some((t) => t.name === RECALL), last, all, recallCalls };
 }
 
+function chatTurn(body: any): Turn {
+  const msgs: any[] = body.messages ?? [];
+  const tools: any[] = (body.tools ?? []).map((t: any) => ({ name: t.function?.name }));
+  const names = new Map<string, string>();
+  const all: unknown[] = [];
+  let recallCalls = 0;
+  for (const m of msgs) {
+    for (const c of m.tool_calls ?? []) names.set(c.id, c.function?.name), (recallCalls += c.function?.name === RECALL ? 1 : 0);
+    if (m.role === "tool") all.push(m.content);
+  }
+  const last: Turn["last"] = [];
+  for (let k = msgs.length - 1; k >= 0 && msgs[k].role === "tool"; k--) {
+    const o = msgs[k].content;
+    last.unshift({ name: names.get(msgs[k].tool_call_id) ?? "?", content: o, isError: typeof o === "string" && o.startsWith("Error: ") });
+  }
+  return { shell: tools.find((t) => t.name === "bash"), offersRecall: tools.some((t) => t.name === RECALL), last, all, recallCalls };
+}
+
+function chatAnswer(body: any, r: Reply): string {
+  const id = ++ids;
+  const calls = "call" in r ? [{ id: `call_${id}`, type: "function", function: { name: r.call, arguments: JSON.stringify(r.input) } }] : [];
+  const message = { role: "assistant", content: "text" in r ? r.text : null, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
+  const finish = calls.length > 0 ? "tool_calls" : "stop";
+  const base = { id: `chatcmpl_${id}`, created: 1, model: body.model };
+  const usage = { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 };
+  if (body.stream !== true) return JSON.stringify({ ...base, object: "chat.completion", choices: [{ index: 0, message, finish_reason: finish }], usage });
+  const chunk = (delta: any, finish_reason: string | null = null): any => ({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason }] });
+  const chunks = [chunk({ role: "assistant", content: "text" in r ? r.text : "" }), ...calls.map((c, index) => chunk({ tool_calls: [{ index, ...c }] })), chunk({}, finish), { ...base, object: "chat.completion.chunk", choices: [], usage }];
+  return chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("") + "data: [DONE]\n\n";
+}
+
+type Api = "anthropic" | "responses" | "chat";
+const apiOf = (path: string): Api | null => (path.endsWith("/messages") ? "anthropic" : path.endsWith("/responses") ? "responses" : path.endsWith("/chat/completions") ? "chat" : null);
+const turnOf = { anthropic: anthropicTurn, responses: responsesTurn, chat: chatTurn };
+
 /** How many `cliff_recall` calls a request's history holds (its messages or input items, never its tools). */
 export function recallCallsIn(path: string, raw: string): number {
-  const body = JSON.parse(raw);
-  return (path.endsWith("/messages") ? anthropicTurn(body) : responsesTurn(body)).recallCalls;
+  return turnOf[apiOf(path)!](JSON.parse(raw)).recallCalls;
 }
 
 /** A final text, a function call, or (Codex's code mode) a custom tool call whose input is JavaScript. */
@@ -111,11 +146,12 @@ interface State {
   known: Map<string, string>;
   out: RecallScript;
   checkedAfter: boolean;
+  lines: number;
 }
 
 // 1,300 lines of 21 characters: over a recall page (20,000), under Claude Code's 30,000-character
 // and OpenCode's 2,000-line caps on a shell output kept in the request.
-const command = (k: number): string => `seq -f '%020g' ${k * 100_000} ${k * 100_000 + 1299}`;
+const command = (k: number, lines: number): string => `seq -f '%020g' ${k * 100_000} ${k * 100_000 + lines - 1}`;
 
 function decide(raw: string, t: Turn, s: State): Reply {
   if (t.shell === undefined) return { text: "ok" };
@@ -147,7 +183,7 @@ function decide(raw: string, t: Turn, s: State): Reply {
     }
   }
   if (s.calls >= s.maxCalls) return { text: "GAVE UP: no ref to recall" };
-  return shellCall(t, s, command(++s.calls));
+  return shellCall(t, s, command(++s.calls, s.lines));
 }
 
 function shellCall(t: Turn, _s: State, cmd: string): Reply {
@@ -209,25 +245,25 @@ function responsesAnswer(body: any, r: Reply): string {
   ]);
 }
 
-export async function recallScript(maxCalls = 12, lifetimeMs = 600_000): Promise<RecallScript> {
+/** `lines`: how long each shell output is (21 characters a line). */
+export async function recallScript(lines = 1300, maxCalls = 12, lifetimeMs = 600_000): Promise<RecallScript> {
   const out: RecallScript = { url: "", seen: [], summaries: [], recalls: [], after: [], close: () => server.close() };
-  const state: State = { calls: 0, maxCalls, known: new Map(), out, checkedAfter: false };
+  const state: State = { calls: 0, maxCalls, known: new Map(), out, checkedAfter: false, lines };
   const server = http.createServer((req, res) => {
     let raw = "";
     req.on("data", (c) => (raw += c));
     req.on("end", () => {
       const path = (req.url ?? "").split("?")[0];
-      const messages = req.method === "POST" && path.endsWith("/messages");
-      const responses = req.method === "POST" && path.endsWith("/responses");
-      if (!messages && !responses) {
+      const api = req.method === "POST" ? apiOf(path) : null;
+      if (api === null) {
         res.writeHead(path.endsWith("/count_tokens") ? 200 : 404, { "content-type": "application/json" });
         return void res.end(path.endsWith("/count_tokens") ? JSON.stringify({ input_tokens: Math.ceil(raw.length / 4) }) : '{"error":{"message":"not here"}}');
       }
       out.seen.push({ path, body: raw });
       const body = JSON.parse(raw);
-      const reply = decide(raw, messages ? anthropicTurn(body) : responsesTurn(body), state);
+      const reply = decide(raw, turnOf[api](body), state);
       res.writeHead(200, { "content-type": body.stream === true ? "text/event-stream" : "application/json" });
-      res.end(messages ? anthropicAnswer(body, reply) : responsesAnswer(body, reply));
+      res.end({ anthropic: anthropicAnswer, responses: responsesAnswer, chat: chatAnswer }[api](body, reply));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

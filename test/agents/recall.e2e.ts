@@ -1,8 +1,8 @@
 /**
  * Opt-in (`npm run test:agents`): a recall after two cliffs, with the real Codex CLI 0.171, Claude
- * Code 2.1.332 (its default permission mode: only Bash allowed, no file read) and OpenCode 1.18.33
- * through `cliffcompaction run` at a low threshold. The scripted model answers with shell calls whose outputs cross the
- * threshold again and again; once two different cliff summaries have reached it, it calls
+ * Code 2.1.332 (its default permission mode: only Bash allowed, no file read), OpenCode 1.18.33 and
+ * Copilot CLI 1.0.102 (Chat Completions, BYOK) through `cliffcompaction run` at a low threshold. The
+ * scripted model answers with shell calls whose outputs cross the threshold again and again; once two different cliff summaries have reached it, it calls
  * `cliff_recall` with the oldest ref the current summary names, whose text it kept from the request
  * that held it whole. The proxy answers from the request it serves: the text must come back byte for
  * byte, the agent must finish with exit 0 and the final answer, and the client must never have seen
@@ -24,12 +24,22 @@ const CLAUDE = join(AGENTS, "node_modules", "@anthropic-ai", "claude-code", "bin
 const CODEX = join(AGENTS, "node_modules", ".bin", "codex");
 const CLIENTS = join(tmpdir(), "cliffcompaction-agents-clients");
 const OPENCODE = join(CLIENTS, "node_modules", ".bin", "opencode");
+const COPILOT = join(CLIENTS, "node_modules", ".bin", "copilot");
 const PROMPT = "Print the numbers with seq, several times, then say ALL DONE.";
-const LOW = ["--threshold", "12000", "--keep-recent", "1"];
+const low = (threshold: number): string[] => ["--threshold", String(threshold), "--keep-recent", "1"];
 
 function install(): void {
   if (!existsSync(CLAUDE) || !existsSync(CODEX)) installFromRegistry(AGENTS, [VERSIONS.claude, VERSIONS.codex], "the agents");
-  if (!existsSync(OPENCODE)) installFromRegistry(CLIENTS, ["opencode-ai@1.18.33"], "OpenCode");
+  if (!existsSync(OPENCODE) || !existsSync(COPILOT)) installFromRegistry(CLIENTS, ["opencode-ai@1.18.33", "@github/copilot@1.0.102"], "OpenCode and Copilot CLI");
+}
+
+interface SessionOptions {
+  /** Variables for the agent, given the model's URL. */
+  env?: (url: string) => Record<string, string>;
+  /** Lines of each shell output (21 characters each). */
+  lines?: number;
+  /** The proxy's threshold: a few calls above what the client sends before its first call. */
+  threshold?: number;
 }
 
 interface Run {
@@ -40,10 +50,10 @@ interface Run {
   model: RecallScript;
 }
 
-async function session(name: string, agent: string[], upstream: (url: string) => string[], extra: Record<string, string> = {}): Promise<Run> {
+async function session(name: string, agent: string[], upstream: (url: string) => string[], o: SessionOptions = {}): Promise<Run> {
   install();
   const port = await freePort();
-  const model = await recallScript();
+  const model = await recallScript(o.lines);
   const home = mkdtempSync(join(tmpdir(), `cliff-recall-${name}-home-`));
   const work = mkdtempSync(join(tmpdir(), `cliff-recall-${name}-work-`));
   mkdirSync(join(home, ".codex"));
@@ -51,9 +61,9 @@ async function session(name: string, agent: string[], upstream: (url: string) =>
     ...process.env, HOME: home, CODEX_HOME: join(home, ".codex"), IS_SANDBOX: "1", DISABLE_TELEMETRY: "1", DISABLE_AUTOUPDATER: "1",
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", ANTHROPIC_API_KEY: "sk-ant-test", OPENAI_API_KEY: "sk-test", ANTHROPIC_BASE_URL: "", OPENAI_BASE_URL: "",
     // OpenCode takes its project folder from PWD.
-    PWD: work, XDG_CONFIG_HOME: "", XDG_DATA_HOME: "", XDG_STATE_HOME: "", OPENCODE_CONFIG_CONTENT: "", ...extra,
+    PWD: work, XDG_CONFIG_HOME: "", XDG_DATA_HOME: "", XDG_STATE_HOME: "", OPENCODE_CONFIG_CONTENT: "", ...o.env?.(model.url),
   };
-  const args = [resolve("dist/cli.mjs"), "run", "--port", String(port), "--no-answer-compaction", ...upstream(model.url), ...LOW, "--", ...agent];
+  const args = [resolve("dist/cli.mjs"), "run", "--port", String(port), "--no-answer-compaction", ...upstream(model.url), ...low(o.threshold ?? 12_000), "--", ...agent];
   const r = await runChild(process.execPath, args, work, env, 300_000);
   model.close();
   const compacted = model.seen.filter((s) => s.body.includes(SUMMARY_HEADER)).length;
@@ -72,9 +82,9 @@ function expectRecalled(run: Run): void {
   expect(rec.isError).toBe(false);
   // The ref the summary named is the one of the text the model kept.
   expect(createHash("sha256").update(rec.expected, "utf8").digest("hex").slice(0, 12)).toBe(rec.ref);
-  // Longer than a page: it comes back in two.
-  expect(rec.expected.length).toBeGreaterThan(20_000);
-  expect(rec.pages).toBe(2);
+  // Longer than a page (20,000 characters), it comes back in two.
+  expect(rec.expected.length).toBeGreaterThan(10_000);
+  expect(rec.pages).toBe(rec.expected.length > 20_000 ? 2 : 1);
   expect(rec.got === rec.expected, `recalled ${rec.got.length} chars, expected ${rec.expected.length}`).toBe(true);
   expect(run.code, run.err.slice(-2000)).toBe(0);
   expect(run.out).toContain(`ALL DONE: recalled ${rec.ref}, ${rec.expected.length} chars, byte for byte`);
@@ -99,6 +109,13 @@ describe("a recall after two cliffs, answered by the proxy, through run", () => 
 
   it("OpenCode 1.18.33 (Anthropic, API key)", async () => {
     const agent = [OPENCODE, "run", "-m", "anthropic/claude-sonnet-4-5", PROMPT];
-    expectRecalled(await session("opencode", agent, (url) => ["--anthropic-upstream", url], { OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_AUTOUPDATE: "1" }));
+    expectRecalled(await session("opencode", agent, (url) => ["--anthropic-upstream", url], { env: () => ({ OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_AUTOUPDATE: "1" }) }));
+  });
+
+  it("Copilot CLI 1.0.102 (BYOK, Chat Completions, offline)", async () => {
+    const agent = [COPILOT, "-p", PROMPT, "--allow-all-tools", "-s"];
+    const env = (url: string) => ({ COPILOT_OFFLINE: "true", COPILOT_API_URL: "", COPILOT_PROVIDER_BASE_URL: `${url}/v1`, COPILOT_PROVIDER_API_KEY: "sk-byok-test", COPILOT_PROVIDER_TYPE: "openai", COPILOT_MODEL: "gpt-5.4", COPILOT_AUTO_UPDATE: "false" });
+    // Copilot keeps a shell output over about 20 KB out of the request: 900 lines (18,900 characters), one page.
+    expectRecalled(await session("copilot", agent, () => [], { env, lines: 900, threshold: 20_000 }));
   });
 });
