@@ -277,6 +277,7 @@ const REWRITTEN = new Map<string, string>([
   ["| 120,000 | 60% | 2 | 3,330,365 | −47.0% |", "docs/proxy.md's Pi threshold table regenerated from its command under the default (recall) profile, the transcript's timestamps expiring the cache"],
   ["| 146,000 | 73% (Claude Code's earliest) | 1 | 3,957,559 | −37.0% |", "docs/proxy.md's Pi threshold table regenerated from its command under the default (recall) profile, the transcript's timestamps expiring the cache"],
   ["| none | | 0 | 6,281,275 | |", "docs/proxy.md's Pi threshold table regenerated from its command under the default (recall) profile, the transcript's timestamps expiring the cache"],
+  ["| a long tool output in the compacted span | paraphrased or left out by the model | dropped, or kept in the archive and pointed at (see [Nothing is lost](#nothing-is-lost)) |", "docs/pi.md: a dropped output is named by its ref and the model gets it back with cliff_recall; the archive is an export"],
 ]);
 
 /** Files the layout moved (issue 29): an old line naming one is kept when a page names it at its new place. */
