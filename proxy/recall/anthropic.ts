@@ -6,7 +6,7 @@
  * `tool_use` blocks held until the message ends, the recall lines as a text block of their own.
  */
 import { RECALL_TOOL_NAME } from "../../core/index.js";
-import { sseText } from "./sse.js";
+import { sseText, eventObject } from "./sse.js";
 import { NOT_RUN, type ApiStream, type CallAnswer, type ModelTurn, type RecallApi, type SseEvent } from "./types.js";
 
 type Obj = Record<string, unknown>;
@@ -80,12 +80,8 @@ class AnthropicStream implements ApiStream {
   constructor(private readonly write: (chunk: string) => void) {}
 
   event(e: SseEvent): void {
-    let data: Obj;
-    try {
-      data = JSON.parse(e.data) as Obj;
-    } catch {
-      return this.write(sseText(e.event, e.data));
-    }
+    const data: Obj | null = eventObject(e);
+    if (data === null) return this.write(sseText(e.event, e.data));
     const index = typeof data.index === "number" ? data.index : -1;
     switch (data.type) {
       case "message_start":

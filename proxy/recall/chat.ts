@@ -6,7 +6,7 @@
  * the text between the rounds.
  */
 import { RECALL_TOOL_NAME } from "../../core/index.js";
-import { sseText } from "./sse.js";
+import { sseText, eventObject } from "./sse.js";
 import { NOT_RUN, type ApiStream, type CallAnswer, type ModelTurn, type RecallApi, type SseEvent } from "./types.js";
 
 type Obj = Record<string, unknown>;
@@ -74,12 +74,8 @@ class ChatStream implements ApiStream {
 
   event(e: SseEvent): void {
     if (e.data.trim() === "[DONE]") return void (this.done = true);
-    let data: Obj;
-    try {
-      data = JSON.parse(e.data) as Obj;
-    } catch {
-      return this.write(sseText(e.event, e.data));
-    }
+    const data: Obj | null = eventObject(e);
+    if (data === null) return this.write(sseText(e.event, e.data));
     if (!Array.isArray(data.choices) || data.choices.length === 0) {
       if (isObj(data.usage)) return void (this.usage = data);
       return this.write(sseText(e.event, data));

@@ -6,7 +6,7 @@
  * which comes last with every round's output counted; the recall lines are a text part between.
  */
 import { RECALL_TOOL_NAME } from "../../core/index.js";
-import { sseText } from "./sse.js";
+import { sseText, eventObject } from "./sse.js";
 import { NOT_RUN, type ApiStream, type CallAnswer, type ModelTurn, type RecallApi, type SseEvent } from "./types.js";
 
 type Obj = Record<string, unknown>;
@@ -66,12 +66,8 @@ class GeminiStream implements ApiStream {
   constructor(private readonly write: (chunk: string) => void) {}
 
   event(e: SseEvent): void {
-    let data: Obj;
-    try {
-      data = JSON.parse(e.data) as Obj;
-    } catch {
-      return this.write(sseText(e.event, e.data));
-    }
+    const data: Obj | null = eventObject(e);
+    if (data === null) return this.write(sseText(e.event, e.data));
     this.last = data;
     const parts = partsOf(data);
     this.parts.push(...parts);

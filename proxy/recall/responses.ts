@@ -7,7 +7,7 @@
  * the response completes, the recall lines as a message item of their own.
  */
 import { RECALL_TOOL_NAME } from "../../core/index.js";
-import { sseText } from "./sse.js";
+import { sseText, eventObject } from "./sse.js";
 import { NOT_RUN, type ApiStream, type CallAnswer, type ModelTurn, type RecallApi, type SseEvent } from "./types.js";
 
 type Obj = Record<string, unknown>;
@@ -88,12 +88,8 @@ class ResponsesStream implements ApiStream {
   }
 
   event(e: SseEvent): void {
-    let data: Obj;
-    try {
-      data = JSON.parse(e.data) as Obj;
-    } catch {
-      return this.write(sseText(e.event, e.data));
-    }
+    const data: Obj | null = eventObject(e);
+    if (data === null) return this.write(sseText(e.event, e.data));
     const type = String(data.type);
     if (type === "response.created" || type === "response.in_progress") return this.round === 0 ? this.send(data) : undefined;
     if (TAIL.has(type)) return void (this.tail = data);

@@ -49,3 +49,13 @@ export class SseReader {
 export function sseText(event: string | undefined, data: unknown): string {
   return (event === undefined ? "" : `event: ${event}\n`) + `data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`;
 }
+
+/** An event's data as a JSON object, or null when it is not one (such an event goes to the client as it came). */
+export function eventObject(e: SseEvent): Record<string, unknown> | null {
+  try {
+    const v: unknown = JSON.parse(e.data);
+    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
