@@ -314,3 +314,13 @@ export async function recallModel(script: (s: Seen) => Reply, lifetimeMs = 120_0
   });
   return Object.assign(model, await listenLoopback(server, lifetimeMs));
 }
+
+/** The answers a request carries to the model's recall calls. */
+export const recallsIn = (s: Seen): Seen["results"] => s.results.filter((r) => r.name === "cliff_recall");
+
+/** A fresh script: `first` until the request carries a recall's answer, then `then`; what was seen and refused cleared. */
+export function scriptRecall(model: RecallModel, first: (s: Seen) => Reply, then: (s: Seen) => Reply): void {
+  model.refused.length = 0;
+  model.seen.length = 0;
+  model.script = (s) => (recallsIn(s).length > 0 ? then(s) : first(s));
+}

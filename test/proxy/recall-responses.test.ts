@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { refOf, resolveConfig } from "../../core/index.js";
 import { startProxy, type RunningProxy } from "../../proxy/index.js";
-import { recallModel, type RecallModel, type Reply, type Seen } from "../helpers/recall-model.js";
+import { recallModel, type RecallModel, type Reply, type Seen, recallsIn, scriptRecall } from "../helpers/recall-model.js";
 
 const lines = (tag: string, n: number): string => Array.from({ length: n }, (_, i) => `${tag} line ${i}: value ${i * 7}`).join("\n");
 const TEXTS = Array.from({ length: 8 }, (_, i) => lines(`step${i}`, 70));
@@ -57,13 +57,8 @@ async function ask(stream: boolean): Promise<{ response: any; raw: string }> {
   return { response: completed[0].response, raw };
 }
 
-const recalls = (s: Seen): Seen["results"] => s.results.filter((r) => r.name === "cliff_recall");
-
-function scripted(first: (s: Seen) => Reply, then: (s: Seen) => Reply): void {
-  model.refused.length = 0;
-  model.seen.length = 0;
-  model.script = (s) => (recalls(s).length > 0 ? then(s) : first(s));
-}
+const recalls = recallsIn;
+const scripted = (first: (s: Seen) => Reply, then: (s: Seen) => Reply): void => scriptRecall(model, first, then);
 
 for (const stream of [false, true]) {
   describe(`OpenAI Responses, ${stream ? "streamed" : "whole"}`, () => {
