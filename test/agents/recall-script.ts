@@ -1,7 +1,8 @@
 /**
  * A scripted model on 127.0.0.1 that recalls a dropped text after two cliffs, for the agents' recall
- * runs: Anthropic Messages (Claude Code, OpenCode), OpenAI Responses (Codex) and Chat Completions
- * (Copilot CLI), streamed when asked. It
+ * runs: Anthropic Messages (Claude Code, OpenCode), OpenAI Responses (Codex), Chat Completions
+ * (Copilot CLI) and the Gemini API (Gemini CLI; recall-script-gemini.ts, which refuses a body the
+ * real API refuses), streamed when asked. It
  * answers each agent turn with a shell call whose output is large and distinct, and remembers every
  * tool result the first time a request shows it whole. Once it has seen two different cliff
  * summaries on requests that offer `cliff_recall`, it takes a ref the current summary names whose
@@ -12,6 +13,7 @@
 import http from "node:http";
 import { createHash } from "node:crypto";
 import type { AddressInfo } from "node:net";
+import { geminiAnswer, geminiError, geminiRefusal, geminiTurn, isSideRequest, sideAnswer } from "./recall-script-gemini.js";
 
 export const SUMMARY_HEADER = "The following is a summary of your previous actions";
 export const RECALL = "cliff_recall";
@@ -37,6 +39,8 @@ export interface RecallScript {
   recalls: Recalled[];
   /** The client's requests after the recall round (the history as the client holds it). */
   after: string[];
+  /** Bodies refused, with the rule each broke (the Gemini API's rules). */
+  refused: string[];
   close(): void;
 }
 
@@ -51,8 +55,8 @@ function textsOf(content: unknown): string[] {
   return [...parts, parts.join("\n"), parts.join(""), JSON.stringify(content)];
 }
 
-/** What the script needs of a request, in either API. */
-interface Turn {
+/** What the script needs of a request, in any API. */
+export interface ScriptTurn {
   shell: { name: string; type?: string } | undefined;
   offersRecall: boolean;
   /** The results of the model's last calls (by call name) and every result the request holds. */
@@ -62,7 +66,7 @@ interface Turn {
   recallCalls: number;
 }
 
-function anthropicTurn(body: any): Turn {
+function anthropicTurn(body: any): ScriptTurn {
   const tools: any[] = body.tools ?? [];
   const names = new Map<string, string>();
   const all: unknown[] = [];
@@ -76,7 +80,7 @@ function anthropicTurn(body: any): Turn {
   return { shell: tools.find((t) => t.name === "Bash" || t.name === "bash"), offersRecall: tools.some((t) => t.name === RECALL), last, all, recallCalls };
 }
 
-function responsesTurn(body: any): Turn {
+function responsesTurn(body: any): ScriptTurn {
   const input: any[] = Array.isArray(body.input) ? body.input : [];
   const declared: any[] = [...(body.tools ?? []), ...input.filter((i) => i?.type === "additional_tools").flatMap((i) => i.tools ?? [])];
   const tools = declared.flatMap((x) => (x.type === "namespace" ? x.tools ?? [] : [x]));
@@ -87,7 +91,7 @@ function responsesTurn(body: any): Turn {
     if (i.type === "function_call" || i.type === "custom_tool_call") names.set(i.call_id, i.name), (recallCalls += i.name === RECALL ? 1 : 0);
     if (i.type === "function_call_output" || i.type === "custom_tool_call_output") all.push(i.output);
   }
-  const last: Turn["last"] = [];
+  const last: ScriptTurn["last"] = [];
   for (let k = input.length - 1; k >= 0 && /_call_output$/.test(input[k].type); k--) {
     const o = input[k].output;
     last.unshift({ name: names.get(input[k].call_id) ?? "?", content: o, isError: typeof o === "string" && o.startsWith("Error: ") });
@@ -96,7 +100,7 @@ function responsesTurn(body: any): Turn {
   return { shell, offersRecall: tools.some((t) => t.name === RECALL), last, all, recallCalls };
 }
 
-function chatTurn(body: any): Turn {
+function chatTurn(body: any): ScriptTurn {
   const msgs: any[] = body.messages ?? [];
   const tools: any[] = (body.tools ?? []).map((t: any) => ({ name: t.function?.name }));
   const names = new Map<string, string>();
@@ -106,7 +110,7 @@ function chatTurn(body: any): Turn {
     for (const c of m.tool_calls ?? []) names.set(c.id, c.function?.name), (recallCalls += c.function?.name === RECALL ? 1 : 0);
     if (m.role === "tool") all.push(m.content);
   }
-  const last: Turn["last"] = [];
+  const last: ScriptTurn["last"] = [];
   for (let k = msgs.length - 1; k >= 0 && msgs[k].role === "tool"; k--) {
     const o = msgs[k].content;
     last.unshift({ name: names.get(msgs[k].tool_call_id) ?? "?", content: o, isError: typeof o === "string" && o.startsWith("Error: ") });
@@ -114,7 +118,7 @@ function chatTurn(body: any): Turn {
   return { shell: tools.find((t) => t.name === "bash"), offersRecall: tools.some((t) => t.name === RECALL), last, all, recallCalls };
 }
 
-function chatAnswer(body: any, r: Reply): string {
+function chatAnswer(body: any, r: ScriptReply): string {
   const id = ++ids;
   const calls = "call" in r ? [{ id: `call_${id}`, type: "function", function: { name: r.call, arguments: JSON.stringify(r.input) } }] : [];
   const message = { role: "assistant", content: "text" in r ? r.text : null, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
@@ -127,9 +131,10 @@ function chatAnswer(body: any, r: Reply): string {
   return chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("") + "data: [DONE]\n\n";
 }
 
-type Api = "anthropic" | "responses" | "chat";
-const apiOf = (path: string): Api | null => (path.endsWith("/messages") ? "anthropic" : path.endsWith("/responses") ? "responses" : path.endsWith("/chat/completions") ? "chat" : null);
-const turnOf = { anthropic: anthropicTurn, responses: responsesTurn, chat: chatTurn };
+type Api = "anthropic" | "responses" | "chat" | "gemini";
+const apiOf = (path: string): Api | null =>
+  path.endsWith("/messages") ? "anthropic" : path.endsWith("/responses") ? "responses" : path.endsWith("/chat/completions") ? "chat" : /:(stream)?[gG]enerateContent$/.test(path) ? "gemini" : null;
+const turnOf = { anthropic: anthropicTurn, responses: responsesTurn, chat: chatTurn, gemini: geminiTurn };
 
 /** How many `cliff_recall` calls a request's history holds (its messages or input items, never its tools). */
 export function recallCallsIn(path: string, raw: string): number {
@@ -137,7 +142,7 @@ export function recallCallsIn(path: string, raw: string): number {
 }
 
 /** A final text, a function call, or (Codex's code mode) a custom tool call whose input is JavaScript. */
-type Reply = { text: string } | { call: string; input: Record<string, unknown>; code?: string };
+export type ScriptReply = { text: string } | { call: string; input: Record<string, unknown>; code?: string };
 
 interface State {
   calls: number;
@@ -153,7 +158,7 @@ interface State {
 // and OpenCode's 2,000-line caps on a shell output kept in the request.
 const command = (k: number, lines: number): string => `seq -f '%020g' ${k * 100_000} ${k * 100_000 + lines - 1}`;
 
-function decide(raw: string, t: Turn, s: State): Reply {
+function decide(raw: string, t: ScriptTurn, s: State): ScriptReply {
   if (t.shell === undefined) return { text: "ok" };
   const summary = summaryOf(raw);
   if (summary !== null && !s.out.summaries.includes(summary)) s.out.summaries.push(summary);
@@ -186,11 +191,11 @@ function decide(raw: string, t: Turn, s: State): Reply {
   return shellCall(t, s, command(++s.calls, s.lines));
 }
 
-function shellCall(t: Turn, _s: State, cmd: string): Reply {
+function shellCall(t: ScriptTurn, _s: State, cmd: string): ScriptReply {
   const name = t.shell!.name;
   // Code mode: the shell is reached from JavaScript through the nested tools.
   if (t.shell!.type === "custom") return { call: name, input: {}, code: `const r = await tools.exec_command({ cmd: ${JSON.stringify(cmd)} });\ntext(r);` };
-  const input = /^bash$/i.test(name) ? { command: cmd, description: "print numbers" } : name === "exec_command" ? { cmd } : name === "shell_command" ? { command: cmd } : { command: ["bash", "-lc", cmd] };
+  const input = /^bash$/i.test(name) || name === "run_shell_command" ? { command: cmd, description: "print numbers" } : name === "exec_command" ? { cmd } : name === "shell_command" ? { command: cmd } : { command: ["bash", "-lc", cmd] };
   return { call: name, input };
 }
 
@@ -207,7 +212,7 @@ function summaryOf(raw: string): string | null {
 
 let ids = 0;
 
-function anthropicAnswer(body: any, r: Reply): string {
+function anthropicAnswer(body: any, r: ScriptReply): string {
   const msg = { id: `msg_${++ids}`, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 100, output_tokens: 1 } };
   const events: Record<string, any>[] = [{ type: "message_start", message: msg }];
   if ("call" in r) {
@@ -227,7 +232,7 @@ function anthropicAnswer(body: any, r: Reply): string {
   return JSON.stringify({ ...msg, content, stop_reason: "call" in r ? "tool_use" : "end_turn" });
 }
 
-function responsesAnswer(body: any, r: Reply): string {
+function responsesAnswer(body: any, r: ScriptReply): string {
   const id = ++ids;
   const item = "call" in r && r.code !== undefined
     ? { type: "custom_tool_call", id: `ctc_${id}`, status: "completed", call_id: `call_${id}`, name: r.call, input: r.code }
@@ -245,22 +250,39 @@ function responsesAnswer(body: any, r: Reply): string {
   ]);
 }
 
+/** A Gemini request: refused as the API refuses it, a side request answered with its JSON, the agent's turn as scripted. */
+function geminiServe(res: http.ServerResponse, body: any, raw: string, url: URL, s: State): void {
+  const refusal = geminiRefusal(body);
+  if (refusal !== null) {
+    s.out.refused.push(refusal);
+    res.writeHead(400, { "content-type": "application/json" });
+    return void res.end(geminiError(refusal));
+  }
+  const reply = isSideRequest(body) ? sideAnswer(body) : decide(raw, geminiTurn(body), s);
+  const answer = geminiAnswer(reply, url);
+  res.writeHead(200, { "content-type": answer.type });
+  res.end(answer.body);
+}
+
 /** `lines`: how long each shell output is (21 characters a line). */
 export async function recallScript(lines = 1300, maxCalls = 12, lifetimeMs = 600_000): Promise<RecallScript> {
-  const out: RecallScript = { url: "", seen: [], summaries: [], recalls: [], after: [], close: () => server.close() };
+  const out: RecallScript = { url: "", seen: [], summaries: [], recalls: [], after: [], refused: [], close: () => server.close() };
   const state: State = { calls: 0, maxCalls, known: new Map(), out, checkedAfter: false, lines };
   const server = http.createServer((req, res) => {
     let raw = "";
     req.on("data", (c) => (raw += c));
     req.on("end", () => {
-      const path = (req.url ?? "").split("?")[0];
+      const url = new URL(req.url ?? "/", "http://x");
+      const path = url.pathname;
       const api = req.method === "POST" ? apiOf(path) : null;
       if (api === null) {
-        res.writeHead(path.endsWith("/count_tokens") ? 200 : 404, { "content-type": "application/json" });
-        return void res.end(path.endsWith("/count_tokens") ? JSON.stringify({ input_tokens: Math.ceil(raw.length / 4) }) : '{"error":{"message":"not here"}}');
+        const count = path.endsWith("/count_tokens") ? { input_tokens: Math.ceil(raw.length / 4) } : path.endsWith(":countTokens") ? { totalTokens: Math.ceil(raw.length / 4) } : null;
+        res.writeHead(count !== null ? 200 : 404, { "content-type": "application/json" });
+        return void res.end(JSON.stringify(count ?? { error: { message: "not here" } }));
       }
       out.seen.push({ path, body: raw });
       const body = JSON.parse(raw);
+      if (api === "gemini") return void geminiServe(res, body, raw, url, state);
       const reply = decide(raw, turnOf[api](body), state);
       res.writeHead(200, { "content-type": body.stream === true ? "text/event-stream" : "application/json" });
       res.end({ anthropic: anthropicAnswer, responses: responsesAnswer, chat: chatAnswer }[api](body, reply));

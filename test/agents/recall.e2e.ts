@@ -1,7 +1,8 @@
 /**
  * Opt-in (`npm run test:agents`): a recall after two cliffs, with the real Codex CLI 0.171, Claude
- * Code 2.1.332 (its default permission mode: only Bash allowed, no file read), OpenCode 1.18.33 and
- * Copilot CLI 1.0.102 (Chat Completions, BYOK) through `cliffcompaction run` at a low threshold. The
+ * Code 2.1.332 (its default permission mode: only Bash allowed, no file read), OpenCode 1.18.33,
+ * Copilot CLI 1.0.102 (Chat Completions, BYOK) and Gemini CLI 0.61 (API key) through
+ * `cliffcompaction run` at a low threshold. The
  * scripted model answers with shell calls whose outputs cross the threshold again and again; once two different cliff summaries have reached it, it calls
  * `cliff_recall` with the oldest ref the current summary names, whose text it kept from the request
  * that held it whole. The proxy answers from the request it serves: the text must come back byte for
@@ -10,7 +11,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { installFromRegistry } from "./registry-install.js";
@@ -25,12 +26,23 @@ const CODEX = join(AGENTS, "node_modules", ".bin", "codex");
 const CLIENTS = join(tmpdir(), "cliffcompaction-agents-clients");
 const OPENCODE = join(CLIENTS, "node_modules", ".bin", "opencode");
 const COPILOT = join(CLIENTS, "node_modules", ".bin", "copilot");
+const GEMINI_DIR = join(tmpdir(), "cliffcompaction-agents-gemini");
+const GEMINI = join(GEMINI_DIR, "node_modules", ".bin", "gemini");
 const PROMPT = "Print the numbers with seq, several times, then say ALL DONE.";
 const low = (threshold: number): string[] => ["--threshold", String(threshold), "--keep-recent", "1"];
 
 function install(): void {
   if (!existsSync(CLAUDE) || !existsSync(CODEX)) installFromRegistry(AGENTS, [VERSIONS.claude, VERSIONS.codex], "the agents");
   if (!existsSync(OPENCODE) || !existsSync(COPILOT)) installFromRegistry(CLIENTS, ["opencode-ai@1.18.33", "@github/copilot@1.0.102"], "OpenCode and Copilot CLI");
+  // The optional native modules (a pty, the keychain) are not needed headless.
+  if (!existsSync(GEMINI)) installFromRegistry(GEMINI_DIR, ["@google/gemini-cli@0.61.0"], "Gemini CLI", ["--omit=optional"]);
+}
+
+/** Gemini CLI signed in with an API key (its settings as `gemini` leaves them after choosing one), asking nothing. */
+function geminiHome(home: string): void {
+  mkdirSync(join(home, ".gemini"));
+  const settings = { security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: false } }, privacy: { usageStatisticsEnabled: false }, general: { disableAutoUpdate: true } };
+  writeFileSync(join(home, ".gemini", "settings.json"), JSON.stringify(settings));
 }
 
 interface SessionOptions {
@@ -40,6 +52,8 @@ interface SessionOptions {
   lines?: number;
   /** The proxy's threshold: a few calls above what the client sends before its first call. */
   threshold?: number;
+  /** The agent's own settings written into its home. */
+  home?: (home: string) => void;
 }
 
 interface Run {
@@ -57,6 +71,7 @@ async function session(name: string, agent: string[], upstream: (url: string) =>
   const home = mkdtempSync(join(tmpdir(), `cliff-recall-${name}-home-`));
   const work = mkdtempSync(join(tmpdir(), `cliff-recall-${name}-work-`));
   mkdirSync(join(home, ".codex"));
+  o.home?.(home);
   const env: NodeJS.ProcessEnv = {
     ...process.env, HOME: home, CODEX_HOME: join(home, ".codex"), IS_SANDBOX: "1", DISABLE_TELEMETRY: "1", DISABLE_AUTOUPDATER: "1",
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", ANTHROPIC_API_KEY: "sk-ant-test", OPENAI_API_KEY: "sk-test", ANTHROPIC_BASE_URL: "", OPENAI_BASE_URL: "",
@@ -68,13 +83,14 @@ async function session(name: string, agent: string[], upstream: (url: string) =>
   model.close();
   const compacted = model.seen.filter((s) => s.body.includes(SUMMARY_HEADER)).length;
   const rec = model.recalls[0];
-  console.log(`${name} recall: exit ${r.code}, ${model.seen.length} model requests, ${compacted} compacted, ${model.summaries.length} distinct cliff summaries, ${model.recalls.length} recall(s)${rec === undefined ? "" : ` after ${rec.afterCliffs} cliffs, of ref ${rec.ref}: ${rec.expected.length} chars expected, ${rec.got.length} received in ${rec.pages} page(s), identical ${rec.got === rec.expected}`}; agent said ${JSON.stringify(r.out.trim().slice(-80))}\n${r.err.split("\n").filter((l) => l.startsWith("cliffcompaction")).join("\n")}`);
+  console.log(`${name} recall: exit ${r.code}, ${model.seen.length} model requests, ${compacted} compacted, ${model.refused.length} refused, ${model.summaries.length} distinct cliff summaries, ${model.recalls.length} recall(s)${rec === undefined ? "" : ` after ${rec.afterCliffs} cliffs, of ref ${rec.ref}: ${rec.expected.length} chars expected, ${rec.got.length} received in ${rec.pages} page(s), identical ${rec.got === rec.expected}`}; agent said ${JSON.stringify(r.out.trim().slice(-80))}\n${r.err.split("\n").filter((l) => l.startsWith("cliffcompaction")).join("\n")}`);
   return { code: r.code, timedOut: r.timedOut, out: r.out, err: r.err, model };
 }
 
 function expectRecalled(run: Run): void {
   expect(run.timedOut, run.err.slice(-2000)).toBe(false);
   const { model } = run;
+  expect(model.refused).toEqual([]);
   expect(model.summaries.length).toBeGreaterThanOrEqual(2);
   expect(model.recalls).toHaveLength(1);
   const rec = model.recalls[0];
@@ -117,5 +133,14 @@ describe("a recall after two cliffs, answered by the proxy, through run", () => 
     const env = (url: string) => ({ COPILOT_OFFLINE: "true", COPILOT_API_URL: "", COPILOT_PROVIDER_BASE_URL: `${url}/v1`, COPILOT_PROVIDER_API_KEY: "sk-byok-test", COPILOT_PROVIDER_TYPE: "openai", COPILOT_MODEL: "gpt-5.4", COPILOT_AUTO_UPDATE: "false" });
     // Copilot keeps a shell output over about 20 KB out of the request: 900 lines (18,900 characters), one page.
     expectRecalled(await session("copilot", agent, () => [], { env, lines: 900, threshold: 20_000 }));
+  });
+
+  it("Gemini CLI 0.61 (API key, streamGenerateContent with alt=sse)", async () => {
+    const agent = [GEMINI, "-p", PROMPT, "--approval-mode", "yolo", "-m", "gemini-3-flash-preview", "--output-format", "text"];
+    const env = () => ({ GEMINI_API_KEY: "test-gemini-key", NO_COLOR: "1", GOOGLE_GEMINI_BASE_URL: "", GOOGLE_VERTEX_BASE_URL: "", CODE_ASSIST_ENDPOINT: "" });
+    const run = await session("gemini", agent, (url) => ["--gemini-upstream", url], { env, home: geminiHome, threshold: 14_000 });
+    expectRecalled(run);
+    // Gemini CLI streams: the recall went on inside the one stream it reads.
+    expect(run.model.seen.filter((s) => s.path.endsWith(":streamGenerateContent")).length).toBeGreaterThan(0);
   });
 });

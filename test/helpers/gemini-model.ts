@@ -123,7 +123,7 @@ function stepOf(contents: Content[]): number {
 const geminiError = (status: number, message: string, code = "INVALID_ARGUMENT"): string => JSON.stringify({ error: { code: status, message, status: code } });
 
 /** Gemini CLI's side requests ask for JSON (the next-speaker check, loop detection): answered so the loop goes on as scripted. */
-function sideText(body: any): string {
+export function sideText(body: any): string {
   const schema = JSON.stringify(body?.generationConfig?.responseJsonSchema ?? body?.generationConfig?.responseSchema ?? {});
   if (schema.includes("next_speaker")) return JSON.stringify({ reasoning: "The model answered; the user speaks next.", next_speaker: "user" });
   return JSON.stringify({ reasoning: "no loop", unproductive_state_confidence: 0, unproductive_state_analysis: "none", confidence: 0 });

@@ -1,0 +1,37 @@
+/** The agents' recall script refuses a Gemini body the real API refuses, so "0 refused" in the Gemini CLI run means something. */
+import { describe, expect, it } from "vitest";
+import { geminiAnswer, geminiRefusal } from "./recall-script-gemini.js";
+
+/** The model's call as the script issues it (id and signature), read back from a whole answer. */
+function issued(name: string, input: Record<string, unknown>): any {
+  const answer = JSON.parse(geminiAnswer({ call: name, input }, new URL("http://x/v1beta/models/m:generateContent")).body);
+  return answer.candidates[0].content.parts[0];
+}
+
+const TOOLS = [{ functionDeclarations: [{ name: "run_shell_command" }, { name: "cliff_recall" }] }];
+const response = (call: any, name = call.functionCall.name) => ({ functionResponse: { id: call.functionCall.id, name, response: { output: "1\n2\n" } } });
+
+describe("the agents' recall script, Gemini API", () => {
+  it("takes a turn whose calls come back signed and answered in order, and refuses each broken rule", () => {
+    const shell = issued("run_shell_command", { command: "seq 1 2" });
+    const recall = issued("cliff_recall", { ref: "0123456789ab" });
+    const good = [{ role: "user", parts: [{ text: "go" }] }, { role: "model", parts: [shell] }, { role: "user", parts: [response(shell)] }, { role: "model", parts: [recall] }, { role: "user", parts: [response(recall)] }];
+    expect(geminiRefusal({ contents: good, tools: TOOLS })).toBeNull();
+    const { thoughtSignature: _sig, ...unsigned } = recall;
+    expect(geminiRefusal({ contents: [...good.slice(0, 3), { role: "model", parts: [unsigned] }, good[4]], tools: TOOLS })).toMatch(/missing a thought_signature/);
+    expect(geminiRefusal({ contents: [...good.slice(0, 3), { role: "model", parts: [{ ...recall, thoughtSignature: shell.thoughtSignature }] }, good[4]], tools: TOOLS })).toMatch(/Corrupted thought signature/);
+    expect(geminiRefusal({ contents: [...good.slice(0, 4), { role: "user", parts: [response(recall, "run_shell_command")] }], tools: TOOLS })).toMatch(/does not answer call/);
+    expect(geminiRefusal({ contents: [...good.slice(0, 4), { role: "user", parts: [response(recall), response(shell)] }], tools: TOOLS })).toMatch(/number of function response parts/);
+    expect(geminiRefusal({ contents: [...good, { role: "user", parts: [{ text: "more" }] }], tools: TOOLS })).toMatch(/alternate between user and model/);
+    expect(geminiRefusal({ contents: good, tools: [...TOOLS, { functionDeclarations: [{ name: "cliff_recall" }] }] })).toMatch(/Duplicate function declaration/);
+  });
+
+  it("streams with alt=sse as events, without it as one JSON array, the finish last", () => {
+    const sse = geminiAnswer({ text: "ALL DONE" }, new URL("http://x/v1beta/models/m:streamGenerateContent?alt=sse"));
+    expect(sse.type).toBe("text/event-stream");
+    const events = sse.body.split("\r\n\r\n").filter((e) => e !== "").map((e) => JSON.parse(e.slice("data: ".length)));
+    expect(events.map((e) => e.candidates[0].finishReason)).toEqual([undefined, "STOP"]);
+    const array = JSON.parse(geminiAnswer({ text: "ALL DONE" }, new URL("http://x/v1beta/models/m:streamGenerateContent")).body);
+    expect(array.map((e: any) => e.candidates[0].content.parts[0].text)).toEqual(["ALL DONE", ""]);
+  });
+});
