@@ -3,59 +3,26 @@
  * with the package as a consumer installs it (npm pack, installed into a temporary project), driven
  * through a session against a scripted model on 127.0.0.1 until auto-compaction fires. A compaction
  * entry must hold our summary, and the model must never have been asked to summarise. With the
- * archive on, Pi's compaction entry points at files that hold the dropped outputs; a `/tree`
+ * archive on (an export), the archive holds each output Pi's compaction entry names by its ref; a `/tree`
  * navigation with a summary (rpc mode) writes our branch summary entry, again without a model call.
  */
 import { describe, expect, it } from "vitest";
-import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { mockModel } from "../agents/mock-model.js";
 import { runChild } from "../helpers/child.js";
+import { agentFolder, BUN, entries, installedPackage, installOmp, nodeRunsPi, OMP, PI, SUMMARY_HEADER } from "./host-setup.js";
 
-const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
-const NPM = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ["npm"];
-const npm = (args: string[], cwd: string) => execFileSync(NPM[0], [...NPM.slice(1), ...args], { cwd, encoding: "utf8", env: { ...process.env, npm_config_loglevel: "error" } });
-const OMP_DIR = join(tmpdir(), "cliffcompaction-omp");
-const OMP = join(OMP_DIR, "node_modules", "@oh-my-pi", "pi-coding-agent", "dist", "cli.js");
-const BUN = join(OMP_DIR, "node_modules", "@oven", "bun-linux-x64", "bin", "bun");
-const SUMMARY_HEADER = "The following is a summary of your previous actions (long observations omitted):";
 const SUMMARISING = /You are a context summarization assistant|context checkpoint summary|summary of this conversation branch/;
-const POINTER = /^result: dropped [\d,]+ chars, kept at (.+)$/gm;
+const DROPPED_REF = /^result: dropped [\d,]+ chars, ref ([0-9a-f]{12})$/gm;
+const refsIn = (summary: unknown): string[] => [...String(summary).matchAll(DROPPED_REF)].map((m) => m[1]);
 
-/** The package as a consumer gets it: packed, installed into a fresh project. */
-function installedPackage(): string {
-  const dir = mkdtempSync(join(tmpdir(), "cliff-hosts-"));
-  const packed = JSON.parse(npm(["pack", "--ignore-scripts", "--json", "--pack-destination", dir], ROOT)) as { filename: string }[];
-  writeFileSync(join(dir, "package.json"), '{"private":true}');
-  npm(["install", "--no-audit", "--no-fund", "--prefer-offline", join(dir, packed[0].filename)], dir);
-  return join(dir, "node_modules", "cliffcompaction");
-}
-
-function installOmp(): void {
-  if (existsSync(OMP) && existsSync(BUN)) return;
-  mkdirSync(OMP_DIR, { recursive: true });
-  writeFileSync(join(OMP_DIR, "package.json"), '{"private":true}');
-  // 18.2.3 is the newest OMP whose dependencies all exist in the registry here.
-  npm(["install", "--no-audit", "--no-fund", "@oh-my-pi/pi-coding-agent@18.2.3", "@oven/bun-linux-x64"], OMP_DIR);
-}
-
-function agentFolder(port: string, contextWindow: number, reserveTokens: number): { dir: string; agentDir: string; cwd: string } {
-  const dir = mkdtempSync(join(tmpdir(), "cliff-host-"));
-  const agentDir = join(dir, "agent");
-  const cwd = join(dir, "cwd");
-  mkdirSync(agentDir);
-  mkdirSync(cwd);
-  const model = { id: "mock-1", contextWindow, maxTokens: 1000, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
-  writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers: { mock: { baseUrl: port, api: "anthropic-messages", apiKey: "x", models: [model] } } }));
-  writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ compaction: { enabled: true, reserveTokens, keepRecentTokens: 2000 } }));
-  return { dir, agentDir, cwd };
-}
-
-function entries(agentDir: string): Record<string, any>[] {
-  const walk = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)]));
-  return walk(agentDir).filter((f) => f.endsWith(".jsonl")).flatMap((f) => readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)));
+/** The texts an archive folder holds (one file per text, named by its SHA-256), by ref. */
+function archived(root: string): Map<string, string> {
+  const files = readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && /^[0-9a-f]{64}\.txt$/.test(e.name));
+  return new Map(files.map((e) => [e.name.slice(0, 12), readFileSync(join(e.parentPath, e.name), "utf8")]));
 }
 
 const compactions = (agentDir: string): Record<string, any>[] => entries(agentDir).filter((e) => e.type === "compaction");
@@ -140,25 +107,24 @@ async function rpcSession(command: string, args: string[], cwd: string, env: Nod
 
 describe("real Pi and OMP with the installed package", () => {
   it("the pi CLI in print mode (Node ≥ 22.19)", async () => {
-    const [major, minor] = process.versions.node.split(".").map(Number);
-    expect(major > 22 || (major === 22 && minor >= 19), `Pi 1.6 needs Node ≥ 22.19, this is ${process.version}: run npm run test:hosts`).toBe(true);
-    const pi = join(ROOT, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "cli.js");
+    expect(nodeRunsPi(), `Pi 1.6 needs Node ≥ 22.19, this is ${process.version}: run npm run test:hosts`).toBe(true);
+    const pi = PI;
     const archive = (dir: string): string => join(dir, "archive");
     const r = await session("pi", process.execPath, (ext) => [pi, "-p", "Print numbers with seq several times, then say ALL DONE.", "--provider", "mock", "--model", "mock-1", "-e", ext], 20_000, 6_000, () => ({}), (dir) => ({ archive: true, archiveDir: archive(dir) }));
-    // The compaction entry points at files, under the session's folder, that hold the outputs it dropped.
-    const paths = r.ours.flatMap((c) => [...String(c.summary).matchAll(POINTER)].map((m) => m[1]));
-    console.log(`pi: ${paths.length} pointer(s) in the compaction entries`);
-    expect(paths.length).toBeGreaterThan(0);
+    // The compaction entry names each output it dropped by its ref; the archive, under the folder asked for, holds it.
+    const refs = r.ours.flatMap((c) => refsIn(c.summary));
+    const texts = archived(archive(r.dir));
+    console.log(`pi: ${refs.length} ref(s) in the compaction entries, ${texts.size} text(s) archived`);
+    expect(refs.length).toBeGreaterThan(0);
     const outputs = toolOutputs(r.agentDir);
-    for (const p of paths) {
-      expect(p.startsWith(archive(r.dir) + "/")).toBe(true);
-      expect(existsSync(p)).toBe(true);
-      expect(outputs).toContain(readFileSync(p, "utf8"));
+    for (const ref of refs) {
+      expect(outputs).toContain(texts.get(ref));
+      expect(createHash("sha256").update(texts.get(ref)!, "utf8").digest("hex").slice(0, 12)).toBe(ref);
     }
   });
 
   it("the pi CLI in rpc mode: /tree with a summary writes our branch summary entry, no model asked to summarise", async () => {
-    const pi = join(ROOT, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "cli.js");
+    const pi = PI;
     const pkg = installedPackage();
     const model = await mockModel({ calls: 3 });
     const { dir, agentDir, cwd } = agentFolder(model.url, 200_000, 16_000);
@@ -180,9 +146,10 @@ describe("real Pi and OMP with the installed package", () => {
     expect(summaries[0].fromHook).toBe(true);
     expect(String(summaries[0].summary).startsWith(SUMMARY_HEADER)).toBe(true);
     expect(summaries[0].details).toMatchObject({ method: "cliffcompaction", version: 1 });
-    const kept = [...String(summaries[0].summary).matchAll(POINTER)].map((m) => m[1]);
+    const kept = refsIn(summaries[0].summary);
     expect(kept.length).toBeGreaterThan(0);
-    for (const p of kept) expect(existsSync(p)).toBe(true);
+    const texts = archived(join(dir, "archive"));
+    for (const ref of kept) expect(texts.has(ref), `ref ${ref} archived`).toBe(true);
     expect(model.seen.filter((s) => SUMMARISING.test(s.body))).toEqual([]);
   });
 
