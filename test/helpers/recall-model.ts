@@ -79,7 +79,7 @@ function anthropicSeen(body: Record<string, any>): Seen {
 
 const sse = (events: any[]): string => events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join("");
 
-function anthropicAnswer(reply: Reply, stream: boolean, seed: string): { type: string; body: string } {
+function anthropicAnswer(reply: Reply, stream: boolean, seed: string, input: number): { type: string; body: string } {
   let n = 0;
   const id = (kind: string): string => `${kind}_${seed}_${n++}`;
   const content: any[] = [];
@@ -87,9 +87,9 @@ function anthropicAnswer(reply: Reply, stream: boolean, seed: string): { type: s
   if (reply.text !== undefined) content.push({ type: "text", text: reply.text });
   for (const c of reply.calls ?? []) content.push({ type: "tool_use", id: id("toolu"), name: c.name, input: c.input });
   const stop = (reply.calls ?? []).length > 0 ? "tool_use" : "end_turn";
-  const message = { id: id("msg"), type: "message", role: "assistant", model: "mock", content, stop_reason: stop, stop_sequence: null, usage: { input_tokens: 100, output_tokens: 10 } };
+  const message = { id: id("msg"), type: "message", role: "assistant", model: "mock", content, stop_reason: stop, stop_sequence: null, usage: { input_tokens: input, output_tokens: 10 } };
   if (!stream) return { type: "application/json", body: JSON.stringify(message) };
-  const events: any[] = [{ type: "message_start", message: { ...message, content: [], stop_reason: null, usage: { input_tokens: 100, output_tokens: 1 } } }, { type: "ping" }];
+  const events: any[] = [{ type: "message_start", message: { ...message, content: [], stop_reason: null, usage: { input_tokens: input, output_tokens: 1 } } }, { type: "ping" }];
   content.forEach((b, index) => {
     if (b.type === "thinking") {
       events.push({ type: "content_block_start", index, content_block: { type: "thinking", thinking: "", signature: "" } });
@@ -142,7 +142,7 @@ function responsesSeen(body: Record<string, any>): Seen {
   return { api: "openai-responses", body, tools, results };
 }
 
-function responsesAnswer(reply: Reply, stream: boolean, seed: string): { type: string; body: string } {
+function responsesAnswer(reply: Reply, stream: boolean, seed: string, input: number): { type: string; body: string } {
   let n = 0;
   const id = (kind: string): string => `${kind}_mock_${seed}_${n++}`;
   const output: any[] = [];
@@ -157,7 +157,7 @@ function responsesAnswer(reply: Reply, stream: boolean, seed: string): { type: s
     if (enc !== undefined) issuedWith.set(call.call_id, enc);
     output.push(call);
   }
-  const response = { id: id("resp"), object: "response", status: "completed", model: "mock", output, usage: { input_tokens: 100, output_tokens: 10, total_tokens: 110 } };
+  const response = { id: id("resp"), object: "response", status: "completed", model: "mock", output, usage: { input_tokens: input, output_tokens: 10, total_tokens: input + 10 } };
   if (!stream) return { type: "application/json", body: JSON.stringify(response) };
   let seq = 0;
   const events: any[] = [{ type: "response.created", response: { ...response, status: "in_progress", output: [] } }, { type: "response.in_progress", response: { ...response, status: "in_progress", output: [] } }];
@@ -204,14 +204,14 @@ function chatSeen(body: Record<string, any>): Seen {
   return { api: "openai-chat", body, tools, results };
 }
 
-function chatAnswer(reply: Reply, stream: boolean, seed: string): { type: string; body: string } {
+function chatAnswer(reply: Reply, stream: boolean, seed: string, input: number): { type: string; body: string } {
   let n = 0;
   const id = (kind: string): string => `${kind}_mock_${seed}_${n++}`;
   const calls = (reply.calls ?? []).map((c) => ({ id: id("call"), type: "function", function: { name: c.name, arguments: JSON.stringify(c.input) } }));
   const message: any = { role: "assistant", content: reply.text ?? null, ...(reply.thinking !== undefined ? { reasoning_content: reply.thinking } : {}), ...(calls.length > 0 ? { tool_calls: calls } : {}) };
   const finish = calls.length > 0 ? "tool_calls" : "stop";
   const base = { id: id("chatcmpl"), created: 1, model: "mock" };
-  const usage = { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 };
+  const usage = { prompt_tokens: input, completion_tokens: 10, total_tokens: input + 10 };
   if (!stream) return { type: "application/json", body: JSON.stringify({ ...base, object: "chat.completion", choices: [{ index: 0, message, finish_reason: finish }], usage }) };
   const chunk = (delta: any, finish_reason: string | null = null): any => ({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason }] });
   const chunks: any[] = [chunk({ role: "assistant", content: "" })];
@@ -255,7 +255,7 @@ function geminiSeen(body: Record<string, any>): Seen {
   return { api: "gemini", body, tools, results };
 }
 
-function geminiAnswer(reply: Reply, stream: boolean, seed: string): { type: string; body: string } {
+function geminiAnswer(reply: Reply, stream: boolean, seed: string, input: number): { type: string; body: string } {
   let n = 0;
   const parts: any[] = [];
   if (reply.thinking !== undefined) parts.push({ text: reply.thinking, thought: true });
@@ -266,7 +266,7 @@ function geminiAnswer(reply: Reply, stream: boolean, seed: string): { type: stri
     signedCalls.set(id, sig);
     parts.push({ functionCall: { id, name: c.name, args: c.input }, thoughtSignature: sig });
   }
-  const usageMetadata = { promptTokenCount: 100, candidatesTokenCount: 10, totalTokenCount: 110 };
+  const usageMetadata = { promptTokenCount: input, candidatesTokenCount: 10, totalTokenCount: input + 10 };
   const whole = { candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }], usageMetadata, modelVersion: "mock", responseId: `resp_${seed}` };
   if (!stream) return { type: "application/json", body: JSON.stringify(whole) };
   const chunks = parts.map((p) => ({ candidates: [{ content: { role: "model", parts: [p] }, index: 0 }], modelVersion: "mock", responseId: `resp_${seed}` }));
@@ -274,7 +274,12 @@ function geminiAnswer(reply: Reply, stream: boolean, seed: string): { type: stri
   return { type: "text/event-stream", body: chunks.map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`).join("") };
 }
 
-export async function recallModel(script: (s: Seen) => Reply, lifetimeMs = 120_000): Promise<RecallModel> {
+/**
+ * `inputTokens`: the input tokens each answer reports for the request's body. A host that decides
+ * when to compact from the usage its provider reports (Pi, OMP) needs them to grow with the body,
+ * as a provider's do.
+ */
+export async function recallModel(script: (s: Seen) => Reply, lifetimeMs = 120_000, inputTokens: (raw: string) => number = () => 100): Promise<RecallModel> {
   const model: RecallModel = { url: "", seen: [], refused: [], script, close: async () => {} };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -283,7 +288,9 @@ export async function recallModel(script: (s: Seen) => Reply, lifetimeMs = 120_0
       let out: { type: string; body: string };
       let status = 200;
       try {
-        const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+        const raw = Buffer.concat(chunks).toString("utf8");
+        const body = JSON.parse(raw);
+        const input = inputTokens(raw);
         const path = (req.url ?? "").split("?")[0];
         // Ids are a function of the request, so two proxies that send the same request get the same answer.
         const seed = createHash("sha256").update(JSON.stringify(body)).digest("hex").slice(0, 10);
@@ -291,7 +298,7 @@ export async function recallModel(script: (s: Seen) => Reply, lifetimeMs = 120_0
         if (gemini !== null) {
           const seen = geminiSeen(body);
           model.seen.push(seen);
-          out = geminiAnswer(model.script(seen), gemini[1] !== undefined, seed);
+          out = geminiAnswer(model.script(seen), gemini[1] !== undefined, seed, input);
           res.writeHead(status, { "content-type": out.type });
           return void res.end(out.body);
         }
@@ -301,7 +308,7 @@ export async function recallModel(script: (s: Seen) => Reply, lifetimeMs = 120_0
         model.seen.push(seen);
         const reply = model.script(seen);
         const answer = api === "anthropic" ? anthropicAnswer : api === "openai-chat" ? chatAnswer : responsesAnswer;
-        out = answer(reply, body.stream === true, seed);
+        out = answer(reply, body.stream === true, seed, input);
       } catch (e) {
         if (!(e instanceof RuleBroken)) throw e;
         model.refused.push(e.message);
