@@ -55,6 +55,7 @@ export function statusOf(ctx: AdminContext, sessions = STATUS_SESSIONS, names = 
     probes: o.sessions.probes, sideCalls: o.sessions.sideCalls,
     netDollars: o.pricedCliffs > 0 ? o.netDollars : null,
     refetches: [...o.byApi.values()].reduce((t, c) => ({ count: t.count + c.refetches, tokens: t.tokens + c.refetchTokens }), { count: 0, tokens: 0 }),
+    recalls: [...o.byApi.values()].reduce((t, c) => ({ calls: t.calls + c.recalls, rounds: t.rounds + c.recallRounds, tokens: t.tokens + c.recallTokens }), { calls: 0, rounds: 0, tokens: 0 }),
     events: { published: o.events.published, dropped: o.events.dropped, subscribers: o.events.subscriberCount },
     sessionCount: list.length,
     sessions: list.slice(0, sessions).map((s) => s.view(names)),
@@ -74,7 +75,12 @@ function sawtoothOf(res: ServerResponse, ctx: AdminContext, id: string): void {
 function lastCliffOf(res: ServerResponse, ctx: AdminContext, id: string): void {
   const s = ctx.observer.sessions.byId(id);
   if (s === undefined || s.lastCliff === null) json(res, 404, { error: "no such session, or no cliff in it yet" });
-  else json(res, 200, { id: s.id, model: s.model, ...s.lastCliff });
+  else {
+    const c = s.lastCliff;
+    // The recalls its summary's refs cost since, counted as the status counts them.
+    const recalls = c.cut === undefined || c.summaryFp === undefined ? undefined : s.recalls.of(c.cut, c.summaryFp);
+    json(res, 200, { id: s.id, model: s.model, ...c, ...(recalls !== undefined ? { recalls } : {}) });
+  }
 }
 
 /** Open: the proof that this proxy holds the token, for the address and port the client reached (node/admin-proof.ts). */

@@ -22,6 +22,9 @@ export interface LastCliff {
   messagesOut: number;
   tokensIn: number;
   tokensOut: number;
+  /** Which cliff it is, as re-fetches and recalls name it: where its kept tail starts, its summary's fingerprint. */
+  cut?: number;
+  summaryFp?: string;
   summary: string;
   dropped: DroppedMessage[];
 }
@@ -60,7 +63,7 @@ function roleOf(m: unknown): string {
   return keptText(r, 24);
 }
 
-export function lastCliff(summaryText: string, dropped: readonly unknown[], r: { messagesIn: number; messagesOut: number; tokensIn: number; tokensOut: number }): LastCliff {
+export function lastCliff(summaryText: string, dropped: readonly unknown[], r: { messagesIn: number; messagesOut: number; tokensIn: number; tokensOut: number; cut: number; summaryFp: string }): LastCliff {
   const shown = dropped.length > DROPPED_MAX ? dropped.slice(dropped.length - DROPPED_MAX) : dropped;
   return {
     time: new Date().toISOString(),

@@ -12,6 +12,7 @@
  * the rewrite cost beyond a cache read.
  */
 import type { Price } from "./prices.js";
+import { noRecalls, type RecallCounts } from "./after-cliff/index.js";
 import type { Usage } from "./usage.js";
 
 export interface CliffBill {
@@ -27,6 +28,8 @@ export interface CliffBill {
   readBack: number;
   /** Dollars saved, net of the rewrite; null when the model has no price or the provider sent no usage. */
   netDollars: number | null;
+  /** The model's recalls in its span (their rounds' usage is in the figures above). */
+  recalls: RecallCounts;
 }
 
 /** The extra cost of the cliff's request over reading its whole prompt from the cache. */
@@ -46,12 +49,13 @@ export class Ledger {
 
   /**
    * One request of the session: `cliff` when it made (or escalated to) a new cliff, `shed` the
-   * estimated tokens it did not send. A request that sent everything is outside any cliff's span.
+   * estimated tokens it did not send, `recall` the recalls the proxy answered for it. A request that
+   * sent everything is outside any cliff's span.
    */
-  add(cliff: boolean, shed: number, usage: Readonly<Usage> | null, price: Price | null, time: number): void {
+  add(cliff: boolean, shed: number, usage: Readonly<Usage> | null, price: Price | null, time: number, recall: Readonly<RecallCounts> | null = null): void {
     if (cliff) {
       const rewrote = usage === null ? 0 : usage.input + usage.cacheWrite;
-      this.bills.push({ time, requests: 0, shed: 0, rewrote, readBack: 0, netDollars: null });
+      this.bills.push({ time, requests: 0, shed: 0, rewrote, readBack: 0, netDollars: null, recalls: noRecalls() });
       if (this.bills.length > this.keep) this.bills.shift();
       this.cliffUsage = usage;
       this.cliffPrice = price;
@@ -62,6 +66,11 @@ export class Ledger {
     if (bill === undefined || (!cliff && shed <= 0)) return;
     bill.requests++;
     bill.shed += shed;
+    if (recall !== null) {
+      bill.recalls.calls += recall.calls;
+      bill.recalls.rounds += recall.rounds;
+      bill.recalls.tokens += recall.tokens;
+    }
     this.total.shed += shed;
     if (!cliff && usage !== null) {
       bill.readBack += usage.cacheRead;

@@ -8,6 +8,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import { getDialect, observedCalibration, summaryMessageText, type Engine, type PrepareContext, type PrepareOptions } from "../../core/index.js";
 import { EventHub } from "./events.js";
 import { lastCliff } from "./last-cliff.js";
+import { cliffRecall, recallEvent } from "./after-cliff/index.js";
 import type { RefetchRecord, RequestRecord } from "../decision/index.js";
 import { Prices, type PriceTable } from "./prices.js";
 import { modelName, requestShape, sessionKey, type RequestShape } from "./session-key.js";
@@ -181,7 +182,8 @@ export class Watched {
     const action = kind === "probe" && r.action === "pass" ? "probe" : r.action;
     const before = session?.ledger.total.netDollars ?? 0;
     const pricedBefore = session?.ledger.total.priced ?? 0;
-    session?.add({ kind, model: this.model, api: this.api, action, messagesIn: r.messagesIn, messagesOut: r.messagesOut, tokensIn: r.tokensIn, tokensOut: r.tokensOut, usage, price: o.prices.of(this.model), threshold: this.threshold, time: now, thinkingDropped });
+    const recall = cliffRecall(r.recall, this.prepared);
+    session?.add({ kind, model: this.model, api: this.api, action, messagesIn: r.messagesIn, messagesOut: r.messagesOut, tokensIn: r.tokensIn, tokensOut: r.tokensOut, usage, price: o.prices.of(this.model), threshold: this.threshold, time: now, thinkingDropped, ...(recall !== null ? { recall } : {}) });
     o.netDollars += (session?.ledger.total.netDollars ?? 0) - before;
     o.pricedCliffs += (session?.ledger.total.priced ?? 0) - pricedBefore;
     if (session !== null && kind === "turn") this.calibrate(session, r, usage);
@@ -196,7 +198,7 @@ export class Watched {
       messagesIn: r.messagesIn, messagesOut: r.messagesOut, tokensIn: r.tokensIn, tokensOut: r.tokensOut,
       rung, escalations: r.escalations, addedMs: Math.round(r.addedMs * 100) / 100, status: r.status, usage,
       ...(thinkingDropped > 0 ? { thinkingDropped } : {}),
-      ...(r.recall !== undefined ? { recall: r.recall } : {}),
+      ...(recall !== null ? { recall: recallEvent(recall, session?.recalls ?? null) } : r.recall !== undefined ? { recall: r.recall } : {}),
       ...(floor !== null ? { floor } : {}),
     });
     if (session !== null && kind === "turn" && r.refetches !== undefined) this.refetched(session, counts, r.refetches, now);
@@ -248,7 +250,7 @@ export class Watched {
   private keepCliff(session: Session, r: RequestRecord): void {
     const p = this.prepared;
     if (!this.o.options.keepLastCliff || p === null || p.baseCut <= 0) return;
-    this.o.sessions.setLastCliff(session, lastCliff(summaryMessageText(p.substituted[p.baseHead]), p.messages.slice(p.baseHead, p.baseCut), r));
+    this.o.sessions.setLastCliff(session, lastCliff(summaryMessageText(p.substituted[p.baseHead]), p.messages.slice(p.baseHead, p.baseCut), { ...r, cut: p.baseCut, summaryFp: p.summaryFp }));
   }
 }
 

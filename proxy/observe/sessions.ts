@@ -9,7 +9,7 @@
  */
 import { stringBytes } from "./kept.js";
 import { Ledger } from "./ledger.js";
-import { SessionRefetches } from "./refetches.js";
+import { SessionRecalls, SessionRefetches, type CliffRecall } from "./after-cliff/index.js";
 import type { LastCliff } from "./last-cliff.js";
 import type { Price } from "./prices.js";
 import type { RequestKind, RequestShape } from "./session-key.js";
@@ -37,6 +37,8 @@ export interface Exchange {
   time: number;
   /** Thinking blocks the provider dropped from the request (preserved thinking). */
   thinkingDropped?: number;
+  /** The model's recalls the proxy answered for it, and the cliff they count against. */
+  recall?: CliffRecall;
 }
 
 const NEW_CLIFF = new Set(["cliff", "escalate"]);
@@ -80,6 +82,8 @@ export class Session {
   observedCalibration: number | null = null;
   /** The calls that re-fetched what its cliffs dropped, by cliff (refetches.ts). */
   readonly refetches = new SessionRefetches();
+  /** The model's recalls the proxy answered, by the cliff whose summary named their refs (recalls.ts). */
+  readonly recalls = new SessionRecalls();
   /** Anything a host adds for this session (a warning given once, say). */
   readonly notes: Record<string, unknown> = {};
 
@@ -91,6 +95,8 @@ export class Session {
     this.lastSeen = e.time;
     this.thinkingDropped += e.thinkingDropped ?? 0;
     if (e.kind === "probe") return void this.probes++;
+    // A side call's recalls are paid by its session as its usage is; only a turn's fall in a cliff's bill.
+    if (e.recall !== undefined) this.recalls.add(e.recall);
     // A thread's request is no context of its own: a continue holds only the newest messages.
     if (e.action === "thread-declined" || e.action === "thread-passed") {
       this.threads++;
@@ -121,7 +127,7 @@ export class Session {
       this.baseline.shift();
       this.cliffAt.shift();
     }
-    this.ledger.add(cliff, Math.max(0, e.tokensIn - e.tokensOut), e.usage, e.price, e.time);
+    this.ledger.add(cliff, Math.max(0, e.tokensIn - e.tokensOut), e.usage, e.price, e.time, e.recall ?? null);
   }
 
   /** What the provider counted for the exchange, and its dollars at list prices. */
@@ -132,7 +138,7 @@ export class Session {
 
   /** Estimated bytes it holds: its fields, its points, its bills, and its last cliff's text. */
   bytes(): number {
-    return 600 + this.context.length * 18 + this.ledger.bills.length * 80 + lastCliffBytes(this.lastCliff) + this.refetches.bytes();
+    return 600 + this.context.length * 18 + this.ledger.bills.length * 80 + lastCliffBytes(this.lastCliff) + this.refetches.bytes() + this.recalls.bytes();
   }
 
   /** The session as `/_cliff/status` shows it; `names`: its re-fetched tools' names too (a reader with the token). */
@@ -144,9 +150,9 @@ export class Session {
       usage: { ...this.usage }, dollars: this.dollars, cacheHitRate: prompt > 0 ? this.usage.cacheRead / prompt : null,
       ...this.last, threshold: this.threshold,
       context: [...this.context], cliffAt: this.cliffAt.flatMap((c, i) => (c ? [i] : [])),
-      ledger: { ...this.ledger.total, netDollars: this.ledger.total.priced > 0 ? this.ledger.total.netDollars : null, bills: this.ledger.bills.map((b) => ({ ...b, time: new Date(b.time).toISOString() })) },
+      ledger: { ...this.ledger.total, netDollars: this.ledger.total.priced > 0 ? this.ledger.total.netDollars : null, bills: this.ledger.bills.map((b) => ({ ...b, time: new Date(b.time).toISOString(), recalls: { ...b.recalls } })) },
       started: new Date(this.started).toISOString(), lastSeen: new Date(this.lastSeen).toISOString(),
-      refetches: this.refetches.view(names),
+      refetches: this.refetches.view(names), recalls: this.recalls.view(),
       lastCliff: this.lastCliff !== null, calibration: this.calibration, observedCalibration: this.observedCalibration, ...this.notes,
     };
   }

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProxy, type RunningProxy } from "../../../proxy/index.js";
 import { BACKLOG_MAX_BYTES, EventHub } from "../../../proxy/observe/events.js";
 import { keptText, NAME_MAX } from "../../../proxy/observe/kept.js";
-import { REFETCH_CALLS, REFETCH_MESSAGES, SessionRefetches } from "../../../proxy/observe/refetches.js";
+import { REFETCH_CALLS, REFETCH_MESSAGES, SessionRefetches } from "../../../proxy/observe/after-cliff/index.js";
 import { mockUpstream, type MockUpstream } from "../../helpers/mock-upstream.js";
 import { DEEP } from "../../helpers/scale.js";
 

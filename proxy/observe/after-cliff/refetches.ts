@@ -7,9 +7,9 @@
  * body before it is kept or published (kept.ts), and each session's share is bounded: 32 cliffs,
  * 50 calls listed and 1,024 messages remembered per cliff (a re-fetch past those is not counted).
  */
-import type { RefetchesSeen } from "../../core/index.js";
-import type { RefetchRecord } from "../decision/index.js";
-import { keptName, stringBytes } from "./kept.js";
+import type { RefetchesSeen } from "../../../core/index.js";
+import type { RefetchRecord } from "../../decision/index.js";
+import { keptName, stringBytes } from "../kept.js";
 
 /** Cliffs a session keeps the re-fetches of (the newest), and calls listed per cliff. */
 export const REFETCH_CLIFFS = 32;

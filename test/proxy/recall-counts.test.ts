@@ -1,0 +1,175 @@
+/**
+ * What the proxy shows of the model's recalls, through `serve` against a scripted model that
+ * recalls: the status counts each session's recalls (calls, rounds, tokens) by the cliff whose
+ * summary named the ref, each cliff's bill its own, the totals the metrics' figures; each request's
+ * event carries its cliff and the running counts; a session's last cliff says what it cost since;
+ * `watch` shows them per session, in the header, the event's line and the last cliff; the web view's
+ * script draws them per session and per cliff. A session with no recall shows zeros everywhere.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import http from "node:http";
+import { refOf, resolveConfig, tokensOfChars } from "../../core/index.js";
+import { startProxy, type RunningProxy } from "../../proxy/index.js";
+import { recallModel, recallsIn, type RecallModel, type Reply, type Seen } from "../helpers/recall-model.js";
+import { parsePrometheus } from "../helpers/prometheus.js";
+
+const TOKEN = "recall-counts-test-token";
+const lines = (tag: string, n: number): string => Array.from({ length: n }, (_, i) => `${tag} line ${i}: value ${i * 7} at src/${tag}/mod${i}.ts`).join("\n");
+const TEXTS = Array.from({ length: 24 }, (_, i) => lines(`step${i}`, 60));
+
+function history(steps: number): unknown[] {
+  const msgs: unknown[] = [{ role: "user", content: "Fix the build." }];
+  for (let i = 0; i < steps; i++) {
+    msgs.push({ role: "assistant", content: [{ type: "text", text: `Running step ${i}.` }, { type: "tool_use", id: `tu_${i}`, name: "bash", input: { command: `make step${i}` } }] });
+    msgs.push({ role: "user", content: [{ type: "tool_result", tool_use_id: `tu_${i}`, content: TEXTS[i] }] });
+  }
+  return msgs;
+}
+
+let model: RecallModel;
+let proxy: RunningProxy;
+/** The estimated tokens of every recall answer the model was given, in order. */
+const answered: number[] = [];
+
+/** One request of a session whose model follows `script` (recall answers counted as the model saw them). */
+async function ask(session: string, steps: number, script: (s: Seen) => Reply): Promise<void> {
+  const before = model.seen.length;
+  model.script = script;
+  const r = await fetch(proxy.url + "/v1/messages", {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": "k", "anthropic-version": "2023-06-01", "x-claude-code-session-id": session },
+    body: JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 256, stream: true, tools: [{ name: "bash", input_schema: { type: "object" } }], messages: history(steps) }),
+  });
+  expect(r.status).toBe(200);
+  expect(await r.text()).not.toContain("cliff_recall");
+  for (const s of model.seen.slice(before)) for (const x of recallsIn(s)) answered.push(tokensOfChars(x.text.length));
+}
+
+/** `calls` recalls in one turn, then an answer. */
+const recalling = (...inputs: Record<string, unknown>[]) => (s: Seen): Reply => (recallsIn(s).length > 0 || inputs.length === 0 ? { text: "Found it." } : { text: "Let me look.", calls: inputs.map((input) => ({ name: "cliff_recall", input })) });
+const plain = (): Reply => ({ text: "Done." });
+
+async function get(path: string): Promise<any> {
+  const r = await fetch(proxy.url + path, { headers: { authorization: `Bearer ${TOKEN}` } });
+  return path.endsWith("metrics") ? r.text() : r.json();
+}
+/** The status once every exchange has ended (usage is read before a session is updated). */
+async function settled(requests: number): Promise<any> {
+  for (let i = 0; i < 200; i++) {
+    const s = await get("/_cliff/status");
+    if (s.sessions.reduce((n: number, x: any) => n + x.requests, 0) >= requests) return s;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error("the sessions never showed their requests");
+}
+
+function backlog(): Promise<any[]> {
+  return new Promise((resolve, reject) => {
+    const out: any[] = [];
+    let buf = "";
+    const req = http.get(proxy.url + "/_cliff/events", { headers: { authorization: `Bearer ${TOKEN}` } }, (res) => {
+      res.setEncoding("utf8");
+      res.on("data", (c: string) => {
+        buf += c;
+        for (let at = buf.indexOf("\n\n"); at >= 0; at = buf.indexOf("\n\n")) {
+          const chunk = buf.slice(0, at);
+          buf = buf.slice(at + 2);
+          if (chunk.startsWith(": live")) return void (req.destroy(), resolve(out));
+          if (chunk.startsWith("data: ")) out.push(JSON.parse(chunk.slice(6)));
+        }
+      });
+    });
+    req.on("error", reject);
+  });
+}
+
+let status: any;
+let withRecalls: any;
+let without: any;
+const sum = (xs: number[]): number => xs.reduce((n, x) => n + x, 0);
+
+beforeAll(async () => {
+  model = await recallModel(plain);
+  proxy = await startProxy({ config: resolveConfig({ thresholdTokens: 3000, keepRecent: 1, archive: false }), port: 0, upstreams: { anthropic: model.url, openai: model.url }, log: () => undefined, adminToken: TOKEN, keepAliveMs: 50 });
+  // Session "a" grows a step at a time: the first request of its first cliff recalls once, the next
+  // recalls twice in one turn, the first request of its second cliff once; then it stops.
+  const summaries: string[] = [];
+  const plan: Record<string, unknown>[][][] = [[[{ ref: refOf(TEXTS[1]) }], [{ ref: refOf(TEXTS[2]) }, { search: "mod3.ts" }]], [[{ ref: refOf(TEXTS[3]) }]]];
+  const seen: number[] = [];
+  let requests = 0;
+  while (summaries.length < 2) {
+    if (++requests >= TEXTS.length) throw new Error("session a never made its second cliff");
+    await ask("a", requests, (s) => {
+      if (recallsIn(s).length > 0 || !s.tools.includes("cliff_recall")) return plain();
+      const summary = JSON.stringify(s.body.messages[1]);
+      if (!summaries.includes(summary)) summaries.push(summary);
+      const cliff = summaries.indexOf(summary);
+      seen[cliff] = (seen[cliff] ?? 0) + 1;
+      return recalling(...(plan[cliff]?.[seen[cliff] - 1] ?? []))(s);
+    });
+  }
+  // Session "b": cliffs, never recalls.
+  for (let k = 1; k <= 8; k++) await ask("b", k, plain);
+  status = await settled(requests + 8);
+  withRecalls = status.sessions.find((x: any) => x.requests === requests);
+  without = status.sessions.find((x: any) => x.requests === 8);
+});
+afterAll(async () => {
+  await proxy?.close();
+  await model?.close();
+});
+
+describe("the status", () => {
+  it("counts a session's recalls, their rounds and tokens, by the cliff whose summary named the ref", () => {
+    expect(model.refused).toEqual([]);
+    expect(answered).toHaveLength(4);
+    expect(answered[0]).toBe(tokensOfChars(TEXTS[1].length));
+    expect(withRecalls.cliffs).toBe(2);
+    expect(withRecalls.recalls).toMatchObject({ calls: 4, rounds: 3, tokens: sum(answered) });
+    const [first, second] = withRecalls.recalls.cliffs;
+    expect(withRecalls.recalls.cliffs).toHaveLength(2);
+    expect(first).toEqual({ cut: expect.any(Number), summary: expect.stringMatching(/^[0-9a-f]{8}$/), calls: 3, rounds: 2, tokens: sum(answered.slice(0, 3)) });
+    expect(second).toMatchObject({ calls: 1, rounds: 1, tokens: answered[3] });
+    expect(second.cut).toBeGreaterThan(first.cut);
+    expect(second.summary).not.toBe(first.summary);
+  });
+
+  it("each cliff's bill counts the recalls of its span", () => {
+    expect(withRecalls.ledger.bills.map((b: any) => b.recalls)).toEqual([
+      { calls: 3, rounds: 2, tokens: sum(answered.slice(0, 3)) },
+      { calls: 1, rounds: 1, tokens: answered[3] },
+    ]);
+  });
+
+  it("a session that never recalled shows zeros, its cliffs' bills too", () => {
+    expect(without.cliffs).toBeGreaterThan(0);
+    expect(without.recalls).toEqual({ calls: 0, rounds: 0, tokens: 0, cliffs: [] });
+    for (const b of without.ledger.bills) expect(b.recalls).toEqual({ calls: 0, rounds: 0, tokens: 0 });
+  });
+
+  it("the totals are the sessions' sum and the metrics' figures", async () => {
+    expect(status.recalls).toEqual({ calls: 4, rounds: 3, tokens: sum(answered) });
+    const m = parsePrometheus(await get("/_cliff/metrics"));
+    expect(m.sum("cliffcompaction_recalls_total", { api: "anthropic" })).toBe(4);
+    expect(m.sum("cliffcompaction_recall_rounds_total", { api: "anthropic" })).toBe(3);
+    expect(m.sum("cliffcompaction_recall_tokens_total", { api: "anthropic" })).toBe(sum(answered));
+  });
+
+  it("a session's last cliff says what its refs cost since: the newest cliff's recalls, zeros for one never recalled", async () => {
+    const a = await get(`/_cliff/sessions/${withRecalls.id}/last-cliff`);
+    expect(a.recalls).toEqual({ calls: 1, rounds: 1, tokens: answered[3] });
+    expect([a.cut, a.summaryFp]).toEqual([withRecalls.recalls.cliffs[1].cut, withRecalls.recalls.cliffs[1].summary]);
+    const b = await get(`/_cliff/sessions/${without.id}/last-cliff`);
+    expect(b.recalls).toEqual({ calls: 0, rounds: 0, tokens: 0 });
+  });
+});
+
+describe("the events", () => {
+  it("a request's event carries its recalls, the cliff they count against and the running counts of that cliff and its session", async () => {
+    const events = (await backlog()).filter((e) => e.session === withRecalls.id);
+    const recalled = events.filter((e) => e.recall !== undefined);
+    expect(recalled.map((e) => [e.recall.calls, e.recall.rounds, e.recall.cliff.calls, e.recall.session.calls])).toEqual([[1, 1, 1, 1], [2, 1, 3, 3], [1, 1, 1, 4]]);
+    expect(recalled[2].recall).toMatchObject({ tokens: answered[3], ...withRecalls.recalls.cliffs[1], calls: 1, session: { calls: 4, rounds: 3, tokens: sum(answered) } });
+    expect((await backlog()).filter((e) => e.session === without.id && e.recall !== undefined)).toEqual([]);
+  });
+});
