@@ -8,6 +8,7 @@
 
 import { sha256Hex } from "./sha256.js";
 import { refOf } from "./recall/ref.js";
+import { clientFileLine, clientFileOf } from "./recall/client-file.js";
 
 /** What a dropped text was: a dropped tool result, or the full arguments of a cut call. */
 export type ArchivedKind = "result" | "call";
@@ -79,7 +80,11 @@ export function droppedLine(to: DroppedTexts, text: string, kind: ArchivedKind):
       // An export that fails leaves the summary as it is.
     }
   }
-  return writesRefs(to.cfg) ? refLine(kind, text.length, refOf(text, to.sha256)) : null;
+  if (!writesRefs(to.cfg)) return null;
+  const line = refLine(kind, text.length, refOf(text, to.sha256));
+  // A result the client itself kept out of the request: the line names the client's file, where the output is whole.
+  const file = kind === "result" ? clientFileOf(text) : null;
+  return file === null ? line : line + "\n" + clientFileLine(file);
 }
 
 /** A line and the ref line that follows it, either of which may be absent. */

@@ -5,6 +5,7 @@
  */
 import { groupDigits } from "../archive.js";
 import { REF_PATTERN } from "./ref.js";
+import { clientFileOf, clientFileNote } from "./client-file.js";
 import { searchTexts } from "./search.js";
 import type { RecallTexts } from "./texts.js";
 import type { RecallAnswer } from "./recall-answer.js";
@@ -57,7 +58,11 @@ function page(texts: RecallTexts, ref: string, offset: number): RecallAnswer {
     );
   }
   const text = found.text;
-  if (offset === 0 && text.length <= RECALL_PAGE_CHARS) return { text, isError: false, recalled: { ref, chars: text.length, given: text.length } };
+  const whole = offset === 0 && text.length <= RECALL_PAGE_CHARS;
+  // The client's placeholder for an output it kept out of the request: where the output is comes first.
+  const file = offset === 0 ? clientFileOf(text) : null;
+  const before = file === null ? "" : clientFileNote(ref, file) + "\n";
+  if (whole) return { text: before + text, isError: false, recalled: { ref, chars: text.length, given: text.length } };
   if (offset >= text.length) return fail(`The text with ref ${ref} has ${groupDigits(text.length)} characters: offset ${offset} is past its end.`);
   let end = Math.min(text.length, offset + RECALL_PAGE_CHARS);
   // A page never splits a surrogate pair (so every page is well formed where the text is).
@@ -66,7 +71,7 @@ function page(texts: RecallTexts, ref: string, offset: number): RecallAnswer {
   const note =
     `[ref ${ref}: characters ${groupDigits(offset)} to ${groupDigits(end)} of ${groupDigits(text.length)}; ` +
     (rest === 0 ? "this is the end of the text]" : `${groupDigits(rest)} remain: call again with {"ref": "${ref}", "offset": ${end}} for the next page]`);
-  return { text: note + "\n" + text.slice(offset, end), isError: false, recalled: { ref, chars: text.length, given: end - offset } };
+  return { text: before + note + "\n" + text.slice(offset, end), isError: false, recalled: { ref, chars: text.length, given: end - offset } };
 }
 
 const isHigh = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
