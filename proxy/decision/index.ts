@@ -4,7 +4,7 @@ export { bodyText } from "./body.js";
 export { compactionRequest, codexRequestKind } from "./compaction-request.js";
 export { compactionAnswerText, historyOf, isOpenAIHost, openOwnCompactions, ownCompactionItem, OWN_COMPACTION } from "./compaction-answer.js";
 export { decide, type Decision, outgoingBytes, outgoingHeaders } from "./decide.js";
-export { valueText, withValue } from "./numbers.js";
+export { editedMember, valueText, withValue } from "./numbers.js";
 export type { Action, RecallRecord, RefetchRecord, RequestRecord } from "./record.js";
 export { mergedBeta, thinkingPlan, THINKING_BINDING_BETA, type ThinkingPlan } from "./preserved-thinking.js";
 export { ERROR_BODY_LIMIT, isContextError } from "./reactive.js";

@@ -93,11 +93,6 @@ function upstreamRequest(ctx: Context, url: URL, headers: IncomingHttpHeaders, b
   return { agents: ctx.agents, url, method: "POST", headers: recallHeaders(recall, headers), body: offer(recall, body) };
 }
 
-/** Whether the recall loop can read this route's answers: not inside Code Assist's envelope, not a Gemini stream sent as one JSON array. */
-function loopReaches(route: Route, url: URL): boolean {
-  return route.envelope === undefined && !(url.pathname.endsWith(":streamGenerateContent") && url.searchParams.get("alt") !== "sse");
-}
-
 /** A recall loop's further rounds go as the first did. */
 function rounds(request: UpstreamRequest, read: (u: IncomingMessage) => void): Rounds {
   return { body: request.body as Buffer, send: (body) => send({ ...request, body }), headers: (u) => endToEnd(u.headers) as Record<string, string | string[]>, read };
@@ -116,7 +111,7 @@ async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context
   if (!shadow && answeredHere(res, ctx, route, d, watched)) return;
   // The answer is read (usage, refusals), so the upstream is offered only encodings this runtime decodes.
   const offered = withReadableOffer(req.headers);
-  const recall = shadow ? null : recallPlan(ctx.engine.config, route.api!, d.prepared, d.body, !loopReaches(route, url));
+  const recall = shadow ? null : recallPlan(ctx.engine.config, route.api!, d.prepared, d.body, { envelope: route.envelope, url });
   const request = upstreamRequest(ctx, url, outgoingHeaders(offered, d), d.body, recall);
   // The text is written out already; only an escalation needs it again, and it is decoded anew then:
   // two hundred requests awaiting their answers need not hold a copy of their history each.

@@ -7,9 +7,9 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { answerRecall, RECALL_TOOL_NAME, recallLine, type RecallAnswer, type RecallTexts } from "../../core/index.js";
-import { valueText, withValue } from "../decision/index.js";
+import { editedMember, valueText, withValue } from "../decision/index.js";
 import { SseReader } from "./sse.js";
-import type { CallAnswer, ModelTurn, RecallApi } from "./types.js";
+import type { CallAnswer, ModelTurn, RecallApi, SseEvent, StreamReader } from "./types.js";
 
 /** Recall rounds one client request may take. */
 export const MAX_RECALL_ROUNDS = 3;
@@ -41,6 +41,12 @@ export function continued(body: string, key: string, items: readonly unknown[]):
   const empty = list.slice(1, close).trim() === "";
   const added = items.map((i) => JSON.stringify(i)).join(",");
   return withValue(body, key, list.slice(0, close) + (empty ? "" : ",") + added + "]") ?? body;
+}
+
+/** The continuation of `body` in `api`'s form: inside its envelope when it has one. */
+function continuedIn(api: RecallApi, body: string, items: readonly unknown[]): string {
+  if (api.envelope === undefined) return continued(body, api.listKey, items);
+  return editedMember(body, api.envelope, (request) => continued(request, api.listKey, items)) ?? body;
 }
 
 /** The recalls of a turn answered; the client's calls beside them left unrun. Null: the turn made no recall. */
@@ -80,7 +86,7 @@ function readAll(upstream: IncomingMessage, limit: number): Promise<{ bytes: Buf
 
 /** The next round: the conversation so far with the turn and its answers, sent upstream. */
 async function nextRound(c: LoopContext, body: { text: string }, turn: ModelTurn, answers: CallAnswer[]): Promise<IncomingMessage> {
-  body.text = continued(body.text, c.api.listKey, [...turn.items, ...c.api.resultItems(turn, answers)]);
+  body.text = continuedIn(c.api, body.text, [...turn.items, ...c.api.resultItems(turn, answers)]);
   const upstream = await c.send(Buffer.from(body.text, "utf8"));
   c.onRound(upstream);
   return upstream;
@@ -120,7 +126,7 @@ async function loopJson(first: IncomingMessage, res: ServerResponse, c: LoopCont
 }
 
 /** One round's events through the stream; resolves when the upstream's answer has ended. */
-function pump(upstream: IncomingMessage, reader: SseReader): Promise<void> {
+function pump(upstream: IncomingMessage, reader: StreamReader): Promise<void> {
   return new Promise((resolve) => {
     upstream.on("data", (chunk: Buffer) => reader.push(chunk));
     upstream.on("end", () => (reader.end(), resolve()));
@@ -146,7 +152,8 @@ async function loopStream(first: IncomingMessage, res: ServerResponse, c: LoopCo
       stream.fail(`cliffcompaction: the upstream refused a recall round (${upstream.statusCode}): ${read.bytes.toString("utf8").slice(0, 500)}`);
       break;
     }
-    await pump(upstream, new SseReader((e) => stream.event(e)));
+    const emit = (e: SseEvent): void => stream.event(e);
+    await pump(upstream, c.api.streamReader?.(emit) ?? new SseReader(emit));
     const turn = stream.ended();
     const recall = turn === null || round >= MAX_RECALL_ROUNDS ? null : answered(turn, c);
     if (turn === null || recall === null || gone) {
@@ -161,6 +168,6 @@ async function loopStream(first: IncomingMessage, res: ServerResponse, c: LoopCo
 
 /** The client's answer to a request that offered the tool, from the upstream's first answer on. */
 export function recallLoop(first: IncomingMessage, res: ServerResponse, c: LoopContext): Promise<void> {
-  const streamed = /event-stream/i.test(String(first.headers["content-type"] ?? ""));
+  const streamed = c.api.streamReader !== undefined || /event-stream/i.test(String(first.headers["content-type"] ?? ""));
   return streamed ? loopStream(first, res, c) : loopJson(first, res, c);
 }

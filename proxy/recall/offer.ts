@@ -4,7 +4,7 @@
  * on every request: a function of the API alone. Never when the client has a tool of that name.
  */
 import { RECALL_INPUT_SCHEMA, RECALL_TOOL_DESCRIPTION, RECALL_TOOL_NAME, type DialectName } from "../../core/index.js";
-import { valueText, withValue } from "../decision/index.js";
+import { editedMember, valueText, withValue } from "../decision/index.js";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -49,10 +49,18 @@ function toolNames(tools: readonly unknown[]): string[] {
 
 /**
  * `body` (the outgoing request's text) with the tool added, or null: the client has a tool of that
- * name, or its tools are not a list. Gemini's declarations go into the first tool that has some
- * (in the form the client uses), else into a tool of their own.
+ * name, or its tools are not a list. `envelope`: the body's member that holds the request (Code
+ * Assist's `request`), where the tools are.
  */
-export function withRecallTool(api: DialectName, body: string): string | null {
+export function withRecallTool(api: DialectName, body: string, envelope?: string): string | null {
+  return envelope === undefined ? withTool(api, body) : editedMember(body, envelope, (request) => withTool(api, request));
+}
+
+/**
+ * The request's text with the tool added (null: not offered). Gemini's declarations go into the
+ * first tool that has some (in the form the client uses), else into a tool of their own.
+ */
+function withTool(api: DialectName, body: string): string | null {
   const text = valueText(body, "tools");
   let tools: unknown;
   try {

@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { RecallTexts, tokensOfChars, type Config, type DialectName, type PrepareContext, type RecallAnswer } from "../../core/index.js";
 import type { RecallRecord } from "../decision/index.js";
-import { recallApiOf } from "./apis.js";
+import { recallApiOf, type RecallRoute } from "./apis.js";
 import { recallLoop } from "./loop.js";
 import { withRecallTool } from "./offer.js";
 import type { RecallApi } from "./types.js";
@@ -31,12 +31,11 @@ export interface RecallPlan {
   answer(first: IncomingMessage, res: ServerResponse, rounds: Rounds): Promise<void>;
 }
 
-/** The plan for a decided request, or null: no tool for it. */
-/** `unreached`: the loop cannot read the route's answers (Code Assist's envelope, a Gemini stream as one JSON array). */
-export function recallPlan(cfg: Config, api: DialectName, prepared: PrepareContext | null, body: Buffer, unreached = false): RecallPlan | null {
-  if (unreached || !cfg.recallTool || cfg.shadow || prepared === null || !prepared.modified || prepared.baseCut <= 0) return null;
-  const loop = recallApiOf(api, prepared.body);
-  if (loop === null || withRecallTool(api, body.toString("utf8")) === null) return null;
+/** The plan for a decided request, or null: no tool for it. `route`: where it goes (its envelope, its URL). */
+export function recallPlan(cfg: Config, api: DialectName, prepared: PrepareContext | null, body: Buffer, route?: RecallRoute): RecallPlan | null {
+  if (!cfg.recallTool || cfg.shadow || prepared === null || !prepared.modified || prepared.baseCut <= 0) return null;
+  const loop = recallApiOf(api, prepared.body, route);
+  if (loop === null || withRecallTool(api, body.toString("utf8"), loop.envelope) === null) return null;
   return new Plan(api, loop, prepared, cfg);
 }
 
@@ -47,7 +46,7 @@ class Plan implements RecallPlan {
   constructor(private readonly api: DialectName, private readonly loop: RecallApi, private readonly prepared: PrepareContext, private readonly cfg: Config) {}
 
   offer(body: Buffer): Buffer {
-    const text = withRecallTool(this.api, body.toString("utf8"));
+    const text = withRecallTool(this.api, body.toString("utf8"), this.loop.envelope);
     return text === null ? body : Buffer.from(text, "utf8");
   }
 

@@ -26,6 +26,10 @@ export const NOT_RUN =
 export interface RecallApi {
   /** Where the request keeps its conversation (`messages`, `input`, `contents`). */
   readonly listKey: string;
+  /** The body's member that holds the request, conversation and tools (Code Assist's `request`); absent: the body itself. */
+  readonly envelope?: string;
+  /** How a stream that is not server-sent events (a Gemini stream as one JSON array) is read: its chunks given as events. */
+  readonly streamReader?: (emit: (e: SseEvent) => void) => StreamReader;
   /** The model's turn in a whole (non-streamed) answer. */
   turnOf(answer: Record<string, unknown>): ModelTurn;
   /** The items that answer each of the turn's calls, in its order. */
@@ -34,6 +38,12 @@ export interface RecallApi {
   merged(answers: readonly Record<string, unknown>[], lines: readonly string[][]): Record<string, unknown>;
   /** A streamed answer written to the client as its rounds arrive. */
   stream(write: (chunk: string) => void): ApiStream;
+}
+
+/** A stream's bytes read as they arrive. */
+export interface StreamReader {
+  push(chunk: Buffer): void;
+  end(): void;
 }
 
 /** One server-sent event. */

@@ -23,6 +23,8 @@ export interface Seen {
   tools: string[];
   /** The answers the request carries to the model's last calls (their text), by call name. */
   results: { name: string; text: string; isError: boolean }[];
+  /** Code Assist: the body around the request (`body` is the request under its `request`). */
+  envelope?: Record<string, any>;
 }
 
 export interface RecallModel {
@@ -237,6 +239,8 @@ function geminiSeen(body: Record<string, any>): Seen {
   for (let i = 0; i < contents.length; i++) {
     const c = contents[i];
     rule(c.role === "user" || c.role === "model", `contents[${i}]: role must be user or model`);
+    rule(i === 0 || c.role !== contents[i - 1].role, "Please ensure that multiturn requests alternate between user and model.");
+    for (const p of c.parts ?? []) rule(!(p.text === "" && Object.keys(p).length === 1), `contents[${i}]: Unable to submit request because it has an empty text parameter. Add a value to the parameter and try again.`);
     const calls = (c.parts ?? []).filter((p: any) => p.functionCall !== undefined);
     for (const p of calls) {
       const sig = signedCalls.get(p.functionCall.id);
@@ -255,7 +259,26 @@ function geminiSeen(body: Record<string, any>): Seen {
   return { api: "gemini", body, tools, results };
 }
 
-function geminiAnswer(reply: Reply, stream: boolean, seed: string, input: number): { type: string; body: string } {
+/** Code Assist's envelope and the request inside it: fields it does not know are refused, as its JSON parser refuses them. */
+const CODE_ASSIST_FIELDS = ["model", "project", "user_prompt_id", "request", "enabled_credit_types"];
+const CODE_ASSIST_REQUEST_FIELDS = ["contents", "systemInstruction", "cachedContent", "tools", "toolConfig", "labels", "safetySettings", "generationConfig", "session_id"];
+
+function codeAssistRequest(body: Record<string, any>): Record<string, any> {
+  for (const k of Object.keys(body)) rule(CODE_ASSIST_FIELDS.includes(k), `Invalid JSON payload received. Unknown name "${k}": Cannot find field.`);
+  rule(typeof body.model === "string", "model is required");
+  rule(body.request !== null && typeof body.request === "object" && !Array.isArray(body.request), "request is required");
+  for (const k of Object.keys(body.request)) rule(CODE_ASSIST_REQUEST_FIELDS.includes(k), `Invalid JSON payload received. Unknown name "${k}" at 'request': Cannot find field.`);
+  return body.request;
+}
+
+/** How a Gemini answer goes out: whole, streamed (as SSE events or one JSON array), each answer in Code Assist's envelope or not. */
+interface GeminiForm {
+  stream: boolean;
+  sse: boolean;
+  codeAssist: boolean;
+}
+
+function geminiAnswer(reply: Reply, form: GeminiForm, seed: string, input: number): { type: string; body: string } {
   let n = 0;
   const parts: any[] = [];
   if (reply.thinking !== undefined) parts.push({ text: reply.thinking, thought: true });
@@ -267,11 +290,24 @@ function geminiAnswer(reply: Reply, stream: boolean, seed: string, input: number
     parts.push({ functionCall: { id, name: c.name, args: c.input }, thoughtSignature: sig });
   }
   const usageMetadata = { promptTokenCount: input, candidatesTokenCount: 10, totalTokenCount: input + 10 };
+  const wrap = (c: object): string => JSON.stringify(form.codeAssist ? { response: c, traceId: `trace_${seed}` } : c);
   const whole = { candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }], usageMetadata, modelVersion: "mock", responseId: `resp_${seed}` };
-  if (!stream) return { type: "application/json", body: JSON.stringify(whole) };
+  if (!form.stream) return { type: "application/json", body: wrap(whole) };
   const chunks = parts.map((p) => ({ candidates: [{ content: { role: "model", parts: [p] }, index: 0 }], modelVersion: "mock", responseId: `resp_${seed}` }));
   chunks.push({ candidates: [{ content: { role: "model", parts: [{ text: "" }] }, finishReason: "STOP", index: 0 }], usageMetadata, modelVersion: "mock", responseId: `resp_${seed}` } as any);
-  return { type: "text/event-stream", body: chunks.map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`).join("") };
+  if (!form.sse) return { type: "application/json", body: `[${chunks.map(wrap).join(",\r\n")}]` };
+  return { type: "text/event-stream", body: chunks.map((c) => `data: ${wrap(c)}\r\n\r\n`).join("") };
+}
+
+/** A body written in a few pieces, cut anywhere (in a string, in a character), as a stream arrives. */
+async function writePieces(res: http.ServerResponse, body: string): Promise<void> {
+  const bytes = Buffer.from(body, "utf8");
+  const cuts = [0, Math.floor(bytes.length / 3), Math.floor((bytes.length * 2) / 3) + 1, bytes.length];
+  for (let i = 1; i < cuts.length; i++) {
+    res.write(bytes.subarray(cuts[i - 1], cuts[i]));
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  res.end();
 }
 
 /**
@@ -291,16 +327,18 @@ export async function recallModel(script: (s: Seen) => Reply, lifetimeMs = 120_0
         const raw = Buffer.concat(chunks).toString("utf8");
         const body = JSON.parse(raw);
         const input = inputTokens(raw);
-        const path = (req.url ?? "").split("?")[0];
+        const url = new URL(req.url ?? "/", "http://x");
+        const path = url.pathname;
         // Ids are a function of the request, so two proxies that send the same request get the same answer.
         const seed = createHash("sha256").update(JSON.stringify(body)).digest("hex").slice(0, 10);
-        const gemini = /:(stream)?[gG]enerateContent$/.exec(path);
+        const gemini = /(\/v\d+[a-z]*internal)?:(stream)?[gG]enerateContent$/.exec(path);
         if (gemini !== null) {
-          const seen = geminiSeen(body);
+          const codeAssist = gemini[1] !== undefined;
+          const seen = { ...geminiSeen(codeAssist ? codeAssistRequest(body) : body), ...(codeAssist ? { envelope: body } : {}) };
           model.seen.push(seen);
-          out = geminiAnswer(model.script(seen), gemini[1] !== undefined, seed, input);
+          out = geminiAnswer(model.script(seen), { stream: gemini[2] !== undefined, sse: url.searchParams.get("alt") === "sse", codeAssist }, seed, input);
           res.writeHead(status, { "content-type": out.type });
-          return void res.end(out.body);
+          return void writePieces(res, out.body);
         }
         const api = path.endsWith("/chat/completions") ? "openai-chat" : /\/messages$/.test(path) ? "anthropic" : path.endsWith("/responses") ? "openai-responses" : null;
         if (api === null) throw new RuleBroken(`no route ${path}`);

@@ -120,9 +120,9 @@ describe("proxy: the Gemini API", () => {
     for (const p of paths) expect(compacted.some((b) => b.path === p), p).toBe(true);
     for (const b of loop.sent) {
       expect(b.whole.systemInstruction.parts[0].text).toBe("You are Gemini CLI, an interactive CLI agent.");
-      // The client's declarations as it sent them; a compacted request answered as SSE or JSON also offers cliff_recall after them.
+      // The client's declarations as it sent them; a compacted request (in each of the three answer shapes) also offers cliff_recall after them.
       const declared = b.whole.tools[0].functionDeclarations.map((f: any) => f.name);
-      const offered = b.path.endsWith(":streamGenerateContent") || !JSON.stringify(b.contents).includes("summary of your previous actions") ? [] : ["cliff_recall"];
+      const offered = !JSON.stringify(b.contents).includes("summary of your previous actions") ? [] : ["cliff_recall"];
       expect(declared).toEqual([...body([]).tools[0].functionDeclarations.map((f) => f.name), ...offered]);
     }
     const s = await status();
@@ -162,6 +162,9 @@ describe("proxy: the Gemini API", () => {
       expect(Object.keys(b.whole)).toEqual(["model", "project", "user_prompt_id", "request"]);
       expect([b.whole.model, b.whole.project, b.whole.user_prompt_id, b.whole.request.session_id]).toEqual(["gemini-3.5-flash-ca", "proj-123", "prompt-1", "sess-ca"]);
       expect(b.whole.request.systemInstruction.parts[0].text).toBe("You are Gemini CLI, an interactive CLI agent.");
+      // A compacted request offers cliff_recall inside the envelope, after the client's declarations.
+      const declared = b.whole.request.tools[0].functionDeclarations.map((f: any) => f.name);
+      expect(declared).toEqual([...body([]).tools[0].functionDeclarations.map((f) => f.name), ...(summaryIn(b.contents) ? ["cliff_recall"] : [])]);
     }
     expect(codeAssist.seen.every((x) => x.headers.authorization === "Bearer ya29.oauth-test")).toBe(true);
     const session = (await status()).sessions.find((x: any) => x.model === "gemini-3.5-flash-ca");
