@@ -7,6 +7,8 @@
  * never sees the provider's answer: no ladder, no fallback, no bill. Settings that need more than
  * the request (the session's calibration, an idle gap) are not applied, and the answer names the
  * ones that are on. Session text goes both ways: a content endpoint, the owner's token on loopback too.
+ * A Gemini call may name the request's `path`: the model it names, or Code Assist's envelope
+ * (`/v1internal:generateContent`), read as the proxy reads them (routes.ts).
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { isObj, type DialectName } from "../../core/index.js";
@@ -14,9 +16,10 @@ import { decide } from "../decision/index.js";
 import type { Context } from "./context.js";
 import { errorBody, overBudgetMessage } from "./refusal.js";
 import { readUpTo } from "./upstream.js";
+import { routeOf, type Route, type UpstreamName } from "../routes.js";
 
 export const COMPACT_PATH = "/_cliff/v1/compact";
-const APIS: readonly DialectName[] = ["anthropic", "openai-chat", "openai-responses"];
+const APIS: readonly DialectName[] = ["anthropic", "openai-chat", "openai-responses", "gemini"];
 /** Room for the body's text inside a JSON string (quotes and backslashes escaped) and the headers. */
 const CALL_MARGIN = 1024 * 1024;
 
@@ -85,6 +88,19 @@ async function readCall(req: IncomingMessage, limit: number): Promise<{ call: Re
   return { call };
 }
 
+/** Where a Gemini request's model and request are, from the call's `path` (none: the body is the request); a string saying why not. */
+function whereOf(api: DialectName, path: unknown): Pick<Route, "model" | "envelope"> | string {
+  if (path === undefined) return {};
+  if (api !== "gemini") return "path is read for the gemini api only";
+  if (typeof path !== "string" || !path.startsWith("/")) return "path must be the request's path, a string that opens with /";
+  const route = routeOf("POST", path.split("?")[0], {});
+  if (route.api !== "gemini") return `path ${JSON.stringify(path.slice(0, 200))} is not a Gemini or Code Assist generate method`;
+  return { model: route.model, envelope: route.envelope };
+}
+
+/** The shape of the named API's errors. */
+const shapeOf = (api: DialectName): UpstreamName => (api === "anthropic" ? "anthropic" : api === "gemini" ? "gemini" : "openai");
+
 /** Answers one call of the endpoint (the caller matched the method and the path). */
 export async function compactEndpoint(req: IncomingMessage, res: ServerResponse, ctx: Context): Promise<void> {
   if (!ctx.access.allow(req, res, "content")) return void req.resume();
@@ -101,16 +117,18 @@ export async function compactEndpoint(req: IncomingMessage, res: ServerResponse,
     return plainError(res, 400, "invalid_request_error", `unknown api ${JSON.stringify(api ?? null).slice(0, 64)}: one of ${APIS.join(", ")}`);
   }
   const name = api as DialectName;
-  const shape = name === "anthropic" ? "anthropic" : "openai";
+  const shape = shapeOf(name);
   const bad = (message: string): void => {
     ctx.stats.compactCall(name, "invalid");
     answer(res, 400, errorBody(shape, "invalid_request_error", message));
   };
   if (typeof call.body !== "string") return bad("body must be the request body as the client sent it, a string");
+  const where = whereOf(name, call.path);
+  if (typeof where === "string") return bad(where);
   const original = call.body;
   const raw = Buffer.from(original, "utf8");
   if (raw.length > limit) return result(res, ctx, name, original, {}, { action: "pass", tokensBefore: 0, tokensAfter: 0, rung: 0, reason: "oversize" });
-  const d = decide(ctx.engine, ctx.options.threshold, name, raw, headersOf(call.headers), undefined, ctx.options.preservedThinking);
+  const d = decide(ctx.engine, ctx.options.threshold, name, raw, headersOf(call.headers), undefined, ctx.options.preservedThinking, where);
   if (d.text !== null && d.parsed === null) return bad("body is not a JSON object");
   if (d.text === null) return bad("body is not JSON");
   const p = d.prepared;

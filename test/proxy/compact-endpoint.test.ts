@@ -37,7 +37,7 @@ afterAll(async () => {
 
 async function proxy(cfg: Partial<Config> = CFG, more: Partial<ProxyOptions> = {}): Promise<RunningProxy> {
   // A gateway cannot answer a recall, so the endpoint never offers the tool: compared with a proxy that does not either.
-  const p = await startProxy({ config: resolveConfig({ recallTool: false, ...cfg }), port: 0, upstreams: { anthropic: mock.url, openai: mock.url + "/v1" }, adminToken: TOKEN, ...more });
+  const p = await startProxy({ config: resolveConfig({ recallTool: false, ...cfg }), port: 0, upstreams: { anthropic: mock.url, openai: mock.url + "/v1", gemini: mock.url, codeassist: mock.url }, adminToken: TOKEN, ...more });
   proxies.push(p);
   return p;
 }
@@ -125,6 +125,55 @@ describe("POST /_cliff/v1/compact", () => {
     });
   }
 
+  /** A Gemini CLI-shaped session: the history up to each function response, as the Gemini API's request. */
+  function geminiRequests(): Record<string, unknown>[] {
+    const contents: unknown[] = [{ role: "user", parts: [{ text: "Fix the failing tests." }] }];
+    const out: Record<string, unknown>[] = [];
+    for (let i = 0; i < 14; i++) {
+      contents.push({ role: "model", parts: [{ functionCall: { id: `c${i}`, name: "run_shell_command", args: { command: `make test${i}` } }, thoughtSignature: `sig${i}` }] });
+      contents.push({ role: "user", parts: [{ functionResponse: { id: `c${i}`, name: "run_shell_command", response: { output: `test${i} line\n`.repeat(120 + i) } } }] });
+      out.push({ contents: [...contents], systemInstruction: { parts: [{ text: "You are Gemini CLI." }] }, tools: [{ functionDeclarations: [{ name: "run_shell_command" }] }] });
+    }
+    return out;
+  }
+
+  const GEMINI_FORMS = [
+    { name: "the Gemini API (the model in the path)", path: "/v1beta/models/gemini-3-pro:streamGenerateContent?alt=sse", headers: { "x-goog-api-key": "k" }, wrap: (r: unknown): unknown => r },
+    { name: "Code Assist (the request under `request`)", path: "/v1internal:streamGenerateContent?alt=sse", headers: { authorization: "Bearer ya29.test" }, wrap: (r: unknown): unknown => ({ model: "gemini-3-pro", project: "proj-1", user_prompt_id: "p-1", request: r }) },
+  ];
+
+  for (const form of GEMINI_FORMS) {
+    it(`gemini, ${form.name}: every request of a session, with its path, gives the bytes the proxy sends`, async () => {
+      mock.override = (r) => (r.path.includes("enerateContent") ? { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ candidates: [{ content: { role: "model", parts: [{ text: "ok" }] }, finishReason: "STOP" }] }) } : undefined);
+      try {
+        const [endpoint, sender] = [await proxy(), await proxy()];
+        const actions = new Set<string>();
+        for (const [k, request] of geminiRequests().entries()) {
+          const body = JSON.stringify(form.wrap(request));
+          const sent = await through(sender, form.path, body, form.headers);
+          const answer = await compact(endpoint, { api: "gemini", body, headers: form.headers, path: form.path });
+          expectSame(answer, sent, form.headers, `request ${k}`);
+          actions.add(answer.json.verdict.action);
+        }
+        expect(actions.has("cliff")).toBe(true);
+      } finally {
+        mock.override = undefined;
+      }
+    });
+  }
+
+  it("gemini: a path that is not a generate method, or a path for another api, is refused in the API's error shape", async () => {
+    const p = await proxy();
+    const body = JSON.stringify(geminiRequests()[3]);
+    const notGenerate = await compact(p, { api: "gemini", body, path: "/v1beta/models/gemini-3-pro:countTokens" });
+    expect(notGenerate.status).toBe(400);
+    expect(notGenerate.json.error).toMatchObject({ code: 400, status: "INVALID_ARGUMENT" });
+    expect(notGenerate.json.error.message).toMatch(/^cliffcompaction: path .* is not a Gemini or Code Assist generate method/);
+    const other = await compact(p, { api: "anthropic", body: JSON.stringify({ messages: [] }), path: "/v1/messages" });
+    expect(other.status).toBe(400);
+    expect(other.json).toMatchObject({ type: "error", error: { type: "invalid_request_error", message: "cliffcompaction: path is read for the gemini api only" } });
+  });
+
   it("says which settings that depend on more than the request it did not apply", async () => {
     const body = requests(APIS[0])[3];
     expect((await compact(await proxy(), { api: "anthropic", body })).json.notApplied).toEqual([]);
@@ -147,7 +196,7 @@ describe("POST /_cliff/v1/compact", () => {
 
   it("refuses an unknown api with a 400 {error:{type,message}}, a bad body in the named API's error shape", async () => {
     const p = await proxy();
-    for (const bad of [{ api: "gemini", body: "{}" }, { body: "{}" }, "not json", "[1,2]"]) {
+    for (const bad of [{ api: "vertex", body: "{}" }, { body: "{}" }, "not json", "[1,2]"]) {
       const r = await compact(p, bad);
       expect(r.status, JSON.stringify(bad)).toBe(400);
       expect(Object.keys(r.json)).toEqual(["error"]);
