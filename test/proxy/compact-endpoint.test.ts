@@ -137,7 +137,7 @@ describe("POST /_cliff/v1/compact", () => {
     return out;
   }
 
-  const GEMINI_FORMS = [
+  const GEMINI_FORMS: { name: string; path: string; headers: Record<string, string>; wrap: (r: unknown) => unknown }[] = [
     { name: "the Gemini API (the model in the path)", path: "/v1beta/models/gemini-3-pro:streamGenerateContent?alt=sse", headers: { "x-goog-api-key": "k" }, wrap: (r: unknown): unknown => r },
     { name: "Code Assist (the request under `request`)", path: "/v1internal:streamGenerateContent?alt=sse", headers: { authorization: "Bearer ya29.test" }, wrap: (r: unknown): unknown => ({ model: "gemini-3-pro", project: "proj-1", user_prompt_id: "p-1", request: r }) },
   ];
