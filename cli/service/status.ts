@@ -43,6 +43,8 @@ export function proxyLine(url: string, status: Record<string, unknown>): string 
   if (sessions !== undefined) parts.push(count(sessions, "session"));
   if (store !== undefined) parts.push(`store ${n(store.entries)} ${store.entries === 1 ? "entry" : "entries"} (${n(Math.round((store.bytes ?? 0) / 1024))} KiB)`);
   parts.push(count(status.requests, "request"));
+  const recalls = status.recalls as { calls?: number; tokens?: number } | undefined;
+  if (recalls !== undefined) parts.push(count(recalls.calls ?? 0, "recall") + ((recalls.calls ?? 0) > 0 ? ` (${n(recalls.tokens ?? 0)} tokens)` : ""));
   return `${url} answers: ${parts.join(", ")}${status.logFile ? `; log ${String(status.logFile)}` : ""}`;
 }
 

@@ -1,10 +1,10 @@
 /** `watch`'s view of one session's last cliff: the summary it sent beside what it dropped, side by side. */
 import type { LastCliff } from "../../proxy/observe/index.js";
-import { fit, int } from "./frame.js";
+import { fit, int, recalls } from "./frame.js";
 import { inertCell, takeWidth, textWidth } from "../terminal-text.js";
 
-/** A session's last cliff as the proxy serves it, with the session it belongs to. */
-export type CliffView = LastCliff & { id: string; model: string };
+/** A session's last cliff as the proxy serves it, with the session it belongs to and the recalls its refs cost since. */
+export type CliffView = LastCliff & { id: string; model: string; recalls?: { calls: number; tokens: number } };
 
 /** Text made inert and wrapped to `width` terminal cells a line (wide characters 2), long words cut. */
 export function wrap(text: string, width: number): string[] {
@@ -37,7 +37,7 @@ export function cliffFrame(c: CliffView, width: number, height: number, scroll: 
   const left = wrap(c.summary, half);
   const right = c.dropped.flatMap((d) => wrap(`[${d.role}, ${int(d.chars)} chars] ${d.text}${d.text.length < d.chars ? " …" : ""}`, half));
   const head = [
-    fit(`last cliff of ${c.id} (${c.model}) at ${c.time.slice(0, 19).replace("T", " ")}: ${int(c.messagesIn)}→${int(c.messagesOut)} msgs, ${int(c.tokensIn)}→${int(c.tokensOut)} tokens`, width).trimEnd(),
+    fit(`last cliff of ${c.id} (${c.model}) at ${c.time.slice(0, 19).replace("T", " ")}: ${int(c.messagesIn)}→${int(c.messagesOut)} msgs, ${int(c.tokensIn)}→${int(c.tokensOut)} tokens${c.recalls !== undefined ? `, recalls since ${recalls(c.recalls)}` : ""}`, width).trimEnd(),
     `${fit("SUMMARY SENT", half)} │ DROPPED (${int(c.dropped.length)} messages)`,
   ];
   const rows = Math.max(1, height - head.length - 1);

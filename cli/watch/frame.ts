@@ -24,7 +24,9 @@ export interface WatchEvent {
   status: number;
   shadow?: boolean;
   usage: { input: number; cacheRead: number; cacheWrite: number; output: number } | null;
-  /** A `refetch` event's own fields (proxy/observe/refetches.ts). */
+  /** The recalls the proxy answered for the request, and the running counts of its cliff (proxy/observe/after-cliff/recalls.ts). */
+  recall?: { calls: number; rounds: number; tokens: number; cliff?: { calls: number; tokens: number } };
+  /** A `refetch` event's own fields (proxy/observe/after-cliff/refetches.ts). */
   count?: number;
   tokens?: number;
   cut?: number;
@@ -61,6 +63,9 @@ export function short(n: number): string {
   return (n / 1e6).toFixed(a < 1e7 ? 1 : 0) + "M";
 }
 
+/** Recalls and their tokens in a few cells: `0`, or `2 (7.9k)`. */
+export const recalls = (r: { calls?: number; tokens?: number } | undefined): string => ((r?.calls ?? 0) === 0 ? "0" : `${int(r!.calls!)} (${short(r!.tokens ?? 0)})`);
+
 export const dollars = (d: number | null | undefined): string => (d === null || d === undefined ? "—" : `${d < 0 ? "-" : ""}$${Math.abs(d).toFixed(Math.abs(d) < 10 ? 3 : 2)}`);
 
 export function duration(ms: number): string {
@@ -81,7 +86,7 @@ function header(s: any, state: FrameState): string[] {
   const c = s.config ?? {};
   const top = `${state.paused ? "PAUSED · " : ""}cliffcompaction ${s.version ?? ""} · ${state.url} · up ${duration((s.uptimeSeconds ?? 0) * 1000)} · threshold ${typeof s.thresholdShare === "number" ? `${Math.round(s.thresholdShare * 100)}% of each model's window` : s.thresholdRule === "default" ? "by model" : int(c.thresholdTokens ?? 0)} · keepRecent ${c.keepRecent ?? "?"}${c.shadow ? " · shadow" : ""}`;
   const u = s.usage ?? { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
-  const fallbacks = ((s.fallbacks ?? 0) > 0 ? ` · fallbacks ${int(s.fallbacks)}` : "") + ((s.answered ?? 0) > 0 ? ` · compactions answered ${int(s.answered)}` : "") + ((s.refetches?.count ?? 0) > 0 ? ` · re-fetches ${int(s.refetches.count)} (${short(s.refetches.tokens ?? 0)} tokens)` : "");
+  const fallbacks = ((s.fallbacks ?? 0) > 0 ? ` · fallbacks ${int(s.fallbacks)}` : "") + ((s.answered ?? 0) > 0 ? ` · compactions answered ${int(s.answered)}` : "") + ((s.refetches?.count ?? 0) > 0 ? ` · re-fetches ${int(s.refetches.count)} (${short(s.refetches.tokens ?? 0)} tokens)` : "") + ((s.recalls?.calls ?? 0) > 0 ? ` · recalls ${int(s.recalls.calls)} (${short(s.recalls.tokens ?? 0)} tokens)` : "");
   const totals = `requests ${int(s.compactable ?? 0)} · cliffs ${int(s.cliffs ?? 0)} · reuses ${int(s.reuses ?? 0)}${fallbacks} · saved ${short(s.tokensSaved ?? 0)} tokens, net ${dollars(s.netDollars)}${(s.netDollars ?? 0) < 0 ? NEGATIVE_NET : ""}`;
   const provider = `provider's count: input ${short(u.input)} · cache read ${short(u.cacheRead)} · cache write ${short(u.cacheWrite)} · output ${short(u.output)}`;
   const models = Object.entries(s.windows ?? {}) as [string, any][];
@@ -91,12 +96,17 @@ function header(s: any, state: FrameState): string[] {
 }
 
 const COLUMNS = "  SESSION     MODEL               CONTEXT";
+const RECALLS_HEAD = "   RECALLS";
+/** The narrowest frame whose session rows hold the recalls column beside a sparkline of 8 cells. */
+export const RECALLS_FROM = 108;
 
 function sessionRows(s: any, state: FrameState, width: number, rows: number, plain: boolean): string[] {
   const sessions: any[] = s.sessions ?? [];
   if (sessions.length === 0) return ["  no sessions yet"];
   const ceiling = s.config?.thresholdTokens ?? 0;
-  const rightHead = "  MSGS CUT   TOKENS IN→OUT  CLIFFS   HIT      NET    AGE";
+  // The recalls column needs the room of a sparkline of 8: a narrower terminal leaves it out (the header keeps the total).
+  const withRecalls = width >= RECALLS_FROM;
+  const rightHead = `  MSGS CUT   TOKENS IN→OUT  CLIFFS${withRecalls ? RECALLS_HEAD : ""}   HIT      NET    AGE`;
   const spark = Math.max(8, width - COLUMNS.length + "CONTEXT".length - rightHead.length - 1);
   const out = [fit(`${COLUMNS}${" ".repeat(Math.max(0, spark - "CONTEXT".length))}${rightHead}`, width)];
   const first = Math.max(0, Math.min(state.selected - rows + 1, sessions.length - rows));
@@ -106,7 +116,7 @@ function sessionRows(s: any, state: FrameState, width: number, rows: number, pla
     const cut = `${int(Math.max(0, x.messagesIn - x.messagesOut))}/${int(x.messagesIn)}`;
     const hit = x.cacheHitRate === null || x.cacheHitRate === undefined ? "—" : `${Math.round(x.cacheHitRate * 100)}%`;
     const net = x.ledger?.cliffs > 0 ? dollars(x.ledger.netDollars) : "";
-    const right = `${cut.padStart(10)} ${`${short(x.tokensIn)}→${short(x.tokensOut)}`.padStart(15)} ${String(x.cliffs).padStart(7)} ${hit.padStart(5)} ${net.padStart(8)} ${duration(state.now - Date.parse(x.started)).padStart(6)}`;
+    const right = `${cut.padStart(10)} ${`${short(x.tokensIn)}→${short(x.tokensOut)}`.padStart(15)} ${String(x.cliffs).padStart(7)}${withRecalls ? recalls(x.recalls).padStart(RECALLS_HEAD.length) : ""} ${hit.padStart(5)} ${net.padStart(8)} ${duration(state.now - Date.parse(x.started)).padStart(6)}`;
     const drawn = plain ? line : line.replace(/×/g, `${RED}${BOLD}×${RESET}`);
     const row = `${live ? "●" : "○"} ${fit(x.id, 11)} ${fit(x.model || "", 19)} ${drawn}${" ".repeat(Math.max(0, spark - textWidth(line)))}${right}`;
     out.push(!plain && first + i === state.selected ? `${REVERSE}${row}${RESET}` : row);
@@ -119,7 +129,8 @@ export function eventLine(e: WatchEvent): string {
   if (e.action === "refetch") return refetchLine(e);
   const u = e.usage === null ? "" : ` · provider in ${short(e.usage.input)} cache ${short(e.usage.cacheRead)}/${short(e.usage.cacheWrite)} out ${short(e.usage.output)}`;
   const time = e.time.slice(11, 19);
-  return `${time} ${fit(e.session ?? "-", 10)} ${fit(e.action + (e.shadow ? "*" : ""), 9)} ${int(e.messagesIn)}→${int(e.messagesOut)} msgs ${int(e.tokensIn)}→${int(e.tokensOut)} tok +${e.addedMs.toFixed(1)}ms ${e.status || "no upstream"}${u}`;
+  const r = e.recall === undefined ? "" : ` · recalls ${int(e.recall.calls)} (${short(e.recall.tokens)} tok)${e.recall.cliff !== undefined ? `, ${int(e.recall.cliff.calls)} since its cliff` : ""}`;
+  return `${time} ${fit(e.session ?? "-", 10)} ${fit(e.action + (e.shadow ? "*" : ""), 9)} ${int(e.messagesIn)}→${int(e.messagesOut)} msgs ${int(e.tokensIn)}→${int(e.tokensOut)} tok +${e.addedMs.toFixed(1)}ms ${e.status || "no upstream"}${r}${u}`;
 }
 
 /** A `refetch` event: the calls of a session that asked again for what its cliff dropped. */

@@ -313,5 +313,8 @@ describe("status's proxy line", () => {
     const status = { name: "cliffcompaction", version: "0.3.0", thresholdShare: 0.5, thresholdTokens: 200000, contextWindow: null, keepRecent: 3, sessions: 4, store: { entries: 12, bytes: 40960 }, requests: 1234, logFile: "/tmp/x.log" };
     expect(proxyLine("http://127.0.0.1:8257", status)).toBe("http://127.0.0.1:8257 answers: cliffcompaction 0.3.0, threshold 50% of the model's window, keepRecent 3, 4 sessions, store 12 entries (40 KiB), 1,234 requests; log /tmp/x.log");
     expect(proxyLine("u", { ...status, contextWindow: 1000000, sessions: undefined })).toContain("threshold 50% of a 1,000,000-token window, keepRecent 3, store");
+    // The model's recalls the proxy answered, and their tokens; none said as 0.
+    expect(proxyLine("u", { ...status, logFile: undefined, recalls: { calls: 4, rounds: 3, tokens: 2146 } })).toMatch(/, 1,234 requests, 4 recalls \(2,146 tokens\)$/);
+    expect(proxyLine("u", { ...status, logFile: undefined, recalls: { calls: 0, rounds: 0, tokens: 0 } })).toMatch(/, 1,234 requests, 0 recalls$/);
   });
 });

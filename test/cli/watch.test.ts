@@ -11,7 +11,8 @@ import type { AddressInfo } from "node:net";
 import { resolveConfig } from "../../core/index.js";
 import { startProxy, type RunningProxy } from "../../proxy/index.js";
 import { cliffFrame, wrap } from "../../cli/watch/cliff.js";
-import { frame, type FrameState } from "../../cli/watch/frame.js";
+import { frame, RECALLS_FROM, type FrameState } from "../../cli/watch/frame.js";
+import { textWidth } from "../../cli/terminal-text.js";
 import { keys } from "../../cli/watch/command.js";
 import { sparkline } from "../../cli/watch/sparkline.js";
 import { runChild } from "../helpers/child.js";
@@ -28,35 +29,47 @@ const NOW = Date.parse("2026-12-01T10:00:00Z");
 function scriptedStatus(now = NOW): any {
   const at = (ms: number) => new Date(now - ms).toISOString();
   return {
-    version: "0.2.0", uptimeSeconds: 3725, compactable: 42, cliffs: 3, reuses: 30, tokensSaved: 123_456, netDollars: 0.0421,
+    version: "0.2.0", uptimeSeconds: 3725, compactable: 42, cliffs: 3, reuses: 30, tokensSaved: 123_456, netDollars: 0.0421, recalls: { calls: 2, rounds: 1, tokens: 7_912 },
     config: { thresholdTokens: 12_000, keepRecent: 1, shadow: false },
     usage: { input: 1200, cacheRead: 345_000, cacheWrite: 23_000, output: 4100 },
     sessionCount: 2,
     sessions: [
-      { id: "3f9a1c2b0d", model: "claude-sonnet-4-5", requests: 30, cliffs: 3, messagesIn: 214, messagesOut: 9, tokensIn: 15_230, tokensOut: 4_100, cacheHitRate: 0.914, ledger: { cliffs: 3, netDollars: 0.0421 },
+      { id: "3f9a1c2b0d", model: "claude-sonnet-4-5", requests: 30, cliffs: 3, messagesIn: 214, messagesOut: 9, tokensIn: 15_230, tokensOut: 4_100, cacheHitRate: 0.914, ledger: { cliffs: 3, netDollars: 0.0421 }, recalls: { calls: 2, rounds: 1, tokens: 7_912 },
         context: [3000, 6000, 9000, 12_500, 4000, 8000, 12_100, 4100], cliffAt: [3, 6], started: at(3 * 3600_000), lastSeen: at(5_000) },
-      { id: "77ab01cd9e", model: "gpt-5.1-codex", requests: 12, cliffs: 0, messagesIn: 20, messagesOut: 20, tokensIn: 5_000, tokensOut: 5_000, cacheHitRate: null, ledger: { cliffs: 0, netDollars: 0 },
+      { id: "77ab01cd9e", model: "gpt-5.1-codex", requests: 12, cliffs: 0, messagesIn: 20, messagesOut: 20, tokensIn: 5_000, tokensOut: 5_000, cacheHitRate: null, ledger: { cliffs: 0, netDollars: 0 }, recalls: { calls: 0, rounds: 0, tokens: 0 },
         context: [1000, 3000, 5000], cliffAt: [], started: at(2 * 3600_000), lastSeen: at(3600_000) },
     ],
   };
 }
 const EVENT = { time: "2026-12-01T09:59:58.123Z", session: "3f9a1c2b0d", api: "anthropic", model: "claude-sonnet-4-5", action: "cliff", messagesIn: 214, messagesOut: 9, tokensIn: 15_230, tokensOut: 4_100, addedMs: 4.21, status: 200, usage: { input: 12, cacheRead: 0, cacheWrite: 4100, output: 87 } };
+const RECALLED = { ...EVENT, time: "2026-12-01T09:59:59.500Z", action: "reuse", messagesIn: 216, messagesOut: 11, tokensIn: 15_600, tokensOut: 4_470, recall: { calls: 2, rounds: 1, tokens: 7_912, cliff: { calls: 2, rounds: 1, tokens: 7_912 } } };
 
 describe("the frame", () => {
-  it("a scripted status, in plain text: header, one row per session newest first, the newest events", () => {
-    const state: FrameState = { url: "http://127.0.0.1:8257", status: scriptedStatus(), events: [EVENT], paused: false, selected: 0, problem: null, now: NOW };
-    expect(frame(state, 120, 40, true)).toEqual([
+  it("a scripted status, in plain text: header, one row per session newest first (its recalls, 0 for none), the newest events", () => {
+    const state: FrameState = { url: "http://127.0.0.1:8257", status: scriptedStatus(), events: [EVENT, RECALLED], paused: false, selected: 0, problem: null, now: NOW };
+    expect(frame(state, 150, 40, true)).toEqual([
       "cliffcompaction 0.2.0 · http://127.0.0.1:8257 · up 1h02m · threshold 12,000 · keepRecent 1",
-      "requests 42 · cliffs 3 · reuses 30 · saved 123k tokens, net $0.042",
+      "requests 42 · cliffs 3 · reuses 30 · recalls 2 (7.9k tokens) · saved 123k tokens, net $0.042",
       "provider's count: input 1.2k · cache read 345k · cache write 23k · output 4.1k",
       "",
-      "  SESSION     MODEL               CONTEXT                        MSGS CUT   TOKENS IN→OUT  CLIFFS   HIT      NET    AGE",
-      "● 3f9a1c2b0d  claude-sonnet-4-5   ▂▄▆×▃▆×▃                        205/214        15k→4.1k       3   91%   $0.042  3h00m",
-      "○ 77ab01cd9e  gpt-5.1-codex       ▁▂▄                                0/20       5.0k→5.0k       0     —           2h00m",
+      "  SESSION     MODEL               CONTEXT                                            MSGS CUT   TOKENS IN→OUT  CLIFFS   RECALLS   HIT      NET    AGE",
+      "● 3f9a1c2b0d  claude-sonnet-4-5   ▂▄▆×▃▆×▃                                            205/214        15k→4.1k       3  2 (7.9k)   91%   $0.042  3h00m",
+      "○ 77ab01cd9e  gpt-5.1-codex       ▁▂▄                                                    0/20       5.0k→5.0k       0         0     —           2h00m",
       "",
       "EVENTS",
+      "09:59:59 3f9a1c2b0d reuse     216→11 msgs 15,600→4,470 tok +4.2ms 200 · recalls 2 (7.9k tok), 2 since its cliff · provider in 12 cache 0/4.1k out 87",
       "09:59:58 3f9a1c2b0d cliff     214→9 msgs 15,230→4,100 tok +4.2ms 200 · provider in 12 cache 0/4.1k out 87",
     ]);
+  });
+
+  it("the recalls column from RECALLS_FROM cells on, a terminal frame's rows within the width either side (the header keeps the total)", () => {
+    for (const width of [100, RECALLS_FROM - 1, RECALLS_FROM, 140]) {
+      const state: FrameState = { url: "u", status: scriptedStatus(), events: [], paused: false, selected: 0, problem: null, now: NOW };
+      const tty = frame(state, width, 25, false);
+      for (const l of tty) expect(textWidth(l.replace(/\x1b\[[0-9;]*m/g, "")), l).toBeLessThanOrEqual(width);
+      expect(tty.some((l) => l.includes("RECALLS"))).toBe(width >= RECALLS_FROM);
+      expect(tty[1]).toContain("recalls 2 (7.9k tokens)");
+    }
   });
 
   it("every line fits the width; a terminal frame marks the selected row and pause, and fits the height", () => {
@@ -83,7 +96,7 @@ describe("the frame", () => {
 
   it("compaction requests the proxy answered (--answer-compaction) are counted in the totals line, only when there are some", () => {
     const status = { ...scriptedStatus(), answered: 2 };
-    expect(frame({ url: "u", status, events: [], paused: false, selected: 0, problem: null, now: NOW }, 120, 40, true)[1]).toBe("requests 42 · cliffs 3 · reuses 30 · compactions answered 2 · saved 123k tokens, net $0.042");
+    expect(frame({ url: "u", status, events: [], paused: false, selected: 0, problem: null, now: NOW }, 120, 40, true)[1]).toBe("requests 42 · cliffs 3 · reuses 30 · compactions answered 2 · recalls 2 (7.9k tokens) · saved 123k tokens, net $0.042");
     expect(frame({ url: "u", status: scriptedStatus(), events: [], paused: false, selected: 0, problem: null, now: NOW }, 120, 40, true)[1]).not.toContain("answered");
   });
 
@@ -108,6 +121,9 @@ describe("the frame", () => {
     expect(lines[3]).toMatch(/^\[tool\] bash: npm test +│ FAIL 1 …$/);
     expect(lines.some((l) => l.endsWith("│ [assistant, 12 chars] Step 1"))).toBe(true);
     expect(wrap("a".repeat(25), 10)).toEqual(["aaaaaaaaaa", "aaaaaaaaaa", "aaaaa"]);
+    // What its summary's refs cost since: the proxy's count, 0 for none.
+    expect(cliffFrame({ ...view, recalls: { calls: 3, tokens: 1_451 } }, 120, 12, 0)[0]).toBe("last cliff of 3f9a1c2b0d (claude-sonnet-4-5) at 2026-12-01 09:59:58: 9→4 msgs, 900→300 tokens, recalls since 3 (1.5k)");
+    expect(cliffFrame({ ...view, recalls: { calls: 0, tokens: 0 } }, 120, 12, 0)[0]).toMatch(/tokens, recalls since 0$/);
   });
 });
 
@@ -142,7 +158,7 @@ describe("watch --once", () => {
     expect(r.out).not.toContain("\x1b");
     const lines = r.out.trimEnd().split("\n");
     expect(lines[0]).toBe(`cliffcompaction 0.2.0 · http://127.0.0.1:${p.port} · up 1h02m · threshold 12,000 · keepRecent 1`);
-    expect(lines.find((l) => l.startsWith("● 3f9a1c2b0d"))).toMatch(/claude-sonnet-4-5 +▂▄▆×▃▆×▃ +205\/214 +15k→4\.1k +3 +91% +\$0\.042 +3h00m$/);
+    expect(lines.find((l) => l.startsWith("● 3f9a1c2b0d"))).toMatch(/claude-sonnet-4-5 +▂▄▆×▃▆×▃ +205\/214 +15k→4\.1k +3 +2 \(7\.9k\) +91% +\$0\.042 +3h00m$/);
     expect(lines.find((l) => l.startsWith("○ 77ab01cd9e"))).toContain("gpt-5.1-codex");
     expect(lines[lines.length - 1]).toMatch(/^09:59:58 3f9a1c2b0d cliff +214→9 msgs/);
   });
@@ -200,7 +216,7 @@ describe("watch against a real proxy", () => {
     const row = r.out.split("\n").find((l) => l.startsWith(`● ${s.id}`))!;
     expect(row).toContain("claude-sonnet-4-5");
     expect(row).toContain("×");
-    expect(row).toMatch(new RegExp(` ${s.cliffs} +0% +-?\\$`));
+    expect(row).toMatch(new RegExp(` ${s.cliffs} +0 +0% +-?\\$`));
     expect(r.out.split("\n").filter((l) => / cliff +\d+→\d+ msgs/.test(l)).length).toBeGreaterThan(0);
   });
 

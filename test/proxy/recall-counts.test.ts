@@ -12,6 +12,9 @@ import { refOf, resolveConfig, tokensOfChars } from "../../core/index.js";
 import { startProxy, type RunningProxy } from "../../proxy/index.js";
 import { recallModel, recallsIn, type RecallModel, type Reply, type Seen } from "../helpers/recall-model.js";
 import { parsePrometheus } from "../helpers/prometheus.js";
+import { frame, short } from "../../cli/watch/frame.js";
+import { cliffFrame } from "../../cli/watch/cliff.js";
+import { proxyLine } from "../../cli/service/status.js";
 
 const TOKEN = "recall-counts-test-token";
 const lines = (tag: string, n: number): string => Array.from({ length: n }, (_, i) => `${tag} line ${i}: value ${i * 7} at src/${tag}/mod${i}.ts`).join("\n");
@@ -171,5 +174,25 @@ describe("the events", () => {
     expect(recalled.map((e) => [e.recall.calls, e.recall.rounds, e.recall.cliff.calls, e.recall.session.calls])).toEqual([[1, 1, 1, 1], [2, 1, 3, 3], [1, 1, 1, 4]]);
     expect(recalled[2].recall).toMatchObject({ tokens: answered[3], ...withRecalls.recalls.cliffs[1], calls: 1, session: { calls: 4, rounds: 3, tokens: sum(answered) } });
     expect((await backlog()).filter((e) => e.session === without.id && e.recall !== undefined)).toEqual([]);
+  });
+});
+
+describe("watch and status", () => {
+  it("watch's frame: each session's recalls (0 for none), the totals, a request's line; a last cliff's view, what it cost since", async () => {
+    const mine = (await backlog()).filter((e) => e.session === withRecalls.id);
+    const lines = frame({ url: proxy.url, status, events: mine, paused: false, selected: 0, problem: null, now: Date.now() }, 200, 60, true);
+    const row = (id: string): string => lines.find((l) => l.slice(2).startsWith(id))!;
+    expect(row(withRecalls.id)).toMatch(new RegExp(` ${withRecalls.cliffs} +4 \\(${short(sum(answered))}\\) +\\d+%`));
+    expect(row(without.id)).toMatch(new RegExp(` ${without.cliffs} +0 +\\d+%`));
+    expect(lines[1]).toContain(` · recalls 4 (${short(sum(answered))} tokens) · `);
+    expect(lines).toContainEqual(expect.stringContaining(` · recalls 1 (${short(answered[3])} tok), 1 since its cliff · `));
+    expect(lines).toContainEqual(expect.stringContaining(` · recalls 2 (${short(answered[1] + answered[2])} tok), 3 since its cliff · `));
+    const a = cliffFrame(await get(`/_cliff/sessions/${withRecalls.id}/last-cliff`), 200, 20, 0);
+    expect(a[0]).toMatch(new RegExp(`, recalls since 1 \\(${short(answered[3])}\\)$`));
+    expect(cliffFrame(await get(`/_cliff/sessions/${without.id}/last-cliff`), 200, 20, 0)[0]).toMatch(/, recalls since 0$/);
+  });
+
+  it("cliffcompaction status's proxy line: the recalls and their tokens", () => {
+    expect(proxyLine(proxy.url, status)).toMatch(new RegExp(`, \\d+ requests, 4 recalls \\(${sum(answered).toLocaleString("en-US")} tokens\\)$`));
   });
 });
