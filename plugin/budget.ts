@@ -27,14 +27,12 @@ export function contentChars(messages: readonly EnvelopeMessage[], upTo = messag
  * Threshold T: a positive finite number the context carries; else a lower bound. Before the newest
  * step (the last assistant message and what followed it) the context was still below T, so the
  * estimate of the messages before it is below T; the handed messages as a whole are not, when
- * that step brought one large message. With no assistant message the newest step is the last message.
+ * that step brought one large message. With no assistant message (`lastAssistant` -1) the newest step
+ * is the last message.
  */
-export function thresholdOf(context: ThresholdFields, messages: readonly EnvelopeMessage[], isAssistant: (m: EnvelopeMessage) => boolean): number {
+export function thresholdOf(context: ThresholdFields, messages: readonly EnvelopeMessage[], lastAssistant: number): number {
   for (const v of [context.threshold, context.thresholdTokens, context.compactionThreshold]) {
     if (typeof v === "number" && isFinite(v) && v > 0) return v;
   }
-  let newest = messages.length - 1;
-  while (newest >= 0 && !isAssistant(messages[newest])) newest--;
-  if (newest < 0) newest = messages.length - 1;
-  return platformTokens(contentChars(messages, newest));
+  return platformTokens(contentChars(messages, lastAssistant < 0 ? messages.length - 1 : lastAssistant));
 }

@@ -10,7 +10,10 @@
  * search and replace (a string built by concatenation at each hit was quadratic in QuickJS), and
  * a length for sizing is counted, never built.
  */
-import { LONE_SURROGATE as LONE, toWellFormed } from "../core/platform/index.js";
+import { LONE_SURROGATE as LONE } from "../core/platform/index.js";
+
+// Any surrogate at all: most text has none, so the search for lone ones is seldom run.
+const SURROGATE = /[\ud800-\udfff]/;
 
 /** The escape introducer, U+E000. */
 export const ESC = "\ue000";
@@ -39,7 +42,7 @@ function escapeWith(text: string, unsafe: readonly string[]): string {
   let out = text;
   for (const ch of unsafe) out = replaceEvery(out, ch, ESC + hex4(ch.charCodeAt(0)));
   // The engine's replace joins its pieces once; only what is rendered is escaped, so the hits are few.
-  return toWellFormed(out) === out ? out : out.replace(LONE, (c) => ESC + hex4(c.charCodeAt(0)));
+  return SURROGATE.test(out) ? out.replace(LONE, (c) => ESC + hex4(c.charCodeAt(0))) : out;
 }
 
 /** The text with every character that cannot cross a host boundary escaped (the text itself when none). */
@@ -52,9 +55,8 @@ export const escapePath = (path: string): string => escapeWith(path, PATH_UNSAFE
 export function unsafeCount(text: string): number {
   let n = 0;
   for (const ch of TEXT_UNSAFE) n += occurrences(text, ch);
-  // Lone surrogates: each becomes U+FFFD in the well-formed copy, natively (a well-formed text is its own copy).
-  const wellFormed = toWellFormed(text);
-  return wellFormed === text ? n : n + occurrences(wellFormed, "\ufffd") - occurrences(text, "\ufffd");
+  // Lone surrogates, counted by the engine's own search; only a text holding a surrogate is searched.
+  return SURROGATE.test(text) ? n + text.length - text.replace(LONE, "").length : n;
 }
 
 /** `escapeText(text).length`, by arithmetic. */

@@ -3,7 +3,7 @@
  * parts, so no candidate is rendered or checksummed (the plugin renders once, at the end). It also
  * holds what may be shed under pressure (the focus text, then the oldest files) and the time guard.
  */
-import { toFileLists, type CompactResult, type FileLists, type TouchedFile } from "../core/platform/index.js";
+import type { CompactResult, FileLists, TouchedFile } from "../core/platform/index.js";
 import { platformTokens } from "./budget.js";
 import { escapedLength, TEXT_UNSAFE, unsafeCount } from "./escape.js";
 import { blockLength, envelopeLength, filesContent, type EnvelopeMessage } from "./envelope.js";
@@ -36,6 +36,13 @@ export function timeGuard(now: Clock, deadline: number): Guard {
   return { tick, step: () => void (++steps % 1024 === 0 && tick()) };
 }
 
+/** The envelope's two file lists from the touched files, newest first (the order the core gives them in). */
+function listed(touched: readonly TouchedFile[]): FileLists {
+  const lists: FileLists = { read: [], modified: [] };
+  for (const f of touched) (f.modified ? lists.modified : lists.read).push(f.path);
+  return lists;
+}
+
 export class EnvelopeSizer {
   /** The file lists the envelope will carry, newest first. */
   files: FileLists;
@@ -55,7 +62,7 @@ export class EnvelopeSizer {
   constructor(private readonly all: readonly EnvelopeMessage[], touched: TouchedFile[], focus: string | null, private readonly guard: Guard) {
     guard.tick();
     this.touched = touched;
-    this.files = toFileLists(touched);
+    this.files = listed(touched);
     this.filesChars = filesContent(this.files).length;
     this.focus = focus;
     this.clean = !all.some((m) => unsafe(m.content) || unsafe(m.role)) && (focus === null || !unsafe(focus));
@@ -128,7 +135,7 @@ export class EnvelopeSizer {
     let keep = this.touched.length;
     while (keep > 0 && free < excessTokens * 4) free += this.touched[--keep].path.length + 1;
     this.touched = this.touched.slice(0, keep);
-    this.files = toFileLists(this.touched);
+    this.files = listed(this.touched);
     this.filesChars = filesContent(this.files).length;
     return true;
   }

@@ -5,7 +5,7 @@
  * its recent turns re-read as live messages, its digest and focus dropped (never compact a compaction).
  */
 // The plugin reaches the core through its platform entry, which carries only the plain dialect.
-import { canonicalJson, handOff, plainClass, resolveConfig, type Config, type FileLists } from "../core/platform/index.js";
+import { BUILD_CONFIG, handOff, platformMessages, type Config, type FileLists } from "../core/platform/index.js";
 import { contentChars, estimateString, platformTokens, thresholdOf, type ThresholdFields } from "./budget.js";
 import { envelopeRole, renderEnvelope, type EnvelopeMessage } from "./envelope.js";
 import { findPrevious } from "./envelope-find.js";
@@ -47,29 +47,9 @@ export interface SummarizeOptions {
   timeLimitMs?: number;
 }
 
-const isAssistant = (m: EnvelopeMessage): boolean => plainClass(m.role) === "assistant";
-
-function contentString(v: unknown): string {
-  if (typeof v === "string") return v;
-  if (v === undefined || v === null) return "";
-  try {
-    return canonicalJson(v);
-  } catch {
-    return "";
-  }
-}
-
 /** Entries as {role, content} strings: non-objects are skipped, a missing role becomes "unknown", non-string content its JSON. */
-export function normalizeMessages(raw: unknown[]): EnvelopeMessage[] {
-  const out: EnvelopeMessage[] = [];
-  for (const m of raw) {
-    if (m === null || typeof m !== "object" || Array.isArray(m)) continue;
-    const rec = m as Record<string, unknown>;
-    // What an absurd role becomes is decided here, before it is written anywhere.
-    out.push({ role: typeof rec.role === "string" && rec.role !== "" ? envelopeRole(rec.role) : "unknown", content: contentString(rec.content) });
-  }
-  return out;
-}
+// What an absurd role becomes is decided here, before it is written anywhere.
+export const normalizeMessages = (raw: unknown[]): EnvelopeMessage[] => platformMessages(raw, envelopeRole).messages;
 
 function report(partial: Partial<SummarizeReport> & Pick<SummarizeReport, "outcome">): SummarizeReport {
   return {
@@ -108,9 +88,9 @@ export function summarizeWithReport(context: unknown, config: Config, options: S
   const guard = timeGuard(now, now() + (options.timeLimitMs ?? 60_000));
   const ctx = (context !== null && typeof context === "object" ? context : {}) as SummarizeContext;
   if (!Array.isArray(ctx.messages)) return report({ outcome: "bad-input" });
-  const messages = normalizeMessages(ctx.messages);
+  const { messages, lastAssistant } = platformMessages(ctx.messages, envelopeRole);
   if (messages.length === 0) return report({ outcome: "bad-input" });
-  const thresholdTokens = thresholdOf(ctx, messages, isAssistant);
+  const thresholdTokens = thresholdOf(ctx, messages, lastAssistant);
   const budgetTokens = Math.floor(config.maxSummaryRatio * thresholdTokens);
   // AgentParley has no recall tool to answer a ref: the plugin's summaries name none (the sandbox build has no ref lines at all).
   if ((typeof __CLIFF_SANDBOX__ === "undefined" || !__CLIFF_SANDBOX__) && config.refs) config = { ...config, refs: false };
@@ -162,7 +142,7 @@ function decide(ctx: SummarizeContext, config: Config, messages: EnvelopeMessage
 }
 
 /** The platform entry point: always a string, "" whenever the platform's own summarizer should run. */
-export function summarize(context: unknown, config: Config = resolveConfig()): string {
+export function summarize(context: unknown, config: Config = BUILD_CONFIG): string {
   try {
     return summarizeWithReport(context, config).summary;
   } catch {
