@@ -44,7 +44,7 @@ export interface RecallScript {
   close(): void;
 }
 
-const refOf = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex").slice(0, 12);
+export const refOf = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex").slice(0, 12);
 const sse = (events: Record<string, any>[]): string => events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join("");
 
 /** A tool result's content as the agent sent it, and the texts a ref could be over. */
@@ -155,7 +155,8 @@ interface State {
 }
 
 // 1,300 lines of 21 characters: over a recall page (20,000), under Claude Code's 30,000-character
-// and OpenCode's 2,000-line caps on a shell output kept in the request.
+// and OpenCode's 2,000-line caps on a shell output kept in the request (an output over Claude Code's:
+// recall-large.e2e.ts).
 const command = (k: number, lines: number): string => `seq -f '%020g' ${k * 100_000} ${k * 100_000 + lines - 1}`;
 
 function decide(raw: string, t: ScriptTurn, s: State): ScriptReply {
@@ -200,7 +201,7 @@ function shellCall(t: ScriptTurn, _s: State, cmd: string): ScriptReply {
 }
 
 /** The cliff's summary text in the request (the string that holds the header), or null. */
-function summaryOf(raw: string): string | null {
+export function summaryOf(raw: string): string | null {
   const at = raw.indexOf(SUMMARY_HEADER);
   if (at < 0) return null;
   // The JSON string that holds it: up to its closing quote.
@@ -212,7 +213,7 @@ function summaryOf(raw: string): string | null {
 
 let ids = 0;
 
-function anthropicAnswer(body: any, r: ScriptReply): string {
+export function anthropicAnswer(body: any, r: ScriptReply): string {
   const msg = { id: `msg_${++ids}`, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 100, output_tokens: 1 } };
   const events: Record<string, any>[] = [{ type: "message_start", message: msg }];
   if ("call" in r) {
