@@ -19,6 +19,20 @@ export function branchMessages(entries: readonly unknown[]): unknown[] {
   return liveFromEntries(uncompacted).map((m) => m.message);
 }
 
+/**
+ * The branch before the assistant message that carries call `callId`: Pi has appended that message
+ * when the tool runs, and a search must not find its own query in it (the proxy answers from the
+ * request, which never holds the call being answered). The whole branch when no entry carries it.
+ */
+export function branchBefore(entries: readonly unknown[], callId: unknown): readonly unknown[] {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const m = (entries[i] as { type?: unknown; message?: { role?: unknown; content?: unknown } } | null)?.message;
+    if (m?.role !== "assistant" || !Array.isArray(m.content)) continue;
+    if (m.content.some((b) => (b as { type?: unknown; id?: unknown } | null)?.type === "toolCall" && (b as { id?: unknown }).id === callId)) return entries.slice(0, i);
+  }
+  return entries;
+}
+
 /** The answer to one recall with `args`, from the messages of `entries` (the session's branch). */
 export function recallFromBranch(args: unknown, entries: readonly unknown[], cfg: Config): RecallAnswer {
   return answerRecall(args, RecallTexts.of(branchMessages(entries), piDialect, cfg));
@@ -46,8 +60,11 @@ export function registerRecallTool(api: ToolHost, config: () => Config): void {
     label: "cliff recall",
     description: RECALL_TOOL_DESCRIPTION,
     parameters: RECALL_INPUT_SCHEMA,
-    execute: async (_id: string, params: unknown, _signal: unknown, _onUpdate: unknown, ctx: unknown) => {
-      const answer = recallFromBranch(params, branchOf(ctx), config());
+    // OMP 18 mounts an extension's tools as xd:// devices unless they are essential: declared, the
+    // model calls it as the proxy's clients do, and a summary's refs point at a tool it can see.
+    loadMode: "essential",
+    execute: async (id: string, params: unknown, _signal: unknown, _onUpdate: unknown, ctx: unknown) => {
+      const answer = recallFromBranch(params, branchBefore(branchOf(ctx), id), config());
       if (answer.isError) throw new Error(answer.text);
       return { content: [{ type: "text", text: answer.text }], details: answer.recalled ?? {} };
     },

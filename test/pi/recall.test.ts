@@ -76,6 +76,9 @@ describe("Pi: cliff_recall", () => {
     expect(got.text).toContain("line 57 of output for request 90");
     expect(got.text).toContain(refOf(output(90)));
     expect(got.text).not.toContain("request 80");
+    // The history before the call: the call that asks is not one of the texts searched.
+    expect(got.text).toMatch(/^1 matching line /);
+    expect(got.text).not.toContain('"search"');
     h.dispose();
   });
 
