@@ -29,10 +29,7 @@ export interface PiRecall {
   /** Every tool result seen whole, by ref. */
   known: Map<string, string>;
   shellCalls: number;
-  /**
-   * The tool the recalls went through: `cliff_recall` itself (Pi), or the write tool with the
-   * device path `xd://cliff_recall` (OMP 18, which offers an extension's tools as devices).
-   */
+  /** The recall tool's name on the wire (OMP prefixes its tools' names with "_" on the Anthropic API). */
   via?: string;
   /** The recall by ref: the text it must bring back, and where that text stood when the model asked. */
   byRef?: Asked & { expected: string; afterSummaries: number; namedByCurrentSummary: boolean; inRequest: boolean };
@@ -61,23 +58,11 @@ const toolResults = (body: Record<string, any>): string[] =>
 
 // 800 lines of 21 characters: one recall page (20,000), under Pi's 2,000-line cap on a shell output.
 const seq = (k: number): string => `seq -f '%020g' ${k * 100_000} ${k * 100_000 + 799}`;
-// OMP prefixes its built-in tools' names with "_" on the Anthropic API.
+// OMP prefixes its tools' names with "_" on the Anthropic API.
 const SHELLS = ["bash", "_bash"];
+const RECALLS = [RECALL, "_" + RECALL];
 const bash = (shell: string, command: string): Reply => ({ calls: [{ name: shell, input: { command } }] });
-const DEVICE = `xd://${RECALL}`;
-const WRITES = ["write", "_write"];
-
-/** The way this request offers the recall tool: by its name, through a device, or not at all. */
-function recallTool(seen: Seen): string | undefined {
-  if (seen.tools.includes(RECALL)) return RECALL;
-  const system = textOf(seen.body.system);
-  return system.includes(DEVICE) ? seen.tools.find((t) => WRITES.includes(t)) : undefined;
-}
-
-function recall(s: PiRecall, input: Record<string, string>): Reply {
-  if (s.via === RECALL) return { calls: [{ name: RECALL, input }] };
-  return { calls: [{ name: s.via!, input: { i: "recall a dropped text", path: DEVICE, content: JSON.stringify(input) } }] };
-}
+const recall = (s: PiRecall, input: Record<string, string>): Reply => ({ calls: [{ name: s.via!, input }] });
 
 /** The answer to the recall the last turn asked for; the next call, or the final text. */
 function afterRecall(s: PiRecall, got: { text: string; isError: boolean }): Reply {
@@ -110,7 +95,7 @@ function decide(s: PiRecall, seen: Seen, maxCalls: number): Reply {
   const answered = s.via === undefined ? undefined : seen.results.find((r) => r.name === s.via);
   if (answered !== undefined && s.byRef !== undefined) return afterRecall(s, { text: answered.text, isError: answered.isError });
   if (s.byRef !== undefined) return { text: "RECALL LOST: the tool's answer never came back" };
-  const via = recallTool(seen);
+  const via = seen.tools.find((t) => RECALLS.includes(t));
   if (s.summaries.length >= 2 && summary !== null && via !== undefined) {
     const ref = s.summaries[0].refs.find((r) => s.known.has(r));
     if (ref !== undefined) {

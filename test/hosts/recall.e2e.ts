@@ -54,6 +54,8 @@ function expectRecalled({ code, out, err, s, compactions }: Run): void {
   expect(compactions.length).toBeGreaterThanOrEqual(2);
   expect(s.summaries.length).toBeGreaterThanOrEqual(2);
   // The ref came from the first summary; the second compaction had taken it out of the context.
+  // The tool is declared to the model (OMP would otherwise offer it only as an xd:// device).
+  expect(s.via).toMatch(/^_?cliff_recall$/);
   const b = s.byRef!;
   expect(b, "a recall by ref").toBeDefined();
   expect(s.summaries[0].refs).toContain(b.input.ref);
@@ -64,8 +66,9 @@ function expectRecalled({ code, out, err, s, compactions }: Run): void {
   expect(refOf(b.expected)).toBe(b.input.ref);
   expect(b.got?.isError).toBe(false);
   expect(b.got?.text === b.expected, `recalled ${b.got?.text.length} chars, expected ${b.expected.length}`).toBe(true);
-  // The search finds the line in that text, named by its ref and line number.
+  // The search finds the line in that text alone (not the call that asks), named by its ref and line number.
   expect(s.search?.got?.isError).toBe(false);
+  expect(s.search?.got?.text).toMatch(/^1 matching line /);
   expect(s.search?.got?.text).toContain(`${b.input.ref}:7: ${s.search!.line}`);
   expect(s.unknown?.got?.isError).toBe(true);
   expect(s.unknown?.got?.text).toContain(`No text with ref ${s.unknown!.input.ref}`);
