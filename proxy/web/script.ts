@@ -26,6 +26,8 @@ export const PAGE_SCRIPT = String.raw`"use strict";
     if (a < 1e6) return (v / 1e3).toFixed(a < 1e4 ? 1 : 0) + "k";
     return (v / 1e6).toFixed(a < 1e7 ? 1 : 0) + "M";
   }
+  /** Recalls and their tokens: "0", or "2 (7.9k)". */
+  const recalls = (r) => (r && num(r.calls) > 0 ? int(r.calls) + " (" + short(r.tokens) + ")" : "0");
   const dollars = (d) => (typeof d !== "number" ? "—" : (d < 0 ? "-" : "") + "$" + Math.abs(d).toFixed(Math.abs(d) < 10 ? 3 : 2));
   function duration(ms) {
     const s = Math.max(0, Math.floor(ms / 1000));
@@ -70,7 +72,7 @@ export const PAGE_SCRIPT = String.raw`"use strict";
     $("listen").textContent = String(s.listen || location.origin);
     $("facts").textContent = "version " + (s.version || "?") + " · up " + duration(num(s.uptimeSeconds) * 1000) + " · threshold " + t + " · " + (c.profile || "?") + " profile · keepRecent " + (c.keepRecent === undefined ? "?" : c.keepRecent) + (c.shadow ? " · shadow" : "");
     const u = s.usage || {};
-    $("totals").textContent = "requests " + int(s.compactable) + " · cliffs " + int(s.cliffs) + " · reuses " + int(s.reuses) + " · saved " + short(s.tokensSaved) + " tokens, net " + dollars(s.netDollars) + (num(s.netDollars) < 0 ? " (below zero while the cliffs' cache rewrites outweigh what their spans saved: see each cliff's bill)" : "");
+    $("totals").textContent = "requests " + int(s.compactable) + " · cliffs " + int(s.cliffs) + " · reuses " + int(s.reuses) + (s.recalls && num(s.recalls.calls) > 0 ? " · recalls " + int(s.recalls.calls) + " (" + short(s.recalls.tokens) + " tokens)" : "") + " · saved " + short(s.tokensSaved) + " tokens, net " + dollars(s.netDollars) + (num(s.netDollars) < 0 ? " (below zero while the cliffs' cache rewrites outweigh what their spans saved: see each cliff's bill)" : "");
     $("provider").textContent = "provider's count: input " + short(u.input) + " · cache read " + short(u.cacheRead) + " · cache write " + short(u.cacheWrite) + " · output " + short(u.output);
   }
 
@@ -116,7 +118,7 @@ export const PAGE_SCRIPT = String.raw`"use strict";
     const u = x.usage || {};
     tr.append(
       el("td", "id", (live ? "● " : "○ ") + x.id), el("td", "wide", x.model || ""), el("td", "num", int(x.requests)), el("td", "num cliffs", int(x.cliffs)),
-      el("td", "num wide", x.refetches ? int(x.refetches.count) + " (" + short(x.refetches.tokens) + ")" : ""),
+      el("td", "num wide", x.refetches ? int(x.refetches.count) + " (" + short(x.refetches.tokens) + ")" : ""), el("td", "num wide recalls", recalls(x.recalls)),
       el("td", "num wide", short(x.tokensOut) + " / " + short(x.threshold)), el("td", "num wide", short(u.input) + " · " + short(u.cacheRead) + " · " + short(u.cacheWrite) + " · " + short(u.output)),
       el("td", "num wide", hit), el("td", "num cost", dollars(x.dollars)), el("td", "num", x.ledger && x.ledger.cliffs > 0 ? dollars(x.ledger.netDollars) : ""),
       el("td", "num wide", duration(now - Date.parse(x.started))),
@@ -140,7 +142,7 @@ export const PAGE_SCRIPT = String.raw`"use strict";
     if (rows.length === 0) {
       const tr = el("tr");
       const td = el("td", "muted", "no sessions yet");
-      td.colSpan = 11;
+      td.colSpan = 12;
       tr.append(td);
       rows.push(tr);
     }
@@ -167,10 +169,12 @@ export const PAGE_SCRIPT = String.raw`"use strict";
       if (x.lastCliff) loadCliff(x.id);
       else cliffView(null);
     }
-    const bills = ((x.ledger && x.ledger.bills) || []).map((b) => el("li", "", String(b.time).slice(11, 19) + ": shed " + short(b.shed) + " tokens over " + int(b.requests) + (num(b.requests) === 1 ? " request" : " requests") + ", rewrote " + short(b.rewrote) + ", read back " + short(b.readBack) + ", net " + dollars(b.netDollars)));
+    const bills = ((x.ledger && x.ledger.bills) || []).map((b) => el("li", "", String(b.time).slice(11, 19) + ": shed " + short(b.shed) + " tokens over " + int(b.requests) + (num(b.requests) === 1 ? " request" : " requests") + ", rewrote " + short(b.rewrote) + ", read back " + short(b.readBack) + ", net " + dollars(b.netDollars) + ", recalls " + recalls(b.recalls)));
     fill($("bills"), bills.length ? bills : [el("li", "muted", "no cliff yet")]);
     const refetched = ((x.refetches && x.refetches.cliffs) || []).map((c) => el("li", "", "cliff at message " + int(c.cut) + ": " + int(c.count) + (num(c.count) === 1 ? " re-fetch, " : " re-fetches, ") + short(c.tokens) + " tokens: " + (c.calls || []).map((k) => k.tool + " (" + short(k.tokens) + ", message " + int(k.message) + ")").join(", ")));
     fill($("refetches"), refetched.length ? refetched : [el("li", "muted", "none: no call asked again for what a cliff dropped")]);
+    const recalled = ((x.recalls && x.recalls.cliffs) || []).map((c) => el("li", "", "cliff at message " + int(c.cut) + ": " + int(c.calls) + (num(c.calls) === 1 ? " recall" : " recalls") + " in " + int(c.rounds) + (num(c.rounds) === 1 ? " round, " : " rounds, ") + short(c.tokens) + " tokens"));
+    fill($("recalls"), recalled.length ? recalled : [el("li", "muted", "none: the model recalled nothing a cliff dropped")]);
   }
 
   async function loadCliff(id) {
@@ -190,7 +194,7 @@ export const PAGE_SCRIPT = String.raw`"use strict";
       fill($("dropped"), []);
       return;
     }
-    $("cliff-head").textContent = "Last cliff at " + String(c.time).slice(0, 19).replace("T", " ") + ": " + int(c.messagesIn) + "→" + int(c.messagesOut) + " messages, " + int(c.tokensIn) + "→" + int(c.tokensOut) + " tokens; " + int((c.dropped || []).length) + " messages dropped";
+    $("cliff-head").textContent = "Last cliff at " + String(c.time).slice(0, 19).replace("T", " ") + ": " + int(c.messagesIn) + "→" + int(c.messagesOut) + " messages, " + int(c.tokensIn) + "→" + int(c.tokensOut) + " tokens; " + int((c.dropped || []).length) + " messages dropped" + (c.recalls ? "; recalls since: " + recalls(c.recalls) : "");
     $("summary").textContent = String(c.summary);
     fill($("dropped"), (c.dropped || []).map((d) => {
       const li = el("li");
@@ -202,7 +206,8 @@ export const PAGE_SCRIPT = String.raw`"use strict";
   function eventRow(e) {
     const u = e.usage ? " · provider in " + short(e.usage.input) + " cache " + short(e.usage.cacheRead) + "/" + short(e.usage.cacheWrite) + " out " + short(e.usage.output) : "";
     const li = el("li", e.action === "cliff" || e.action === "escalate" ? "cliff" : "");
-    li.textContent = String(e.time).slice(11, 19) + " " + (e.session || "-") + " " + e.action + (e.shadow ? "*" : "") + " " + int(e.messagesIn) + "→" + int(e.messagesOut) + " msgs " + int(e.tokensIn) + "→" + int(e.tokensOut) + " tok " + (e.status || "no upstream") + u;
+    const r = e.recall ? " · recalls " + int(e.recall.calls) + " (" + short(e.recall.tokens) + " tok)" + (e.recall.cliff ? ", " + int(e.recall.cliff.calls) + " since its cliff" : "") : "";
+    li.textContent = String(e.time).slice(11, 19) + " " + (e.session || "-") + " " + e.action + (e.shadow ? "*" : "") + " " + int(e.messagesIn) + "→" + int(e.messagesOut) + " msgs " + int(e.tokensIn) + "→" + int(e.tokensOut) + " tok " + (e.status || "no upstream") + r + u;
     return li;
   }
   /** The selected session's events, newest first (all sessions' while none is selected). */

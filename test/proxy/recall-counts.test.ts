@@ -15,6 +15,8 @@ import { parsePrometheus } from "../helpers/prometheus.js";
 import { frame, short } from "../../cli/watch/frame.js";
 import { cliffFrame } from "../../cli/watch/cliff.js";
 import { proxyLine } from "../../cli/service/status.js";
+import { PAGE_HTML } from "../../proxy/web/index.js";
+import { runPage } from "../helpers/page-dom.js";
 
 const TOKEN = "recall-counts-test-token";
 const lines = (tag: string, n: number): string => Array.from({ length: n }, (_, i) => `${tag} line ${i}: value ${i * 7} at src/${tag}/mod${i}.ts`).join("\n");
@@ -194,5 +196,44 @@ describe("watch and status", () => {
 
   it("cliffcompaction status's proxy line: the recalls and their tokens", () => {
     expect(proxyLine(proxy.url, status)).toMatch(new RegExp(`, \\d+ requests, 4 recalls \\(${sum(answered).toLocaleString("en-US")} tokens\\)$`));
+  });
+});
+
+describe("the web view", () => {
+  it("draws each session's recalls (0 for none), the totals, each cliff's recalls and bill, the last cliff's, a request's line", async () => {
+    const page = runPage(proxy.url, TOKEN);
+    await page.settle();
+    // The sessions table's column, where its head says.
+    const heads = [...PAGE_HTML.slice(PAGE_HTML.indexOf('aria-label="sessions"')).split("</thead>")[0].matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map((m) => m[1]);
+    const column = heads.indexOf("recalls");
+    expect(column).toBeGreaterThan(0);
+    const cells = (id: string): string[] => page.$("sessions").children.find((r) => r.dataset.id === id)!.children.map((c) => c.textContent);
+    expect(cells(withRecalls.id)[column]).toBe(`4 (${short(sum(answered))})`);
+    expect(cells(without.id)[column]).toBe("0");
+    expect(cells(without.id)).toHaveLength(heads.length);
+    expect(page.$("totals").textContent).toContain(` · recalls 4 (${short(sum(answered))} tokens) · `);
+
+    page.choose(withRecalls.id);
+    await page.settle();
+    const [first, second] = withRecalls.recalls.cliffs;
+    expect(page.$("recalls").rows().flat()).toEqual([
+      `cliff at message ${first.cut}: 3 recalls in 2 rounds, ${short(first.tokens)} tokens`,
+      `cliff at message ${second.cut}: 1 recall in 1 round, ${short(second.tokens)} tokens`,
+    ]);
+    expect(page.$("bills").rows().flat().map((b) => b.replace(/.*, recalls /, ""))).toEqual([`3 (${short(first.tokens)})`, `1 (${short(second.tokens)})`]);
+    expect(page.$("cliff-head").textContent).toMatch(new RegExp(`; recalls since: 1 \\(${short(answered[3])}\\)$`));
+    for (const e of await backlog()) page.emit(e);
+    await page.settle();
+    const events = page.$("events").rows().flat();
+    expect(events).toContainEqual(expect.stringContaining(` · recalls 1 (${short(answered[3])} tok), 1 since its cliff`));
+    expect(events).toContainEqual(expect.stringContaining(` · recalls 2 (${short(answered[1] + answered[2])} tok), 3 since its cliff`));
+
+    page.choose(without.id);
+    await page.settle();
+    expect(page.$("recalls").rows().flat()).toEqual(["none: the model recalled nothing a cliff dropped"]);
+    for (const b of page.$("bills").rows().flat()) expect(b).toMatch(/, recalls 0$/);
+    expect(page.$("cliff-head").textContent).toMatch(/; recalls since: 0$/);
+    expect(page.$("events").rows().flat().join("\n")).not.toContain("recalls");
+    expect(page.$("problem").hidden).toBe(true);
   });
 });
