@@ -24,6 +24,20 @@ describe("the agents' recall script, Gemini API", () => {
     expect(geminiRefusal({ contents: [...good.slice(0, 4), { role: "user", parts: [response(recall), response(shell)] }], tools: TOOLS })).toMatch(/number of function response parts/);
     expect(geminiRefusal({ contents: [...good, { role: "user", parts: [{ text: "more" }] }], tools: TOOLS })).toMatch(/alternate between user and model/);
     expect(geminiRefusal({ contents: good, tools: [...TOOLS, { functionDeclarations: [{ name: "cliff_recall" }] }] })).toMatch(/Duplicate function declaration/);
+    // Gemini CLI's router: a classifier with no tools, two user contents in a row, which the service answers.
+    const router = [{ role: "user", parts: [{ text: "<session_context>" }] }, { role: "user", parts: [{ text: "go" }] }];
+    expect(geminiRefusal({ contents: router })).toBeNull();
+    expect(geminiRefusal({ contents: router, tools: TOOLS })).toMatch(/alternate between user and model/);
+  });
+
+  it("Code Assist: the envelope refused with a field it does not know, the request checked under it", () => {
+    const shell = issued("run_shell_command", { command: "seq 1 2" });
+    const request = { contents: [{ role: "user", parts: [{ text: "go" }] }, { role: "model", parts: [shell] }, { role: "user", parts: [response(shell)] }], tools: TOOLS, session_id: "s" };
+    const path = "/v1internal:streamGenerateContent";
+    expect(geminiRefusal({ model: "m", project: "p", user_prompt_id: "u", request }, path)).toBeNull();
+    expect(geminiRefusal({ model: "m", project: "p", request, tools: TOOLS }, path)).toMatch(/Unknown name "tools"/);
+    expect(geminiRefusal({ model: "m", request: { ...request, extra: 1 } }, path)).toMatch(/Unknown name "extra" at 'request'/);
+    expect(geminiRefusal({ model: "m", request: { ...request, contents: [...request.contents, request.contents[0]] } }, path)).toMatch(/alternate/);
   });
 
   it("streams with alt=sse as events, without it as one JSON array, the finish last", () => {

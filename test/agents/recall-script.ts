@@ -13,7 +13,7 @@
 import http from "node:http";
 import { createHash } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { geminiAnswer, geminiError, geminiRefusal, geminiTurn, isSideRequest, sideAnswer } from "./recall-script-gemini.js";
+import { codeAssistMethod, codeAssistOther, geminiAnswer, geminiError, geminiRefusal, geminiTurn, isSideRequest, requestIn, sideAnswer } from "./recall-script-gemini.js";
 
 export const SUMMARY_HEADER = "The following is a summary of your previous actions";
 export const RECALL = "cliff_recall";
@@ -138,7 +138,8 @@ const turnOf = { anthropic: anthropicTurn, responses: responsesTurn, chat: chatT
 
 /** How many `cliff_recall` calls a request's history holds (its messages or input items, never its tools). */
 export function recallCallsIn(path: string, raw: string): number {
-  return turnOf[apiOf(path)!](JSON.parse(raw)).recallCalls;
+  const api = apiOf(path)!;
+  return turnOf[api](api === "gemini" ? requestIn(JSON.parse(raw), path) : JSON.parse(raw)).recallCalls;
 }
 
 /** A final text, a function call, or (Codex's code mode) a custom tool call whose input is JavaScript. */
@@ -253,13 +254,15 @@ function responsesAnswer(body: any, r: ScriptReply): string {
 
 /** A Gemini request: refused as the API refuses it, a side request answered with its JSON, the agent's turn as scripted. */
 function geminiServe(res: http.ServerResponse, body: any, raw: string, url: URL, s: State): void {
-  const refusal = geminiRefusal(body);
+  const refusal = geminiRefusal(body, url.pathname);
   if (refusal !== null) {
-    s.out.refused.push(refusal);
+    const roles = (requestIn(body, url.pathname)?.contents ?? []).map((c: any) => `${c.role}(${(c.parts ?? []).map((p: any) => Object.keys(p).join("+")).join(",")})`);
+    s.out.refused.push(`${refusal} [${raw.includes(SUMMARY_HEADER) ? "compacted" : "as the client sent it"}: ${roles.join(" ")}]`)
     res.writeHead(400, { "content-type": "application/json" });
     return void res.end(geminiError(refusal));
   }
-  const reply = isSideRequest(body) ? sideAnswer(body) : decide(raw, geminiTurn(body), s);
+  const request = requestIn(body, url.pathname);
+  const reply = isSideRequest(request) ? sideAnswer(request) : decide(raw, geminiTurn(request), s);
   const answer = geminiAnswer(reply, url);
   res.writeHead(200, { "content-type": answer.type });
   res.end(answer.body);
@@ -277,9 +280,10 @@ export async function recallScript(lines = 1300, maxCalls = 12, lifetimeMs = 600
       const path = url.pathname;
       const api = req.method === "POST" ? apiOf(path) : null;
       if (api === null) {
+        const method = codeAssistMethod(path);
         const count = path.endsWith("/count_tokens") ? { input_tokens: Math.ceil(raw.length / 4) } : path.endsWith(":countTokens") ? { totalTokens: Math.ceil(raw.length / 4) } : null;
-        res.writeHead(count !== null ? 200 : 404, { "content-type": "application/json" });
-        return void res.end(JSON.stringify(count ?? { error: { message: "not here" } }));
+        res.writeHead(count !== null || method !== null ? 200 : 404, { "content-type": "application/json" });
+        return void res.end(method !== null ? codeAssistOther(method) : JSON.stringify(count ?? { error: { message: "not here" } }));
       }
       out.seen.push({ path, body: raw });
       const body = JSON.parse(raw);

@@ -1,8 +1,8 @@
 /**
  * Opt-in (`npm run test:agents`): a recall after two cliffs, with the real Codex CLI 0.171, Claude
  * Code 2.1.332 (its default permission mode: only Bash allowed, no file read), OpenCode 1.18.33,
- * Copilot CLI 1.0.102 (Chat Completions, BYOK) and Gemini CLI 0.61 (API key) through
- * `cliffcompaction run` at a low threshold. The
+ * Copilot CLI 1.0.102 (Chat Completions, BYOK) and Gemini CLI 0.61 (with an API key, and signed in
+ * with Google: Code Assist's envelope) through `cliffcompaction run` at a low threshold. The
  * scripted model answers with shell calls whose outputs cross the threshold again and again; once two different cliff summaries have reached it, it calls
  * `cliff_recall` with the oldest ref the current summary names, whose text it kept from the request
  * that held it whole. The proxy answers from the request it serves: the text must come back byte for
@@ -38,12 +38,12 @@ function install(): void {
   if (!existsSync(GEMINI)) installFromRegistry(GEMINI_DIR, ["@google/gemini-cli@0.61.0"], "Gemini CLI", ["--omit=optional"]);
 }
 
-/** Gemini CLI signed in with an API key (its settings as `gemini` leaves them after choosing one), asking nothing. */
-function geminiHome(home: string): void {
+/** Gemini CLI signed in (`gemini-api-key`, or `oauth-personal`: with Google), its settings as `gemini` leaves them after choosing, asking nothing. */
+const geminiHome = (selectedType: string) => (home: string): void => {
   mkdirSync(join(home, ".gemini"));
-  const settings = { security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: false } }, privacy: { usageStatisticsEnabled: false }, general: { disableAutoUpdate: true } };
+  const settings = { security: { auth: { selectedType }, folderTrust: { enabled: false } }, privacy: { usageStatisticsEnabled: false }, general: { disableAutoUpdate: true } };
   writeFileSync(join(home, ".gemini", "settings.json"), JSON.stringify(settings));
-}
+};
 
 interface SessionOptions {
   /** Variables for the agent, given the model's URL. */
@@ -138,9 +138,21 @@ describe("a recall after two cliffs, answered by the proxy, through run", () => 
   it("Gemini CLI 0.61 (API key, streamGenerateContent with alt=sse)", async () => {
     const agent = [GEMINI, "-p", PROMPT, "--approval-mode", "yolo", "-m", "gemini-3-flash-preview", "--output-format", "text"];
     const env = () => ({ GEMINI_API_KEY: "test-gemini-key", NO_COLOR: "1", GOOGLE_GEMINI_BASE_URL: "", GOOGLE_VERTEX_BASE_URL: "", CODE_ASSIST_ENDPOINT: "" });
-    const run = await session("gemini", agent, (url) => ["--gemini-upstream", url], { env, home: geminiHome, threshold: 14_000 });
+    const run = await session("gemini", agent, (url) => ["--gemini-upstream", url], { env, home: geminiHome("gemini-api-key"), threshold: 14_000 });
     expectRecalled(run);
     // Gemini CLI streams: the recall went on inside the one stream it reads.
     expect(run.model.seen.filter((s) => s.path.endsWith(":streamGenerateContent")).length).toBeGreaterThan(0);
+  });
+
+  it("Gemini CLI 0.61 signed in with Google (Code Assist's envelope, streamed)", async () => {
+    const agent = [GEMINI, "-p", PROMPT, "--approval-mode", "yolo", "-m", "gemini-3-flash-preview", "--output-format", "text"];
+    // An access token in the environment stands for the sign-in: Gemini CLI asks Google nothing but who the user is, and goes on without the answer.
+    const env = () => ({ GOOGLE_GENAI_USE_GCA: "true", GOOGLE_CLOUD_ACCESS_TOKEN: "ya29.cliff-test", GEMINI_API_KEY: "", NO_COLOR: "1", GOOGLE_GEMINI_BASE_URL: "", GOOGLE_VERTEX_BASE_URL: "", CODE_ASSIST_ENDPOINT: "" });
+    const run = await session("gemini-code-assist", agent, (url) => ["--codeassist-upstream", url], { env, home: geminiHome("oauth-personal"), threshold: 14_000 });
+    expectRecalled(run);
+    const generate = run.model.seen.filter((s) => /\/v1internal:streamGenerateContent$/.test(s.path));
+    expect(generate.length).toBeGreaterThanOrEqual(run.model.seen.length - 1);
+    // The envelope went out as Gemini CLI wrote it, the recall tool inside its request.
+    for (const s of generate) expect(Object.keys(JSON.parse(s.body)).sort()).toEqual(expect.arrayContaining(["model", "project", "request"]));
   });
 });

@@ -55,6 +55,20 @@ export const signatureOf = (step: number, name: string, args: unknown): string =
 const calls = (c: Content): Part[] => (c.parts ?? []).filter((p) => p?.functionCall !== undefined);
 const responses = (c: Content): Part[] => (c.parts ?? []).filter((p) => p?.functionResponse !== undefined);
 
+/** Code Assist's envelope and the request inside it: a field it does not know is refused, as its JSON parser refuses one. */
+const CODE_ASSIST_FIELDS = ["model", "project", "user_prompt_id", "request", "enabled_credit_types"];
+const CODE_ASSIST_REQUEST_FIELDS = ["contents", "systemInstruction", "cachedContent", "tools", "toolConfig", "labels", "safetySettings", "generationConfig", "session_id"];
+
+/** The first rule a Code Assist body's envelope breaks (its fields, its `model`, its `request` and the request's fields), or null. */
+export function codeAssistViolation(body: any): string | null {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return "Invalid JSON payload received.";
+  for (const k of Object.keys(body)) if (!CODE_ASSIST_FIELDS.includes(k)) return `Invalid JSON payload received. Unknown name "${k}": Cannot find field.`;
+  if (typeof body.model !== "string") return "model is required";
+  if (body.request === null || typeof body.request !== "object" || Array.isArray(body.request)) return "request is required";
+  for (const k of Object.keys(body.request)) if (!CODE_ASSIST_REQUEST_FIELDS.includes(k)) return `Invalid JSON payload received. Unknown name "${k}" at 'request': Cannot find field.`;
+  return null;
+}
+
 /** The first rule the contents break, or null. */
 export function geminiViolation(contents: unknown): string | null {
   return pairingViolation(contents) ?? turnOrderViolation(contents as Content[]) ?? signatureViolation(contents as Content[]);
@@ -96,7 +110,8 @@ export function pairingViolation(contents: unknown): string | null {
   return null;
 }
 
-function signatureViolation(list: Content[]): string | null {
+/** The current turn's rule: each function-call step carries, on its first call, a thought signature. */
+export function signatureViolation(list: Content[]): string | null {
   let start = 0;
   for (let i = list.length - 1; i >= 0; i--) {
     if (list[i].role === "user" && (list[i].parts ?? []).some((p) => typeof p?.text === "string")) {
@@ -126,6 +141,8 @@ const geminiError = (status: number, message: string, code = "INVALID_ARGUMENT")
 export function sideText(body: any): string {
   const schema = JSON.stringify(body?.generationConfig?.responseJsonSchema ?? body?.generationConfig?.responseSchema ?? {});
   if (schema.includes("next_speaker")) return JSON.stringify({ reasoning: "The model answered; the user speaks next.", next_speaker: "user" });
+  // The model router (Code Assist): a simple task.
+  if (schema.includes("model_choice")) return JSON.stringify({ reasoning: "A short, well-defined task.", model_choice: "flash" });
   return JSON.stringify({ reasoning: "no loop", unproductive_state_confidence: 0, unproductive_state_analysis: "none", confidence: 0 });
 }
 

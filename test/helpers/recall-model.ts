@@ -8,6 +8,7 @@
 import http from "node:http";
 import { createHash } from "node:crypto";
 import { listenLoopback } from "./mock-upstream.js";
+import { codeAssistViolation } from "./gemini-model.js";
 
 /** What the script answers: thinking (signed by the mock), text, then calls. */
 export interface Reply {
@@ -259,15 +260,10 @@ function geminiSeen(body: Record<string, any>): Seen {
   return { api: "gemini", body, tools, results };
 }
 
-/** Code Assist's envelope and the request inside it: fields it does not know are refused, as its JSON parser refuses them. */
-const CODE_ASSIST_FIELDS = ["model", "project", "user_prompt_id", "request", "enabled_credit_types"];
-const CODE_ASSIST_REQUEST_FIELDS = ["contents", "systemInstruction", "cachedContent", "tools", "toolConfig", "labels", "safetySettings", "generationConfig", "session_id"];
-
+/** Code Assist's request, under its envelope, which must break none of its rules. */
 function codeAssistRequest(body: Record<string, any>): Record<string, any> {
-  for (const k of Object.keys(body)) rule(CODE_ASSIST_FIELDS.includes(k), `Invalid JSON payload received. Unknown name "${k}": Cannot find field.`);
-  rule(typeof body.model === "string", "model is required");
-  rule(body.request !== null && typeof body.request === "object" && !Array.isArray(body.request), "request is required");
-  for (const k of Object.keys(body.request)) rule(CODE_ASSIST_REQUEST_FIELDS.includes(k), `Invalid JSON payload received. Unknown name "${k}" at 'request': Cannot find field.`);
+  const bad = codeAssistViolation(body);
+  rule(bad === null, bad ?? "");
   return body.request;
 }
 
