@@ -268,8 +268,8 @@ function geminiServe(res: http.ServerResponse, body: any, raw: string, url: URL,
   res.end(answer.body);
 }
 
-/** `lines`: how long each shell output is (21 characters a line). */
-export async function recallScript(lines = 1300, maxCalls = 12, lifetimeMs = 600_000): Promise<RecallScript> {
+/** `lines`: how long each shell output is (21 characters a line); `beforeFinal`: awaited before the final text goes (what the proxy shows then). */
+export async function recallScript(lines = 1300, maxCalls = 12, lifetimeMs = 600_000, beforeFinal?: () => Promise<void>): Promise<RecallScript> {
   const out: RecallScript = { url: "", seen: [], summaries: [], recalls: [], after: [], refused: [], close: () => server.close() };
   const state: State = { calls: 0, maxCalls, known: new Map(), out, checkedAfter: false, lines };
   const server = http.createServer((req, res) => {
@@ -289,8 +289,14 @@ export async function recallScript(lines = 1300, maxCalls = 12, lifetimeMs = 600
       const body = JSON.parse(raw);
       if (api === "gemini") return void geminiServe(res, body, raw, url, state);
       const reply = decide(raw, turnOf[api](body), state);
-      res.writeHead(200, { "content-type": body.stream === true ? "text/event-stream" : "application/json" });
-      res.end({ anthropic: anthropicAnswer, responses: responsesAnswer, chat: chatAnswer }[api](body, reply));
+      const send = (): void => {
+        res.writeHead(200, { "content-type": body.stream === true ? "text/event-stream" : "application/json" });
+        res.end({ anthropic: anthropicAnswer, responses: responsesAnswer, chat: chatAnswer }[api](body, reply));
+      };
+      if (beforeFinal === undefined || !("text" in reply) || !reply.text.startsWith("ALL DONE")) return send();
+      const look = beforeFinal;
+      beforeFinal = undefined;
+      void look().finally(send);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -54,6 +54,8 @@ interface SessionOptions {
   threshold?: number;
   /** The agent's own settings written into its home. */
   home?: (home: string) => void;
+  /** What the proxy shows while the model holds its final answer: a `watch --once` frame and the status. */
+  look?: boolean;
 }
 
 interface Run {
@@ -62,13 +64,20 @@ interface Run {
   out: string;
   err: string;
   model: RecallScript;
+  looked?: { frame: string; status: any };
 }
 
 async function session(name: string, agent: string[], upstream: (url: string) => string[], o: SessionOptions = {}): Promise<Run> {
   install();
   const port = await freePort();
-  const model = await recallScript(o.lines);
   const home = mkdtempSync(join(tmpdir(), `cliff-recall-${name}-home-`));
+  let looked: Run["looked"];
+  const look = async (): Promise<void> => {
+    const status = await (await fetch(`http://127.0.0.1:${port}/_cliff/status`)).json();
+    const w = await runChild(process.execPath, [resolve("dist/cli.mjs"), "watch", "--once", "--port", String(port)], process.cwd(), { ...process.env, HOME: home, XDG_STATE_HOME: "" }, 20_000);
+    looked = { frame: w.out, status };
+  };
+  const model = await recallScript(o.lines, undefined, undefined, o.look === true ? look : undefined);
   const work = mkdtempSync(join(tmpdir(), `cliff-recall-${name}-work-`));
   mkdirSync(join(home, ".codex"));
   o.home?.(home);
@@ -84,7 +93,8 @@ async function session(name: string, agent: string[], upstream: (url: string) =>
   const compacted = model.seen.filter((s) => s.body.includes(SUMMARY_HEADER)).length;
   const rec = model.recalls[0];
   console.log(`${name} recall: exit ${r.code}, ${model.seen.length} model requests, ${compacted} compacted, ${model.refused.length} refused, ${model.summaries.length} distinct cliff summaries, ${model.recalls.length} recall(s)${rec === undefined ? "" : ` after ${rec.afterCliffs} cliffs, of ref ${rec.ref}: ${rec.expected.length} chars expected, ${rec.got.length} received in ${rec.pages} page(s), identical ${rec.got === rec.expected}`}; agent said ${JSON.stringify(r.out.trim().slice(-80))}\n${r.err.split("\n").filter((l) => l.startsWith("cliffcompaction")).join("\n")}`);
-  return { code: r.code, timedOut: r.timedOut, out: r.out, err: r.err, model };
+  if (looked !== undefined) console.log(`${name}: watch --once while the model held its final answer:\n${looked.frame}`);
+  return { code: r.code, timedOut: r.timedOut, out: r.out, err: r.err, model, looked };
 }
 
 function expectRecalled(run: Run): void {
@@ -118,9 +128,17 @@ describe("a recall after two cliffs, answered by the proxy, through run", () => 
     expectRecalled(await session("codex", agent, (url) => ["--openai-upstream", url + "/v1"]));
   });
 
-  it("Claude Code 2.1.332 in its default permission mode", async () => {
+  it("Claude Code 2.1.332 in its default permission mode; the status and watch count the recall against its cliff", async () => {
     const agent = [CLAUDE, "-p", PROMPT, "--allowedTools", "Bash", "--output-format", "text"];
-    expectRecalled(await session("claude", agent, (url) => ["--anthropic-upstream", url]));
+    const run = await session("claude", agent, (url) => ["--anthropic-upstream", url], { look: true });
+    expectRecalled(run);
+    // Each page is one call of the tool and one round upstream, counted against the cliff whose summary named the ref.
+    const pages = run.model.recalls[0].pages;
+    const mine = run.looked!.status.sessions.find((x: any) => x.recalls.calls > 0);
+    expect(mine.recalls).toMatchObject({ calls: pages, rounds: pages });
+    expect(mine.recalls.cliffs).toHaveLength(1);
+    expect(run.looked!.status.recalls).toEqual({ calls: pages, rounds: pages, tokens: mine.recalls.tokens });
+    expect(run.looked!.frame.split("\n").find((l) => l.includes(mine.id))).toMatch(new RegExp(` ${mine.cliffs} +${pages} \\([\\d.]+k\\) `));
   });
 
   it("OpenCode 1.18.33 (Anthropic, API key)", async () => {
