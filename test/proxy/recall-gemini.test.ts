@@ -87,6 +87,13 @@ async function ask(form: Form): Promise<{ parts: any[]; raw: string; usage: any 
 }
 
 const recalls = recallsIn;
+
+/** The proxy's Gemini recalls and recall rounds so far, from its metrics. */
+async function counted(): Promise<{ recalls: number; rounds: number }> {
+  const text = await (await fetch(proxy.url + "/_cliff/metrics")).text();
+  const of = (name: string): number => Number(new RegExp(`^cliffcompaction_${name}\\{api="gemini"\\} (\\d+)$`, "m").exec(text)?.[1] ?? 0);
+  return { recalls: of("recalls_total"), rounds: of("recall_rounds_total") };
+}
 const scripted = (first: (s: Seen) => Reply, then: (s: Seen) => Reply): void => scriptRecall(model, first, then);
 const line = (text: string): string => `\n[cliffcompaction recalled ref ${REF}, ${text.length.toLocaleString("en-US")} chars]\n`;
 
@@ -94,7 +101,10 @@ for (const form of FORMS) {
   describe(form.name, () => {
     it("a recall by ref: the exact bytes reach the model, the call goes back with its thought signature, one answer with the line", async () => {
       scripted(() => ({ thinking: "Need step 1.", calls: [{ name: "cliff_recall", input: { ref: REF } }] }), (s) => ({ text: `It printed ${recalls(s)[0].text.split("\n")[2]}` }));
+      const before = await counted();
       const { parts, raw, usage } = await ask(form);
+      // The recall and its round counted, as in every API.
+      await expect.poll(counted).toEqual({ recalls: before.recalls + 1, rounds: before.rounds + 1 });
       expect(model.refused).toEqual([]);
       expect(model.seen).toHaveLength(2);
       expect(model.seen[0].tools).toEqual(["run_shell_command", "cliff_recall"]);
