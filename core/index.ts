@@ -67,5 +67,5 @@ export { partKind, summaryMessageText, RESULT_TAG, ASSISTANT_TAG, THINKING_TAG, 
 export { droppedLine, writesRefs, archiveName, memoryArchive, withPointer, refLine, groupDigits, REF_LINE, ARCHIVED_RESULT_OPENING, ARCHIVED_CALL_OPENING, type ArchiveFn, type ArchivedKind, type DroppedTexts, type MemoryArchive } from "./archive.js";
 export {
   refOf, REF_LENGTH, REF_PATTERN, RECALL_TOOL_NAME, RECALL_TOOL_DESCRIPTION, RECALL_INPUT_SCHEMA, RecallTexts, answerRecall, recallInput, RECALL_PAGE_CHARS,
-  searchTexts, recallLine, recalledRefs, type RecallText, type RecallAnswer, type RecallInput,
+  searchTexts, recallLine, recalledRefs, unansweredLine, type RecallText, type RecallAnswer, type RecallInput,
 } from "./recall/index.js";

@@ -4,5 +4,5 @@ export { RECALL_TOOL_NAME, RECALL_TOOL_DESCRIPTION, RECALL_INPUT_SCHEMA } from "
 export { RecallTexts, type RecallText } from "./texts.js";
 export { answerRecall, recallInput, RECALL_PAGE_CHARS, type RecallAnswer, type RecallInput } from "./answer.js";
 export { searchTexts, SEARCH_MAX_LINES, SEARCH_LINE_MAX_CHARS } from "./search.js";
-export { recallLine, recalledRefs } from "./line.js";
+export { recallLine, recalledRefs, unansweredLine } from "./line.js";
 export { clientFileOf, clientFileLine, clientFileNote, type ClientFile } from "./client-file.js";

@@ -6,6 +6,7 @@
 import { groupDigits } from "../archive.js";
 import { isObj } from "../guards.js";
 import type { RecallAnswer } from "./recall-answer.js";
+import { recallInput } from "./answer.js";
 
 const RECALLED_OPENING = "[cliffcompaction ";
 
@@ -18,6 +19,17 @@ export function recallLine(answer: RecallAnswer): string {
   }
   if (answer.matches !== undefined) return `${RECALLED_OPENING}searched the earlier history, ${groupDigits(answer.matches)} matching line${answer.matches === 1 ? "" : "s"}]`;
   return `${RECALLED_OPENING}a recall failed]`;
+}
+
+/**
+ * The line for a recall whose answer never reached the model (`why`: what stopped it), from the
+ * call's arguments. It names the ref without the "recalled" wording, so no later cliff keeps a text
+ * the model never got.
+ */
+export function unansweredLine(args: unknown, why: string): string {
+  const input = recallInput(args);
+  const what = "ref" in input ? `recall ref ${input.ref}` : "search" in input ? "search the earlier history" : "answer a recall";
+  return `${RECALLED_OPENING}could not ${what}: ${why}]`;
 }
 
 /** A recall line naming a ref, wherever it stands in a text: the ref is group 1. */

@@ -6,8 +6,10 @@
  * bytes once and relays that answer. No per-session memory decides it, so the body sent stays a
  * function of the request and the config (warm = cold, replicas alike); a refused request costs no
  * tokens. Only an answer not yet begun is retried: once a byte reached the client, it is relayed.
+ * A recall round's body is the compacted one lengthened by what the proxy recalled into it, so a
+ * refusal of its length is ours too there: no rung of the ladder answers it.
  */
-import { decodedText } from "./reactive.js";
+import { decodedText, isContextError } from "./reactive.js";
 
 /** Statuses about the client, its quota, a conflict or the provider's load: relayed as they are. */
 const NOT_OURS = new Set([401, 403, 408, 409, 413, 429]);
@@ -28,4 +30,22 @@ export function errorType(body: Buffer, encoding: string | undefined): string | 
 /** Whether a refusal of a compacted request is one the client's own bytes may not get. */
 export function fallsBack(status: number, type: string | null): boolean {
   return status >= 400 && status < 500 && !NOT_OURS.has(status) && !/overloaded/i.test(type ?? "");
+}
+
+/** A refusal we caused: its status and the provider's error type. */
+export interface OurRefusal {
+  readonly status: number;
+  readonly type: string | null;
+}
+
+/**
+ * A refusal of a body the proxy made that the client's own bytes may not get, or null. `complete`:
+ * the whole error body was read (a cut one is relayed). `lengthToo`: a refusal of the body's length
+ * counts (a recall round's); for a first body it does not, the ladder answers it.
+ */
+export function ourRefusal(status: number, body: Buffer, encoding: string | undefined, complete: boolean, lengthToo: boolean): OurRefusal | null {
+  if (!complete) return null;
+  const type = errorType(body, encoding);
+  if (isContextError(status, body, encoding)) return lengthToo ? { status, type } : null;
+  return fallsBack(status, type) ? { status, type } : null;
 }

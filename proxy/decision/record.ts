@@ -33,7 +33,7 @@ export interface RequestRecord {
   /** Shadow mode: the counts are what would have been sent; the original was. */
   shadow?: boolean;
   /** A fallback: the upstream's refusal of the compacted body (status and the provider's error type), before the original was sent. */
-  refused?: { status: number; type: string | null };
+  refused?: RefusedRecord;
   /** Why a cliff was made below the threshold: the session had been idle longer than the cache lives. */
   reason?: "idle";
   /** Calls of its newest turn that re-fetch what the cliff before them dropped (core/refetch.ts): counts and tool names, never a path. */
@@ -46,6 +46,15 @@ export interface RequestRecord {
   recall?: RecallRecord;
   /** Why a request was forwarded as received without a decision (a fail-open), in words that name no session text. */
   failOpen?: string;
+}
+
+export interface RefusedRecord {
+  status: number;
+  type: string | null;
+  /** The recall round whose body was refused (1 for the first after the model's first answer); absent: the first body. */
+  round?: number;
+  /** A streamed answer the client already had part of: it ended with the recall left unanswered, the original never sent. */
+  unanswered?: true;
 }
 
 export interface RecallRecord {

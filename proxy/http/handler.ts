@@ -15,7 +15,7 @@ import { bodyText, decide, isOpenAIHost, mergedBeta, openOwnCompactions, outgoin
 import { threadDeclinedBody, threadRecord, threadRequest, type ThreadRequest } from "../decision/index.js";
 import { logLine, refetchRecord, type RequestRecord } from "../observe/index.js";
 import type { Observer } from "../observe/index.js";
-import { ERROR_BODY_LIMIT, errorType, fallsBack, isContextError } from "../decision/index.js";
+import { ERROR_BODY_LIMIT, isContextError, ourRefusal, type RefusedRecord } from "../decision/index.js";
 import { admit } from "./admission.js";
 import { overBudgetMessage, refuse } from "./refusal.js";
 import type { Route } from "../routes.js";
@@ -93,9 +93,23 @@ function upstreamRequest(ctx: Context, url: URL, headers: IncomingHttpHeaders, b
   return { agents: ctx.agents, url, method: "POST", headers: recallHeaders(recall, headers), body: offer(recall, body) };
 }
 
-/** A recall loop's further rounds go as the first did. */
-function rounds(request: UpstreamRequest, read: (u: IncomingMessage) => void): Rounds {
-  return { body: request.body as Buffer, send: (body) => send({ ...request, body }), headers: (u) => endToEnd(u.headers) as Record<string, string | string[]>, read };
+/** A recall loop's further rounds go as the first did; a refusal of one is ours by the first body's rule, a refusal of its length included (no rung answers that). */
+function rounds(request: UpstreamRequest, read: (u: IncomingMessage) => void, fallback: boolean): Rounds {
+  const ours: Rounds["ours"] = (u, body, complete) => (fallback ? ourRefusal(u.statusCode ?? 0, body, u.headers["content-encoding"], complete, true) : null);
+  return { body: request.body as Buffer, send: (body) => send({ ...request, body }), headers: (u) => endToEnd(u.headers) as Record<string, string | string[]>, read, ours };
+}
+
+/** The answer relayed, its usage read. */
+function relayed(upstream: IncomingMessage, res: ServerResponse, watched: ReturnType<Observer["begin"]>): void {
+  relay(upstream, res);
+  watched.read(upstream);
+}
+
+/** After a refusal we caused: the client's own request sent as it came, its answer relayed. Its status. */
+async function original(res: ServerResponse, request: UpstreamRequest, headers: IncomingHttpHeaders, raw: Buffer, watched: ReturnType<Observer["begin"]>): Promise<number> {
+  const upstream = await send({ ...request, headers, body: raw });
+  relayed(upstream, res, watched);
+  return upstream.statusCode ?? 0;
 }
 
 const offer = (recall: RecallPlan | null, body: Buffer): Buffer => (recall === null ? body : recall.offer(body));
@@ -118,29 +132,27 @@ async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context
   d.text = null;
   let escalations = 0;
   let status = 0;
-  let refused: RequestRecord["refused"];
+  let refused: RefusedRecord | undefined;
   try {
     for (;;) {
       const upstream = await send(request);
       status = upstream.statusCode ?? 0;
       if (status < 400 || d.prepared === null || shadow) {
-        if (recall !== null && status < 300) return await recall.answer(upstream, res, rounds(request, (u) => watched.read(u)));
-        relay(upstream, res);
-        return watched.read(upstream);
+        if (recall === null || status >= 300) return relayed(upstream, res, watched);
+        refused = (await recall.answer(upstream, res, rounds(request, (u) => watched.read(u), ctx.options.fallback))) ?? undefined;
+        // A whole answer's refused round wrote nothing: the client's own request answers it.
+        if (refused !== undefined && refused.unanswered !== true) status = await original(res, request, offered, raw, watched);
+        return;
       }
       const error = await readUpTo(upstream, ERROR_BODY_LIMIT);
       const encoding = upstream.headers["content-encoding"];
       const body = Buffer.concat(error.chunks);
       const context = error.complete && isContextError(status, body, encoding);
-      if (!context && error.complete && ctx.options.fallback && request.body !== raw) {
-        const type = errorType(body, encoding);
-        if (fallsBack(status, type)) {
-          refused = { status, type };
-          const original = await send({ ...request, headers: offered, body: raw });
-          status = original.statusCode ?? 0;
-          relay(original, res);
-          return watched.read(original);
-        }
+      const ours = ctx.options.fallback && request.body !== raw ? ourRefusal(status, body, encoding, error.complete, false) : null;
+      if (ours !== null) {
+        refused = ours;
+        status = await original(res, request, offered, raw, watched);
+        return;
       }
       if (!context || !ctx.engine.reactive(d.prepared)) return relay(upstream, res, error.chunks);
       escalations++;
@@ -157,7 +169,9 @@ async function compacted(req: IncomingMessage, res: ServerResponse, ctx: Context
   } catch (e) {
     badGateway(res, ctx, url, e);
   } finally {
-    if (refused !== undefined) Object.assign(d.record, { refused, messagesOut: d.record.messagesIn, tokensOut: d.record.tokensIn });
+    if (refused !== undefined) d.record.refused = { ...refused };
+    // The client's own request was what answered, unless a stream ended with its recall unanswered.
+    if (refused !== undefined && refused.unanswered !== true) Object.assign(d.record, { messagesOut: d.record.messagesIn, tokensOut: d.record.tokensIn });
     if (recall !== null && recall.record.calls > 0) d.record.recall = { ...recall.record };
     watched.end(finish(ctx, d, refused !== undefined ? "fallback" : escalations > 0 ? "escalate" : d.action, escalations, status), d.prepared?.rung ?? 0);
   }

@@ -1,13 +1,18 @@
 /** One log line per compacted-route request: what happened and what it cost, never content or headers. */
-import { ruleText, threadsLine, type RequestRecord, type ThresholdPolicy } from "../decision/index.js";
+import { ruleText, threadsLine, type RefusedRecord, type RequestRecord, type ThresholdPolicy } from "../decision/index.js";
 
 const n = (v: number): string => v.toLocaleString("en-US");
+
+function refusedText(r: RefusedRecord): string {
+  const what = r.round === undefined ? "compacted body" : `recall round ${r.round}`;
+  return `${what} refused ${r.status} ${r.type ?? "without a type"}: ${r.unanswered === true ? "ended the answer without the recall" : "sent the original"}`;
+}
 
 export function logLine(r: RequestRecord, json: boolean, now = new Date()): string {
   if (json) return JSON.stringify({ time: now.toISOString(), ...r, addedMs: Math.round(r.addedMs * 100) / 100 });
   const esc = r.escalations > 0 ? ` after ${r.escalations} escalation(s)` : "";
   const shadow = r.shadow === true ? " (shadow: sent the original)" : "";
-  const refused = r.refused === undefined ? "" : ` (compacted body refused ${r.refused.status} ${r.refused.type ?? "without a type"}: sent the original)`;
+  const refused = r.refused === undefined ? "" : ` (${refusedText(r.refused)})`;
   return `${now.toISOString()} ${r.api} ${n(r.messagesIn)}→${n(r.messagesOut)} msgs ${n(r.tokensIn)}→${n(r.tokensOut)} tok ${r.action}${r.failOpen === undefined ? "" : `: ${r.failOpen}, sent as received`}${r.reason === "idle" ? " (idle)" : ""}${r.compaction === undefined ? "" : ` (a compaction request: ${r.compaction})`}${r.thread === undefined ? "" : ` (message thread: ${r.thread})`}${esc}${shadow}${refused} +${r.addedMs.toFixed(1)}ms ${r.status || (r.action === "refuse" ? "not sent" : "no upstream")}`;
 }
 

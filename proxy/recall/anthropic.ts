@@ -134,11 +134,15 @@ class AnthropicStream implements ApiStream {
     return turnOfBlocks(this.blocks.filter(isObj));
   }
 
-  next(lines: readonly string[]): void {
+  private lines(lines: readonly string[]): void {
     const index = this.nextIndex++;
     this.write(sseText("content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } }));
     this.write(sseText("content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: lines.join("\n") } }));
     this.write(sseText("content_block_stop", { type: "content_block_stop", index }));
+  }
+
+  next(lines: readonly string[]): void {
+    this.lines(lines);
     this.outputBefore += this.roundOutput;
     this.round++;
     this.roundOutput = 0;
@@ -168,6 +172,11 @@ class AnthropicStream implements ApiStream {
       const usage = isObj(data.usage) ? { ...data.usage, output_tokens: this.outputBefore + this.roundOutput } : data.usage;
       this.write(sseText("message_delta", { ...data, delta, ...(usage === undefined ? {} : { usage }) }));
     }
+  }
+
+  end(lines: readonly string[]): void {
+    this.lines(lines);
+    this.finish();
   }
 
   fail(message: string): void {

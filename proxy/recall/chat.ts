@@ -145,6 +145,12 @@ class ChatStream implements ApiStream {
     if (this.done || this.finish_ !== null) this.write("data: [DONE]\n\n");
   }
 
+  end(lines: readonly string[]): void {
+    // The answer's last words: nothing of a next round follows them.
+    this.write(sseText(undefined, this.chunk({ content: "\n\n" + lines.join("\n") })));
+    this.finish();
+  }
+
   fail(message: string): void {
     this.write(sseText(undefined, { error: { message, type: "upstream_error" } }));
     this.write("data: [DONE]\n\n");

@@ -109,11 +109,15 @@ class GeminiStream implements ApiStream {
     return this.finished === null ? null : turnOfParts(this.parts);
   }
 
-  next(lines: readonly string[]): void {
+  private lines(lines: readonly string[]): void {
     const base = this.last ?? {};
     const { usageMetadata: _u, ...chunk } = withParts(base, [linePart(lines)]);
     const { finishReason: _f, ...candidate } = candidateOf(chunk);
     this.write({ ...chunk, candidates: [candidate] });
+  }
+
+  next(lines: readonly string[]): void {
+    this.lines(lines);
     this.outputBefore += this.finished !== null ? outputTokens(this.finished) : 0;
     this.parts = [];
     this.held = [];
@@ -124,6 +128,11 @@ class GeminiStream implements ApiStream {
     const end = this.finished;
     if (end !== null) this.write(withUsage(withParts(end, this.held.filter((p) => !isRecall(p))), this.outputBefore + outputTokens(end)));
     this.out.end();
+  }
+
+  end(lines: readonly string[]): void {
+    this.lines(lines);
+    this.finish();
   }
 
   fail(message: string): void {

@@ -3,18 +3,30 @@
  * the request's own history, sends the model's turn and the answers back to it, and goes on; the
  * client receives one answer with no trace of the calls, one line per recall in their place. A
  * call of the client's made beside a recall is not run: the model is told so and re-plans. At
- * most MAX_RECALL_ROUNDS rounds per client request; a recall asked past them is left out.
+ * most MAX_RECALL_ROUNDS rounds per client request; a recall asked past them is left out. A later
+ * round the upstream refuses with a refusal we caused never reaches the client as a failure: a
+ * whole answer falls back to the client's own request (the handler sends it, as for a first body),
+ * a stream ends as one answer with the recall left unanswered and a line that says so.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { answerRecall, RECALL_TOOL_NAME, recallLine, type RecallAnswer, type RecallTexts } from "../../core/index.js";
-import { editedMember, valueText, withValue } from "../decision/index.js";
+import { answerRecall, RECALL_TOOL_NAME, recallLine, unansweredLine, type RecallAnswer, type RecallTexts } from "../../core/index.js";
+import { editedMember, ERROR_BODY_LIMIT, valueText, withValue, type OurRefusal } from "../decision/index.js";
 import { SseReader } from "./sse.js";
-import type { CallAnswer, ModelTurn, RecallApi, SseEvent, StreamReader } from "./types.js";
+import type { ApiStream, CallAnswer, ModelTurn, RecallApi, SseEvent, StreamReader } from "./types.js";
 
 /** Recall rounds one client request may take. */
 export const MAX_RECALL_ROUNDS = 3;
 
 const ANSWER_LIMIT = 64 * 1024 * 1024;
+
+/** What the line of a recall the model never got the answer to says stopped it. */
+const REFUSED_WHY = "the provider refused the request";
+
+/** A recall round refused by a refusal we caused: the round (1 for the first after the model's first answer). `unanswered`: the stream ended without the recall; absent, nothing reached the client and the client's own request is to be sent. */
+export interface RoundRefused extends OurRefusal {
+  readonly round: number;
+  readonly unanswered?: true;
+}
 
 export interface LoopContext {
   readonly api: RecallApi;
@@ -30,6 +42,8 @@ export interface LoopContext {
   readonly onRound: (upstream: IncomingMessage) => void;
   /** Each recall answered. */
   readonly onRecall: (answer: RecallAnswer) => void;
+  /** A further round's refusal when it is one we caused (the handler's rule, with its fallback on), else null. */
+  readonly ours: (upstream: IncomingMessage, body: Buffer, complete: boolean) => OurRefusal | null;
 }
 
 /** The continuation: the conversation sent so far with `items` after it. */
@@ -92,8 +106,8 @@ async function nextRound(c: LoopContext, body: { text: string }, turn: ModelTurn
   return upstream;
 }
 
-/** The loop over a whole (non-streamed) answer: the client gets one JSON answer, or a later round's refusal as it came. */
-async function loopJson(first: IncomingMessage, res: ServerResponse, c: LoopContext): Promise<void> {
+/** The loop over a whole (non-streamed) answer: the client gets one JSON answer, or a later round's refusal as it came unless it is ours (then nothing is written). */
+async function loopJson(first: IncomingMessage, res: ServerResponse, c: LoopContext): Promise<RoundRefused | null> {
   const body = { text: c.body.toString("utf8") };
   const answers: Record<string, unknown>[] = [];
   const lines: string[][] = [];
@@ -109,8 +123,11 @@ async function loopJson(first: IncomingMessage, res: ServerResponse, c: LoopCont
     }
     const ok = (upstream.statusCode ?? 0) < 300 && read.complete && answer !== null && typeof answer === "object" && !Array.isArray(answer);
     if (!ok) {
+      const refused = c.ours(upstream, bytes, read.complete);
+      if (refused !== null) return { ...refused, round };
       res.writeHead(upstream.statusCode ?? 502, clientHeaders(c, upstream));
-      return void res.end(bytes);
+      res.end(bytes);
+      return null;
     }
     answers.push(answer as Record<string, unknown>);
     const turn = c.api.turnOf(answer as Record<string, unknown>);
@@ -118,7 +135,8 @@ async function loopJson(first: IncomingMessage, res: ServerResponse, c: LoopCont
     if (recall === null) {
       const out = Buffer.from(JSON.stringify(c.api.merged(answers, lines)), "utf8");
       res.writeHead(first.statusCode ?? 200, { ...clientHeaders(c, first), "content-length": String(out.length) });
-      return void res.end(out);
+      res.end(out);
+      return null;
     }
     lines.push(recall.lines);
     upstream = await nextRound(c, body, turn, recall.answers);
@@ -135,8 +153,20 @@ function pump(upstream: IncomingMessage, reader: StreamReader): Promise<void> {
   });
 }
 
+/** A further round refused: a refusal of ours ends the answer with the turn's recalls unanswered, any other ends it with an error. */
+async function refusedRound(upstream: IncomingMessage, stream: ApiStream, c: LoopContext, turn: ModelTurn, round: number): Promise<RoundRefused | null> {
+  const read = await readAll(upstream, ERROR_BODY_LIMIT);
+  const refused = c.ours(upstream, read.bytes, read.complete);
+  if (refused === null) {
+    stream.fail(`cliffcompaction: the upstream refused a recall round (${upstream.statusCode}): ${read.bytes.toString("utf8").slice(0, 500)}`);
+    return null;
+  }
+  stream.end(turn.calls.filter((x) => x.name === RECALL_TOOL_NAME).map((x) => unansweredLine(x.args, REFUSED_WHY)));
+  return { ...refused, round, unanswered: true };
+}
+
 /** The loop over a streamed answer: text and thinking go on at once, calls wait for the message's end. */
-async function loopStream(first: IncomingMessage, res: ServerResponse, c: LoopContext): Promise<void> {
+async function loopStream(first: IncomingMessage, res: ServerResponse, c: LoopContext): Promise<RoundRefused | null> {
   res.writeHead(first.statusCode ?? 200, clientHeaders(c, first));
   const stream = c.api.stream((chunk) => void res.write(chunk));
   const body = { text: c.body.toString("utf8") };
@@ -146,12 +176,8 @@ async function loopStream(first: IncomingMessage, res: ServerResponse, c: LoopCo
     gone = true;
     upstream.destroy();
   });
+  let refused: RoundRefused | null = null;
   for (let round = 0; !gone; round++) {
-    if ((upstream.statusCode ?? 0) >= 300) {
-      const read = await readAll(upstream, 64 * 1024);
-      stream.fail(`cliffcompaction: the upstream refused a recall round (${upstream.statusCode}): ${read.bytes.toString("utf8").slice(0, 500)}`);
-      break;
-    }
     const emit = (e: SseEvent): void => stream.event(e);
     await pump(upstream, c.api.streamReader?.(emit) ?? new SseReader(emit));
     const turn = stream.ended();
@@ -160,14 +186,19 @@ async function loopStream(first: IncomingMessage, res: ServerResponse, c: LoopCo
       stream.finish();
       break;
     }
-    stream.next(recall.lines);
     upstream = await nextRound(c, body, turn, recall.answers);
+    if ((upstream.statusCode ?? 0) >= 300) {
+      refused = await refusedRound(upstream, stream, c, turn, round + 1);
+      break;
+    }
+    stream.next(recall.lines);
   }
   res.end();
+  return refused;
 }
 
-/** The client's answer to a request that offered the tool, from the upstream's first answer on. */
-export function recallLoop(first: IncomingMessage, res: ServerResponse, c: LoopContext): Promise<void> {
+/** The client's answer to a request that offered the tool, from the upstream's first answer on; a round refused by a refusal of ours, or null. */
+export function recallLoop(first: IncomingMessage, res: ServerResponse, c: LoopContext): Promise<RoundRefused | null> {
   const streamed = c.api.streamReader !== undefined || /event-stream/i.test(String(first.headers["content-type"] ?? ""));
   return streamed ? loopStream(first, res, c) : loopJson(first, res, c);
 }

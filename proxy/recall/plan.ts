@@ -6,9 +6,9 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { RecallTexts, tokensOfChars, type Config, type DialectName, type PrepareContext, type RecallAnswer } from "../../core/index.js";
-import type { RecallRecord } from "../decision/index.js";
+import type { OurRefusal, RecallRecord } from "../decision/index.js";
 import { recallApiOf, type RecallRoute } from "./apis.js";
-import { recallLoop } from "./loop.js";
+import { recallLoop, type RoundRefused } from "./loop.js";
 import { withRecallTool } from "./offer.js";
 import type { RecallApi } from "./types.js";
 
@@ -20,6 +20,8 @@ export interface Rounds {
   readonly headers: (upstream: IncomingMessage) => Record<string, string | string[]>;
   /** Each answer's usage counted. */
   readonly read: (upstream: IncomingMessage) => void;
+  /** A further round's refusal when it is one we caused, else null. */
+  readonly ours: (upstream: IncomingMessage, body: Buffer, complete: boolean) => OurRefusal | null;
 }
 
 export interface RecallPlan {
@@ -27,8 +29,8 @@ export interface RecallPlan {
   offer(body: Buffer): Buffer;
   /** What was recalled so far. */
   readonly record: RecallRecord;
-  /** The client's answer, from the upstream's first answer on; `read` counts each round's usage. */
-  answer(first: IncomingMessage, res: ServerResponse, rounds: Rounds): Promise<void>;
+  /** The client's answer, from the upstream's first answer on; `read` counts each round's usage. A round refused by a refusal of ours, or null. */
+  answer(first: IncomingMessage, res: ServerResponse, rounds: Rounds): Promise<RoundRefused | null>;
 }
 
 /** The plan for a decided request, or null: no tool for it. `route`: where it goes (its envelope, its URL). */
@@ -50,12 +52,12 @@ class Plan implements RecallPlan {
     return text === null ? body : Buffer.from(text, "utf8");
   }
 
-  answer(first: IncomingMessage, res: ServerResponse, rounds: Rounds): Promise<void> {
+  answer(first: IncomingMessage, res: ServerResponse, rounds: Rounds): Promise<RoundRefused | null> {
     const read = rounds.read;
     read(first);
     const p = this.prepared;
     return recallLoop(first, res, {
-      api: this.loop, body: rounds.body, send: rounds.send, headers: rounds.headers,
+      api: this.loop, body: rounds.body, send: rounds.send, headers: rounds.headers, ours: rounds.ours,
       texts: () => (this.texts ??= RecallTexts.of(p.messages, p.dialect, this.cfg, p.baseCut)),
       onRound: (u) => {
         this.record.rounds++;

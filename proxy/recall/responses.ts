@@ -110,7 +110,7 @@ class ResponsesStream implements ApiStream {
     return turnOfItems(outputOf(r), this.stored);
   }
 
-  next(lines: readonly string[]): void {
+  private lines(lines: readonly string[]): void {
     const item = lineItem(lines, this.round);
     const output_index = this.nextIndex++;
     const text = (item.content as Obj[])[0];
@@ -121,6 +121,10 @@ class ResponsesStream implements ApiStream {
     this.send({ type: "response.content_part.done", sequence_number: 0, item_id: item.id, output_index, content_index: 0, part: text });
     this.send({ type: "response.output_item.done", sequence_number: 0, output_index, item });
     this.shown.push(item);
+  }
+
+  next(lines: readonly string[]): void {
+    this.lines(lines);
     const r = this.tail !== null && isObj(this.tail.response) ? this.tail.response : {};
     this.outputBefore += outputTokens(r);
     this.round++;
@@ -142,6 +146,11 @@ class ResponsesStream implements ApiStream {
     if (tail === null) return;
     const r = isObj(tail.response) ? tail.response : {};
     this.send({ ...tail, response: withUsage({ ...r, output: this.shown }, this.outputBefore + outputTokens(r)) });
+  }
+
+  end(lines: readonly string[]): void {
+    this.lines(lines);
+    this.finish();
   }
 
   fail(message: string): void {

@@ -62,6 +62,8 @@ export interface ApiStream {
   next(lines: readonly string[]): void;
   /** No more rounds: what was held goes on (less the recall calls), and the message ends. */
   finish(): void;
-  /** The next round's upstream refused: the client's answer ends with an error in the API's shape. */
+  /** The next round was refused by a refusal we caused: the lines (in place of the round's recall lines) go in, and the message ends as `finish` ends it. */
+  end(lines: readonly string[]): void;
+  /** The next round's upstream refused for a reason not ours: the client's answer ends with an error in the API's shape. */
   fail(message: string): void;
 }

@@ -28,12 +28,21 @@ export interface Seen {
   envelope?: Record<string, any>;
 }
 
+/** An error answer: its status, the provider's error type and message. */
+export interface Refusal {
+  status: number;
+  type: string;
+  message: string;
+}
+
 export interface RecallModel {
   url: string;
   seen: Seen[];
   /** Bodies refused, with the rule they broke. */
   refused: string[];
   script: (s: Seen) => Reply;
+  /** A refusal the test makes the provider give a request that breaks no rule (a rule the mock does not know, a rate limit). */
+  refuse?: (s: Seen) => Refusal | undefined;
   close(): Promise<void>;
 }
 
@@ -340,6 +349,11 @@ export async function recallModel(script: (s: Seen) => Reply, lifetimeMs = 120_0
         if (api === null) throw new RuleBroken(`no route ${path}`);
         const seen = api === "anthropic" ? anthropicSeen(body) : api === "openai-chat" ? chatSeen(body) : responsesSeen(body);
         model.seen.push(seen);
+        const refusal = model.refuse?.(seen);
+        if (refusal !== undefined) {
+          res.writeHead(refusal.status, { "content-type": "application/json" });
+          return void res.end(JSON.stringify({ type: "error", error: { type: refusal.type, message: refusal.message } }));
+        }
         const reply = model.script(seen);
         const answer = api === "anthropic" ? anthropicAnswer : api === "openai-chat" ? chatAnswer : responsesAnswer;
         out = answer(reply, body.stream === true, seed, input);
@@ -363,5 +377,6 @@ export const recallsIn = (s: Seen): Seen["results"] => s.results.filter((r) => r
 export function scriptRecall(model: RecallModel, first: (s: Seen) => Reply, then: (s: Seen) => Reply): void {
   model.refused.length = 0;
   model.seen.length = 0;
+  model.refuse = undefined;
   model.script = (s) => (recallsIn(s).length > 0 ? then(s) : first(s));
 }
