@@ -9,7 +9,7 @@ h1{font-size:20px;margin:12px 0 4px}h2{font-size:16px;margin:22px 0 6px}p{margin
 .muted,.note{color:#666}.note{font-size:13px;border-left:3px solid #2563eb;padding:2px 8px;margin:6px 0}
 #problem{color:#b91c1c;font-weight:600}#live{font-size:12px;color:#059669;margin-left:8px}
 .scroll{overflow-x:auto}table{border-collapse:collapse;width:100%}
-td,th{padding:4px 8px;border-bottom:1px solid #eee;text-align:left;white-space:nowrap}
+td,th{padding:4px 5px;border-bottom:1px solid #eee;text-align:left;white-space:nowrap}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 #sessions tr{cursor:pointer}#sessions tr:hover{background:#f3f6fb}
 #sessions tr.selected{background:#e0e9fb}#sessions tr:focus{outline:2px solid #2563eb;outline-offset:-2px}

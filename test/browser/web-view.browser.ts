@@ -65,11 +65,14 @@ describe("the web view in a browser", () => {
     expect(await page.locator("#sessions tr[data-id]").count()).toBe(3);
     expect(await row(page, hostileId).locator("td.cliffs").innerText()).not.toBe("0");
     expect(await row(page, hostileId).locator("td.cost").innerText()).toMatch(/^\$\d/);
+    // No session here recalled: each says 0, and the selected one's list says none.
+    expect(await page.locator("#sessions td.recalls").allInnerTexts()).toEqual(["0", "0", "0"]);
     expect(await page.locator("#thresholds").innerText()).toContain("claude-sonnet-4-5");
     expect(await page.locator(".note").first().innerText()).toMatch(/one replica/);
     await row(page, longId).click();
     await page.locator("#cliff-head").filter({ hasText: "Last cliff at" }).waitFor();
     expect((await page.locator("#summary").innerText()).length).toBeGreaterThan(20);
+    expect(await page.locator("#recalls").innerText()).toBe("none: the model recalled nothing a cliff dropped");
     const chart = page.locator("#chart");
     await expect.poll(() => chart.evaluate((img: any) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
     expect((await chart.boundingBox())!.width).toBeGreaterThan(400);
@@ -148,6 +151,12 @@ describe("the web view in a browser", () => {
       for (const text of await page.locator("#events li").allInnerTexts()) if (!/none since/.test(text)) expect(text).toContain(plainId);
       const right = await page.evaluate(() => (globalThis as any).document.querySelector("#sessions").closest("table").getBoundingClientRect().right as number);
       expect(right, `sessions table at ${width}px`).toBeLessThanOrEqual(width);
+      // At 1,280 px whole in its box too, no column scrolled out of sight (a phone's may scroll sideways).
+      const hidden = await page.evaluate(() => {
+        const box = (globalThis as any).document.querySelector("#sessions").closest(".scroll");
+        return (box.scrollWidth - box.clientWidth) as number;
+      });
+      if (width === 1280) expect(hidden, "sessions table at 1280px: pixels scrolled out of sight").toBeLessThanOrEqual(0);
       expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       if (width === 390) await page.screenshot({ path: join(tmpdir(), "cliff-web-view-390.png"), fullPage: false });
       expect(problems).toEqual([]);
