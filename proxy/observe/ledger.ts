@@ -63,14 +63,16 @@ export class Ledger {
       this.total.rewrote += rewrote;
     }
     const bill = this.bills[this.bills.length - 1];
-    if (bill === undefined || (!cliff && shed <= 0)) return;
-    bill.requests++;
-    bill.shed += shed;
+    if (bill === undefined) return;
+    // A recall is the span's cost even when its request went out whole after a refused round (a fallback).
     if (recall !== null) {
       bill.recalls.calls += recall.calls;
       bill.recalls.rounds += recall.rounds;
       bill.recalls.tokens += recall.tokens;
     }
+    if (!cliff && shed <= 0) return;
+    bill.requests++;
+    bill.shed += shed;
     this.total.shed += shed;
     if (!cliff && usage !== null) {
       bill.readBack += usage.cacheRead;

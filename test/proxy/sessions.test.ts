@@ -130,6 +130,19 @@ describe("the ledger of a cliff", () => {
     expect(l.total.netDollars).toBeCloseTo(l.bills[0].netDollars! + l.bills[1].netDollars!, 12);
   });
 
+  it("each bill counts the recalls of its span, a request that went out whole after a refused recall round's too", () => {
+    const l = new Ledger();
+    l.add(false, 0, null, sonnet, 1, { calls: 9, rounds: 9, tokens: 9 });
+    expect(l.bills).toEqual([]);
+    l.add(true, 1000, null, sonnet, 2);
+    expect(l.bills[0].recalls).toEqual({ calls: 0, rounds: 0, tokens: 0 });
+    l.add(false, 1000, null, sonnet, 3, { calls: 2, rounds: 1, tokens: 700 });
+    l.add(false, 0, null, sonnet, 4, { calls: 1, rounds: 1, tokens: 300 });
+    expect(l.bills[0]).toMatchObject({ requests: 2, shed: 2000, recalls: { calls: 3, rounds: 2, tokens: 1000 } });
+    l.add(true, 1000, null, sonnet, 5, { calls: 1, rounds: 1, tokens: 50 });
+    expect(l.bills.map((b) => b.recalls.calls)).toEqual([3, 1]);
+  });
+
   it("no price or no usage: tokens counted, no dollars; old bills leave the list but stay in the totals", () => {
     const l = new Ledger(2);
     l.add(true, 1000, null, sonnet, 1);
