@@ -341,6 +341,11 @@ export async function recallModel(script: (s: Seen) => Reply, lifetimeMs = 120_0
           const codeAssist = gemini[1] !== undefined;
           const seen = { ...geminiSeen(codeAssist ? codeAssistRequest(body) : body), ...(codeAssist ? { envelope: body } : {}) };
           model.seen.push(seen);
+          const refusal = model.refuse?.(seen);
+          if (refusal !== undefined) {
+            res.writeHead(refusal.status, { "content-type": "application/json" });
+            return void res.end(JSON.stringify({ error: { code: refusal.status, message: refusal.message, status: refusal.type } }));
+          }
           out = geminiAnswer(model.script(seen), { stream: gemini[2] !== undefined, sse: url.searchParams.get("alt") === "sse", codeAssist }, seed, input);
           res.writeHead(status, { "content-type": out.type });
           return void writePieces(res, out.body);
