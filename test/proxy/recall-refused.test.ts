@@ -84,6 +84,12 @@ async function post(path: string, body: Record<string, unknown>): Promise<{ stat
   return { status: r.status, raw, event: await eventOf(from) };
 }
 
+/** The provider's usage the status counts, over every session. */
+async function usage(): Promise<{ input: number; output: number }> {
+  const status = (await (await fetch(proxy.url + "/_cliff/status")).json()) as { sessions: { usage: { input: number; output: number } }[] };
+  return status.sessions.reduce((t, s) => ({ input: t.input + s.usage.input, output: t.output + s.usage.output }), { input: 0, output: 0 });
+}
+
 const datas = (raw: string): string[] => raw.split("\n\n").filter((e) => e.trim() !== "").map((e) => e.split("\n").find((l) => l.startsWith("data: "))!.slice(6));
 
 /** A streamed Anthropic message put together, its order checked: one start, blocks opened and closed in index order, one stop, no error. */
@@ -142,7 +148,11 @@ for (const stream of [false, true]) {
       it(`${name}: the client's answer is well formed, with no trace of the tool, and the event says fallback`, async () => {
         scripted(refusingRecalls(refusal));
         const sent = anthropic(stream);
+        const before = await usage();
         const { status, raw, event } = await post("/v1/messages", sent);
+        // Every answer's usage counted: the first round's, and the client's own request's after a whole answer's fallback.
+        await expect.poll(async () => (await usage()).output - before.output).toBe(stream ? 10 : 20);
+        expect((await usage()).input - before.input).toBe(stream ? 100 : 200);
         expect(status, raw).toBe(200);
         expect(raw).not.toContain("cliff_recall");
         expect(model.refused).toEqual([]);
