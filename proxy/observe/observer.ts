@@ -244,7 +244,7 @@ export class Watched {
   private fallbackWarning(session: Session, r: RequestRecord): void {
     if (session.fallbacks < FALLBACKS_WARNED || "fallback" in session.notes || r.refused === undefined) return;
     session.notes.fallback = { count: session.fallbacks, status: r.refused.status, type: r.refused.type };
-    this.o.options.log?.(`${new Date().toISOString()} WARNING session ${session.id}: the upstream refused ${session.fallbacks} of its compacted requests for a reason other than their length (last: ${r.refused.status} ${r.refused.type ?? "without a type"}); each time the proxy sent the client's own request instead (or, for a recall round of a streamed answer, ended the answer without the recall), so this session runs uncompacted where that happens: please report it (the status and type, never the body)`);
+    this.o.options.log?.(`${new Date().toISOString()} WARNING session ${session.id}: the upstream refused ${session.fallbacks} of its compacted requests (or their recall rounds) for a reason the proxy caused (last: ${r.refused.status} ${r.refused.type ?? "without a type"}); each time the proxy sent the client's own request instead (or, for a recall round of a streamed answer, ended the answer without the recall), so this session runs uncompacted where that happens: please report it (the status and type, never the body)`);
   }
 
   private keepCliff(session: Session, r: RequestRecord): void {

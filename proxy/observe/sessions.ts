@@ -53,7 +53,7 @@ export class Session {
   reuses = 0;
   escalations = 0;
   failOpens = 0;
-  /** Compacted requests the upstream refused for a reason other than their length, resent as the client sent them. */
+  /** Compacted requests (or their recall rounds) the upstream refused for a reason the proxy caused: resent as the client sent them, or a stream ended without the recall. */
   fallbacks = 0;
   /** Its compaction requests the proxy answered itself (--answer-compaction). */
   answered = 0;

@@ -77,7 +77,7 @@ describe("fallback: the client's own request after a refusal we caused", () => {
     expect(status.sessions[0].fallbacks).toBe(refusedBodies);
     expect(status.sessions[0].fallback).toEqual({ count: 2, status: 400, type: "invalid_request_error" });
     expect(logs.filter((l) => / fallback \(compacted body refused 400 invalid_request_error: sent the original\) /.test(l))).toHaveLength(refusedBodies);
-    expect(logs.filter((l) => l.includes("WARNING session") && l.includes("for a reason other than their length"))).toHaveLength(1);
+    expect(logs.filter((l) => l.includes("WARNING session") && l.includes("for a reason the proxy caused"))).toHaveLength(1);
     expect(logs.join("\n")).not.toContain("a rule nobody foresaw");
     const metrics = await (await fetch(p.url + "/_cliff/metrics")).text();
     expect(metrics).toContain(`cliffcompaction_fallbacks_total{api="anthropic"} ${refusedBodies}`);
