@@ -16,6 +16,7 @@ const SECTIONS: Record<string, () => unknown> = {
   memory: async () => (await import("./memory.js")).benchMemory(),
   usage: async () => (await import("./proxy-usage.js")).benchUsage(),
   retention: async () => (await import("./retention.js")).benchRetention(),
+  recall: async () => (await import("./recall-bill.js")).benchRecallBill(),
   stress: async () => (await import("./stress.js")).benchStress("bench"),
   "stress-full": async () => (await import("./stress.js")).benchStress("stress"),
 };

@@ -28,6 +28,14 @@ export interface Seen {
   envelope?: Record<string, any>;
 }
 
+/** The counts of an Anthropic answer's `usage`. */
+export interface AnthropicUsage {
+  input_tokens: number;
+  cache_read_input_tokens?: number;
+  cache_creation_input_tokens?: number;
+  output_tokens: number;
+}
+
 /** An error answer: its status, the provider's error type and message. */
 export interface Refusal {
   status: number;
@@ -43,6 +51,8 @@ export interface RecallModel {
   script: (s: Seen) => Reply;
   /** A refusal the test makes the provider give a request that breaks no rule (a rule the mock does not know, a rate limit). */
   refuse?: (s: Seen) => Refusal | undefined;
+  /** Anthropic: the usage an answer reports (a prompt cache's reads and writes, say); without it, the input tokens and 10 out. */
+  anthropicUsage?: (s: Seen, reply: Reply) => AnthropicUsage;
   close(): Promise<void>;
 }
 
@@ -91,7 +101,7 @@ function anthropicSeen(body: Record<string, any>): Seen {
 
 const sse = (events: any[]): string => events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join("");
 
-function anthropicAnswer(reply: Reply, stream: boolean, seed: string, input: number): { type: string; body: string } {
+function anthropicAnswer(reply: Reply, stream: boolean, seed: string, input: number, counts: AnthropicUsage = { input_tokens: input, output_tokens: 10 }): { type: string; body: string } {
   let n = 0;
   const id = (kind: string): string => `${kind}_${seed}_${n++}`;
   const content: any[] = [];
@@ -99,9 +109,9 @@ function anthropicAnswer(reply: Reply, stream: boolean, seed: string, input: num
   if (reply.text !== undefined) content.push({ type: "text", text: reply.text });
   for (const c of reply.calls ?? []) content.push({ type: "tool_use", id: id("toolu"), name: c.name, input: c.input });
   const stop = (reply.calls ?? []).length > 0 ? "tool_use" : "end_turn";
-  const message = { id: id("msg"), type: "message", role: "assistant", model: "mock", content, stop_reason: stop, stop_sequence: null, usage: { input_tokens: input, output_tokens: 10 } };
+  const message = { id: id("msg"), type: "message", role: "assistant", model: "mock", content, stop_reason: stop, stop_sequence: null, usage: counts };
   if (!stream) return { type: "application/json", body: JSON.stringify(message) };
-  const events: any[] = [{ type: "message_start", message: { ...message, content: [], stop_reason: null, usage: { input_tokens: input, output_tokens: 1 } } }, { type: "ping" }];
+  const events: any[] = [{ type: "message_start", message: { ...message, content: [], stop_reason: null, usage: { ...counts, output_tokens: 1 } } }, { type: "ping" }];
   content.forEach((b, index) => {
     if (b.type === "thinking") {
       events.push({ type: "content_block_start", index, content_block: { type: "thinking", thinking: "", signature: "" } });
@@ -117,7 +127,7 @@ function anthropicAnswer(reply: Reply, stream: boolean, seed: string, input: num
     }
     events.push({ type: "content_block_stop", index });
   });
-  events.push({ type: "message_delta", delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 10 } }, { type: "message_stop" });
+  events.push({ type: "message_delta", delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: counts.output_tokens } }, { type: "message_stop" });
   return { type: "text/event-stream", body: sse(events) };
 }
 
@@ -360,8 +370,8 @@ export async function recallModel(script: (s: Seen) => Reply, lifetimeMs = 120_0
           return void res.end(JSON.stringify({ type: "error", error: { type: refusal.type, message: refusal.message } }));
         }
         const reply = model.script(seen);
-        const answer = api === "anthropic" ? anthropicAnswer : api === "openai-chat" ? chatAnswer : responsesAnswer;
-        out = answer(reply, body.stream === true, seed, input);
+        if (api === "anthropic") out = anthropicAnswer(reply, body.stream === true, seed, input, model.anthropicUsage?.(seen, reply));
+        else out = (api === "openai-chat" ? chatAnswer : responsesAnswer)(reply, body.stream === true, seed, input);
       } catch (e) {
         if (!(e instanceof RuleBroken)) throw e;
         model.refused.push(e.message);
