@@ -152,7 +152,7 @@ const n = (x: number): string => x.toLocaleString("en-US");
 
 /** The table: each size with the tool and without, the same session and the same need. */
 export async function benchRecallBill(): Promise<void> {
-  console.log(`recall: the bill of one need for a dropped output, with cliff_recall and without (serve --threshold ${n(THRESHOLD)} --keep-recent 1, ${MODEL}: at the 10th request before the end the model needs the output of the oldest step the summary names)`);
+  console.log(`recall: the bill of one need for a dropped output, with cliff_recall and without (serve --threshold ${n(THRESHOLD)} --keep-recent 1, ${MODEL}: at request 30 of 40 results, 70 of 80, the model needs the output of the oldest step the summary names)`);
   console.log("| results | serve | upstream requests | client turns | chars sent | input | cache write | cache read | output | list price | cliffs | recalls (calls / rounds / tokens) | the need met by |");
   console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
   for (const steps of [40, 80]) {
