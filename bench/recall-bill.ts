@@ -101,18 +101,35 @@ async function serve(upstream: string, flags: string[]): Promise<{ url: string; 
   return { url, token: readFileSync(tokenFile, "utf8").trim(), stop: () => (child.kill(), rmSync(home, { recursive: true, force: true })) };
 }
 
-/** The client: sends its history (the last block marked for the cache, as Claude Code does), runs each call, until the model stops calling. */
+/** The assistant message of a streamed answer, as the client rebuilds it from the events. */
+function streamed(answer: string): any[] {
+  const content: any[] = [];
+  const json: string[] = [];
+  for (const line of answer.split("\n")) {
+    if (!line.startsWith("data: ")) continue;
+    const e = JSON.parse(line.slice(6));
+    if (e.type === "error") throw new Error(`the stream ended with an error: ${line}`);
+    if (e.type === "content_block_start") [content[e.index], json[e.index]] = [{ ...e.content_block }, ""];
+    if (e.type === "content_block_delta" && e.delta.type === "text_delta") content[e.index].text += e.delta.text;
+    if (e.type === "content_block_delta" && e.delta.type === "input_json_delta") json[e.index] += e.delta.partial_json;
+    if (e.type === "content_block_stop" && content[e.index].type === "tool_use") content[e.index].input = JSON.parse(json[e.index] || "{}");
+  }
+  return content;
+}
+
+/** The client: streams each answer and sends its history (the last block marked for the cache, as Claude Code does), runs each call, until the model stops calling. */
 async function agent(url: string): Promise<number> {
   const messages: any[] = [{ role: "user", content: [{ type: "text", text: "Run every build step in order; say when all pass." }] }];
   for (let turns = 1; ; turns++) {
     const marked = messages.map((m, i) => (i < messages.length - 1 ? m : { ...m, content: m.content.map((b: any, k: number) => (k < m.content.length - 1 ? b : { ...b, cache_control: { type: "ephemeral" } })) }));
-    const body = { model: MODEL, max_tokens: 1024, system: [{ type: "text", text: SYSTEM, cache_control: { type: "ephemeral" } }], tools: TOOLS, messages: marked };
+    const body = { model: MODEL, max_tokens: 1024, stream: true, system: [{ type: "text", text: SYSTEM, cache_control: { type: "ephemeral" } }], tools: TOOLS, messages: marked };
     const r = await fetch(url + "/v1/messages", { method: "POST", headers: { "content-type": "application/json", "x-api-key": "k", "anthropic-version": "2023-06-01", "x-claude-code-session-id": "bench-recall-bill" }, body: JSON.stringify(body) });
-    const answer = (await r.json()) as any;
-    if (r.status !== 200) throw new Error(`the proxy answered ${r.status}: ${JSON.stringify(answer)}`);
-    if (JSON.stringify(answer).includes("cliff_recall")) throw new Error("the client's answer shows the recall call");
-    messages.push({ role: "assistant", content: answer.content });
-    const calls = answer.content.filter((b: any) => b.type === "tool_use");
+    const answer = await r.text();
+    if (r.status !== 200) throw new Error(`the proxy answered ${r.status}: ${answer}`);
+    if (answer.includes("cliff_recall")) throw new Error("the client's answer shows the recall call");
+    const content = streamed(answer);
+    messages.push({ role: "assistant", content });
+    const calls = content.filter((b: any) => b.type === "tool_use");
     if (calls.length === 0) return turns;
     messages.push({ role: "user", content: calls.map((c: any) => ({ type: "tool_result", tool_use_id: c.id, content: outputOf(Number(/step(\d+)/.exec(c.input.command)![1])) })) });
   }
