@@ -1,10 +1,12 @@
 /**
  * A tool result the client replaced with a placeholder before it ever reached the request: Claude
  * Code saves an output over 30,000 characters to a file of its own (under its config folder) and
- * sends `<persisted-output>` with the path and a short preview. No request holds that output, so a
- * recall of the result's ref can give back only the placeholder; what brings the output back is the
- * client's own file-reading tool, which reads that file in Claude Code's default permission mode.
- * This names the file, for the recall's answer and the summary's ref line alike.
+ * sends `<persisted-output>` with the path and a short preview; OpenCode saves an output over 2,000
+ * lines or 51,200 bytes (under its data folder) and sends a part of it with a line naming the file.
+ * No request holds that output, so a recall of the result's ref can give back only the placeholder;
+ * what brings the output back is the client's own file-reading tool, which reads that file in the
+ * client's default permissions. This names the file, for the recall's answer and the summary's ref
+ * line alike.
  */
 
 /** The client's file behind a placeholder: its path, the output's size as written, or how much of the output it holds when not all. */
@@ -14,6 +16,8 @@ export interface ClientFile {
   readonly size: string | null;
   /** When the file holds only the start of the output: how much ("64MB"); null when it holds it all. */
   readonly first: string | null;
+  /** The client's tool that reads the file, as the recall's note names it ("Claude Code: Read"). */
+  readonly reader: string;
 }
 
 const OPENING = "<persisted-output>";
@@ -25,13 +29,27 @@ const WHOLE = /^Output too large \(([^()\n]+)\)\. Full output saved to: (.+)$/;
 const OVER_CAP = /^Output exceeded the [^\n]+ persist limit; only the first ([^\n]+?) were saved to: (.+)$/;
 const CLEARED = /^Tool result saved to: (.+?)(?: \(truncated to the first ([^()\n]+) of the output\))?$/;
 
+// OpenCode's three (1.18.x): its shell tool puts the line before the output's last lines; its other
+// tools put it after the first lines, with a hint to end the text; its v2 runner between the first and
+// the last lines. The file holds the whole output.
+const OPENCODE_SHELL = /^\.\.\.output truncated\.\.\.\n\nFull output saved to: ([^\n]+)\n\n/;
+const OPENCODE_TOOL =
+  /(?:^|\n\n)\.\.\.\d+ (?:lines|bytes) truncated\.\.\.\n\nThe tool call succeeded but the output was truncated\. Full output saved to: ([^\n]+)\n(?:Use Grep to search the full content or Read with offset\/limit to view specific sections\.|Use the Task tool to have explore agent process this file with Grep and Read \(with offset\/limit\)\. Do NOT read the full file yourself - delegate to save context\.)$/;
+const OPENCODE_V2 = /(?:^|\n\n)\.\.\. output truncated; full content saved to ([^\n]+?) \.\.\.(?:\n\n|$)/;
+
 /**
- * The client's file a placeholder names, or null when `text` is not one: it opens with the tag, the
- * file's line stands before any preview, and the tag closes it. Linear in the text's length.
+ * The client's file a placeholder names, or null when `text` is not one. Claude Code's opens with the
+ * tag, the file's line stands before any preview, and the tag closes it; OpenCode's line stands where
+ * OpenCode puts it, apart from the output's own lines. Linear in the text's length.
  */
 export function clientFileOf(text: string): ClientFile | null {
   const start = text.search(/\S/);
-  if (start < 0 || !text.startsWith(OPENING, start) || !endsWithClosing(text)) return null;
+  if (start >= 0 && text.startsWith(OPENING, start)) return endsWithClosing(text) ? persistedOutputFile(text, start) : null;
+  const m = OPENCODE_SHELL.exec(text) ?? OPENCODE_TOOL.exec(text) ?? OPENCODE_V2.exec(text);
+  return m === null ? null : named(m[1], null, null, "OpenCode: read");
+}
+
+function persistedOutputFile(text: string, start: number): ClientFile | null {
   let at = start + OPENING.length;
   while (at < text.length) {
     const nl = text.indexOf("\n", at);
@@ -54,16 +72,18 @@ function endsWithClosing(text: string): boolean {
 
 function fileOfLine(line: string): ClientFile | null {
   let m = WHOLE.exec(line);
-  if (m !== null) return named(m[2], m[1], null);
+  if (m !== null) return named(m[2], m[1], null, CLAUDE_READ);
   m = OVER_CAP.exec(line);
-  if (m !== null) return named(m[2], null, m[1]);
+  if (m !== null) return named(m[2], null, m[1], CLAUDE_READ);
   m = CLEARED.exec(line);
-  return m === null ? null : named(m[1], null, m[2] ?? null);
+  return m === null ? null : named(m[1], null, m[2] ?? null, CLAUDE_READ);
 }
 
-function named(path: string, size: string | null, first: string | null): ClientFile | null {
+const CLAUDE_READ = "Claude Code: Read";
+
+function named(path: string, size: string | null, first: string | null, reader: string): ClientFile | null {
   const p = path.trim();
-  return p === "" ? null : { path: p, size, first };
+  return p === "" ? null : { path: p, size, first, reader };
 }
 
 /** "the client saved the whole output (59.5KB) to its own file <path>", or "the first 64MB of the output". */
@@ -81,6 +101,6 @@ export function clientFileLine(f: ClientFile): string {
 export function clientFileNote(ref: string, f: ClientFile): string {
   return (
     `[ref ${ref} is the client's placeholder for an output too long for its context, not the output: ${clientFilePhrase(f)}. ` +
-    "Read that file with the client's file-reading tool (Claude Code: Read, in pages of offset and limit lines when it is long); the placeholder follows]"
+    `Read that file with the client's file-reading tool (${f.reader}, in pages of offset and limit lines when it is long); the placeholder follows]`
   );
 }

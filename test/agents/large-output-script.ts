@@ -1,21 +1,21 @@
 /**
- * A scripted Anthropic model on 127.0.0.1 for Claude Code's large outputs: its first shell call
- * prints 60,900 characters, which Claude Code keeps out of the request (a `<persisted-output>`
- * placeholder naming the file it saved the output to); then shell outputs under Claude Code's cap
- * until two different cliff summaries have reached it. Then it recalls the placeholder's ref (the
- * one text it holds that opens with the tag), reads the client's file the answer names with Claude
- * Code's Read in pages of `offset` and `limit` lines, puts the pages together and compares them with
- * the output it printed, byte for byte. It records every request and stops by itself.
+ * A scripted Anthropic model on 127.0.0.1 for a client's large outputs: its first shell call prints
+ * 60,900 characters (2,900 lines), which the client keeps out of the request: Claude Code sends a
+ * `<persisted-output>` placeholder naming the file it saved the output to, OpenCode the last 2,000
+ * lines after a line naming its file. Then shell outputs under the client's cap until two different
+ * cliff summaries have reached it. Then it recalls the placeholder's ref, reads the client's file
+ * the answer names with the client's own read tool in pages of `offset` and `limit` lines, puts the
+ * pages together and compares them with the output it printed, byte for byte. It records every
+ * request and stops by itself.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { anthropicAnswer, RECALL, refOf, summaryOf, type ScriptReply } from "./recall-script.js";
 
-/** The big output: 2,900 lines of 21 characters, over Claude Code's 30,000-character cap. */
+/** The big output: 2,900 lines of 21 characters, over Claude Code's 30,000-character cap and OpenCode's 51,200 bytes. */
 export const BIG = { command: "seq -f '%020g' 100000 102899", text: Array.from({ length: 2900 }, (_, i) => `${String(100_000 + i).padStart(20, "0")}\n`).join("") };
 /** Lines per Read page: about 25,000 characters with Read's line numbers, under its 25,000-token cap. */
 export const PAGE_LINES = 1000;
-const PLACEHOLDER = "<persisted-output>";
 const DROPPED_REF = /result: dropped [\d,]+ chars, ref ([0-9a-f]{12})/g;
 const NOTE_FILE = /^\[ref [0-9a-f]{12} is the client's placeholder [^\n]*? to its own file (.+?)\. Read that file/;
 
@@ -37,6 +37,57 @@ export interface LargeOutputRun {
   after?: string;
   close(): void;
 }
+
+/** What the script needs to know of a client: its tools' names and forms. */
+export interface LargeOutputClient {
+  readonly shell: string;
+  readonly read: string;
+  /** Whether a result's text is the client's placeholder for an output it saved to a file. */
+  isPlaceholder(text: string): boolean;
+  readInput(file: string, offset: number): Record<string, unknown>;
+  /** A page's lines from line `from` on, in order (null when one is out of place), and whether the file ends there. */
+  page(text: string, from: number): { lines: string[]; end: boolean } | null;
+  /** The output from the lines read, and the recalled text (the output's own end, where a read tool does not show a last newline). */
+  whole(lines: string[], recalled: string): string;
+}
+
+/** A read tool's numbered lines (`form`: the number, the text) from line `from` on, in order; null when a line is out of place. */
+function numbered(text: string, from: number, form: RegExp): string[] | null {
+  const out: string[] = [];
+  for (const line of text.split("\n")) {
+    const m = form.exec(line);
+    if (m === null) continue;
+    if (Number(m[1]) !== from + out.length) return null;
+    out.push(m[2]);
+  }
+  return out;
+}
+
+/** Claude Code 2.1.x: Bash, and Read's lines as `N<tab>text`, the empty line after a file's last newline shown. */
+export const CLAUDE_CODE: LargeOutputClient = {
+  shell: "Bash",
+  read: "Read",
+  isPlaceholder: (t) => t.startsWith("<persisted-output>"),
+  readInput: (file, offset) => ({ file_path: file, offset, limit: PAGE_LINES }),
+  page(text, from) {
+    const lines = numbered(text, from, /^\s*(\d+)\t(.*)$/);
+    return lines === null ? null : { lines, end: lines.length < PAGE_LINES };
+  },
+  whole: (lines) => lines.join("\n"),
+};
+
+/** OpenCode 1.18.x: bash, and read's lines as `N: text` inside `<content>`, the last page saying `(End of file …)`. */
+export const OPENCODE: LargeOutputClient = {
+  shell: "bash",
+  read: "read",
+  isPlaceholder: (t) => t.startsWith("...output truncated...\n\nFull output saved to: "),
+  readInput: (file, offset) => ({ filePath: file, offset, limit: PAGE_LINES }),
+  page(text, from) {
+    const lines = numbered(text, from, /^(\d+): (.*)$/);
+    return lines === null ? null : { lines, end: text.includes("\n(End of file - total ") };
+  },
+  whole: (lines, recalled) => lines.join("\n") + (recalled.endsWith("\n") ? "\n" : ""),
+};
 
 interface Request {
   raw: string;
@@ -63,19 +114,7 @@ function read(raw: string): Request {
   return { raw, body, last, offersRecall: (body.tools ?? []).some((t: any) => t.name === RECALL) };
 }
 
-/** Read's numbered lines (`N<tab>text`) from line `from` on, in order; null when a line is out of place. */
-function numbered(text: string, from: number): string[] | null {
-  const out: string[] = [];
-  for (const line of text.split("\n")) {
-    const m = /^\s*(\d+)\t(.*)$/.exec(line);
-    if (m === null) continue;
-    if (Number(m[1]) !== from + out.length) return null;
-    out.push(m[2]);
-  }
-  return out;
-}
-
-function decide(q: Request, s: LargeOutputRun, state: { calls: number; known: Map<string, string>; lines: string[] }): ScriptReply {
+function decide(q: Request, c: LargeOutputClient, s: LargeOutputRun, state: { calls: number; known: Map<string, string>; lines: string[] }): ScriptReply {
   const summary = summaryOf(q.raw);
   if (summary !== null && !s.summaries.includes(summary)) s.summaries.push(summary);
   for (const m of q.body.messages ?? []) for (const b of Array.isArray(m.content) ? m.content : []) {
@@ -86,22 +125,24 @@ function decide(q: Request, s: LargeOutputRun, state: { calls: number; known: Ma
     s.recall.isError = q.last.isError;
     s.file = NOTE_FILE.exec(q.last.text)?.[1];
     s.summaryNamedFile = s.file !== undefined && s.summaries.some((x) => x.includes(`to its own file ${s.file}; read it there`));
-    return s.file === undefined ? { text: "NO FILE NAMED" } : readPage(s, 1);
+    return s.file === undefined ? { text: "NO FILE NAMED" } : readPage(c, s, 1);
   }
-  if (q.last?.name === "Read") {
+  if (q.last?.name === c.read) {
     if (s.after === undefined) s.after = q.raw;
     const offset = s.pages[s.pages.length - 1].offset;
     s.pages[s.pages.length - 1].text = q.last.text;
-    const lines = numbered(q.last.text, offset);
-    if (lines === null || q.last.isError) return { text: `READ FAILED at line ${offset}: ${q.last.text.slice(0, 300)}` };
-    state.lines.push(...lines);
-    if (lines.length === PAGE_LINES) return readPage(s, offset + PAGE_LINES);
-    // Read shows the empty line after a file's last newline: the lines joined are the file.
-    s.got = state.lines.join("\n");
+    const page = c.page(q.last.text, offset);
+    if (page === null || q.last.isError) return { text: `READ FAILED at line ${offset}: ${q.last.text.slice(0, 300)}` };
+    state.lines.push(...page.lines);
+    if (!page.end) return readPage(c, s, offset + PAGE_LINES);
+    s.got = c.whole(state.lines, s.recall!.placeholder);
     return { text: s.got === BIG.text ? `ALL DONE: read the whole output back, ${s.got.length} chars, byte for byte` : `OUTPUT MISMATCH: ${s.got.length} chars` };
   }
   if (s.summaries.length >= 2 && q.offersRecall && summary !== null && s.recall === undefined) {
-    const named = [...summary.matchAll(DROPPED_REF)].map((m) => m[1]).find((ref) => state.known.get(ref)?.startsWith(PLACEHOLDER));
+    // The summary in force first, then the earlier ones: a later cliff drops the summary that named a
+    // ref (never compacting a compaction), and a model that read the ref there may still ask for it.
+    const refs = [summary, ...s.summaries.slice().reverse()].flatMap((x) => [...x.matchAll(DROPPED_REF)].map((m) => m[1]));
+    const named = refs.find((ref) => c.isPlaceholder(state.known.get(ref) ?? ""));
     if (named !== undefined) {
       s.recall = { ref: named, placeholder: state.known.get(named)!, afterCliffs: s.summaries.length, answer: "", isError: false, at: s.seen.length };
       return { call: RECALL, input: { ref: named } };
@@ -109,15 +150,15 @@ function decide(q: Request, s: LargeOutputRun, state: { calls: number; known: Ma
   }
   if (state.calls >= 14) return { text: "GAVE UP: no placeholder to recall" };
   const k = ++state.calls;
-  return { call: "Bash", input: { command: k === 1 ? BIG.command : `seq -f '%020g' ${k * 100_000} ${k * 100_000 + 1299}`, description: "print numbers" } };
+  return { call: c.shell, input: { command: k === 1 ? BIG.command : `seq -f '%020g' ${k * 100_000} ${k * 100_000 + 1299}`, description: "print numbers" } };
 }
 
-function readPage(s: LargeOutputRun, offset: number): ScriptReply {
+function readPage(c: LargeOutputClient, s: LargeOutputRun, offset: number): ScriptReply {
   s.pages.push({ offset, text: "" });
-  return { call: "Read", input: { file_path: s.file, offset, limit: PAGE_LINES } };
+  return { call: c.read, input: c.readInput(s.file!, offset) };
 }
 
-export async function largeOutputScript(lifetimeMs = 600_000): Promise<LargeOutputRun> {
+export async function largeOutputScript(client: LargeOutputClient = CLAUDE_CODE, lifetimeMs = 600_000): Promise<LargeOutputRun> {
   const out: LargeOutputRun = { url: "", seen: [], summaries: [], summaryNamedFile: false, pages: [], got: "", close: () => server.close() };
   const state = { calls: 0, known: new Map<string, string>(), lines: [] as string[] };
   const server = http.createServer((req, res) => {
@@ -131,8 +172,8 @@ export async function largeOutputScript(lifetimeMs = 600_000): Promise<LargeOutp
       }
       out.seen.push({ path, body: raw });
       const q = read(raw);
-      // Claude Code's side requests (titles, checks) have no shell.
-      const reply = (q.body.tools ?? []).some((t: any) => t.name === "Bash") ? decide(q, out, state) : { text: "ok" };
+      // The clients' side requests (titles, checks) have no shell.
+      const reply = (q.body.tools ?? []).some((t: any) => t.name === client.shell) ? decide(q, client, out, state) : { text: "ok" };
       res.writeHead(200, { "content-type": q.body.stream === true ? "text/event-stream" : "application/json" });
       res.end(anthropicAnswer(q.body, reply));
     });

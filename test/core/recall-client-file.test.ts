@@ -4,8 +4,9 @@
  * `<persisted-output>` with the path and a 2 KB preview. The request never holds the output, so a
  * recall of that result's ref can only give the placeholder back: the answer says first, plainly,
  * that the whole output is in the client's file at that path and how to read it in pages, and the
- * summary's ref line for it names the file. Recognised in Claude Code's three forms only; the
- * reference profile (no refs) says nothing of it.
+ * summary's ref line for it names the file. OpenCode does the same for an output over 2,000 lines
+ * or 51,200 bytes, sending a part of it and a line naming the file. Recognised in Claude Code's three
+ * forms and OpenCode's three only; the reference profile (no refs) says nothing of it.
  */
 import { describe, expect, it } from "vitest";
 import { compact } from "../../core/index.js";
@@ -21,10 +22,11 @@ const CONTEXT_HINT = `<persisted-output>Tool result saved to: ${PATH} (truncated
 
 describe("the client's placeholder for an output it saved to a file of its own", () => {
   it("is recognised in each of Claude Code's forms: the path, and how much of the output the file holds", () => {
-    expect(clientFileOf(WRAPPER)).toEqual({ path: PATH, size: "59.5KB", first: null });
-    expect(clientFileOf(OVER_CAP)).toEqual({ path: PATH, size: null, first: "64MB" });
-    expect(clientFileOf(CONTEXT_HINT)).toEqual({ path: PATH, size: null, first: "2MB" });
-    expect(clientFileOf(CONTEXT_HINT.replace(" (truncated to the first 2MB of the output)", ""))).toEqual({ path: PATH, size: null, first: null });
+    const read = "Claude Code: Read";
+    expect(clientFileOf(WRAPPER)).toEqual({ path: PATH, size: "59.5KB", first: null, reader: read });
+    expect(clientFileOf(OVER_CAP)).toEqual({ path: PATH, size: null, first: "64MB", reader: read });
+    expect(clientFileOf(CONTEXT_HINT)).toEqual({ path: PATH, size: null, first: "2MB", reader: read });
+    expect(clientFileOf(CONTEXT_HINT.replace(" (truncated to the first 2MB of the output)", ""))).toEqual({ path: PATH, size: null, first: null, reader: read });
     // A path with spaces (a home folder such as "/Users/Jane Doe") is the rest of its line.
     expect(clientFileOf(WRAPPER.replace(PATH, "/Users/Jane Doe/x.txt"))?.path).toBe("/Users/Jane Doe/x.txt");
   });
@@ -93,5 +95,72 @@ describe("the summary's line for a placeholder the cliff drops", () => {
     const s = compact(messages, "anthropic", { profile: "reference", keepRecent: 1 })!.summaryText;
     expect(s).not.toContain("its own file");
     expect(s).not.toContain(", ref ");
+  });
+});
+
+const OC_PATH = "/home/me/.local/share/opencode/tool-output/tool_24c997744001apzNWtOiYxxGg2";
+const numbers = (from: number, to: number): string => Array.from({ length: to - from + 1 }, (_, i) => String(from + i).padStart(20, "0")).join("\n");
+/** OpenCode 1.18.33's shell result for a 2,900-line output, as it reached the proxy: the line, then the last 2,000 lines. */
+const OC_SHELL = `...output truncated...\n\nFull output saved to: ${OC_PATH}\n\n${numbers(100_901, 102_899)}\n`;
+const OC_HINT = "Use Grep to search the full content or Read with offset/limit to view specific sections.";
+/** Its other tools' (grep, webfetch, an MCP tool's): the first lines, then the line and a hint. */
+const OC_TOOL = `${numbers(1, 2000)}\n\n...900 lines truncated...\n\nThe tool call succeeded but the output was truncated. Full output saved to: ${OC_PATH}\n${OC_HINT}`;
+const OC_TASK_HINT = "Use the Task tool to have explore agent process this file with Grep and Read (with offset/limit). Do NOT read the full file yourself - delegate to save context.";
+/** Its v2 tool runner's: the first and the last lines, the line between them. */
+const OC_V2 = `${numbers(1, 998)}\n\n... output truncated; full content saved to ${OC_PATH} ...\n\n${numbers(1903, 2900)}`;
+
+describe("OpenCode's shortened output, the whole saved to a file of its own", () => {
+  const whole = { path: OC_PATH, size: null, first: null, reader: "OpenCode: read" };
+
+  it("is recognised in each of OpenCode's forms: the path, the file holding the whole output", () => {
+    expect(clientFileOf(OC_SHELL)).toEqual(whole);
+    // The shell's own note on a command stopped after its timeout comes after the output.
+    expect(clientFileOf(`${OC_SHELL}\n\n<shell_metadata>\nshell tool terminated command after exceeding timeout 120000 ms.\n</shell_metadata>`)).toEqual(whole);
+    expect(clientFileOf(OC_TOOL)).toEqual(whole);
+    expect(clientFileOf(OC_TOOL.replace(OC_HINT, OC_TASK_HINT))).toEqual(whole);
+    // A first line over the byte limit: nothing of the output before the line.
+    expect(clientFileOf(OC_TOOL.replace(`${numbers(1, 2000)}\n\n...900 lines`, "\n\n...61234 bytes"))).toEqual(whole);
+    expect(clientFileOf(OC_V2)).toEqual(whole);
+    expect(clientFileOf(`${numbers(1, 998)}\n\n... output truncated; full content saved to ${OC_PATH} ...`)).toEqual(whole);
+    expect(clientFileOf(OC_SHELL.replace(OC_PATH, "/Users/Jane Doe/.local/share/opencode/tool-output/tool_1"))?.path).toBe("/Users/Jane Doe/.local/share/opencode/tool-output/tool_1");
+  });
+
+  it("is not recognised where an output only quotes the line, or the line is not where OpenCode puts it", () => {
+    expect(clientFileOf(`$ cat notes.md\n${OC_SHELL}`)).toBeNull();
+    expect(clientFileOf(`...output truncated...\n\nFull output saved to: ${OC_PATH}`)).toBeNull();
+    expect(clientFileOf(`...output truncated...\n\nFull output saved to: \n\n${numbers(1, 3)}`)).toBeNull();
+    expect(clientFileOf(`${OC_TOOL}\nmore of the output`)).toBeNull();
+    expect(clientFileOf(OC_TOOL.replace("...900 lines truncated...\n\n", ""))).toBeNull();
+    expect(clientFileOf(OC_TOOL.replace(OC_HINT, "Use Grep."))).toBeNull();
+    expect(clientFileOf(`${numbers(1, 3)}\n... output truncated; full content saved to ${OC_PATH} ...\n${numbers(4, 6)}`)).toBeNull();
+    expect(clientFileOf(`... output truncated; full content saved to ${OC_PATH}`)).toBeNull();
+    expect(clientFileOf(numbers(1, 3000))).toBeNull();
+  });
+
+  it("a recall of its ref says first that the whole output is in OpenCode's file, to be read with its read tool; then the text exactly, in pages", () => {
+    const texts = RecallTexts.of(history(OC_SHELL, OC_TOOL), getDialect("anthropic"), resolveConfig({}));
+    const ref = refOf(OC_SHELL);
+    const a = answerRecall({ ref }, texts);
+    expect(a.isError).toBe(false);
+    const [note, head] = a.text.split("\n");
+    expect(note).toBe(
+      `[ref ${ref} is the client's placeholder for an output too long for its context, not the output: the client saved the whole output to its own file ${OC_PATH}. ` +
+        "Read that file with the client's file-reading tool (OpenCode: read, in pages of offset and limit lines when it is long); the placeholder follows]",
+    );
+    // 42,101 characters: the first page of 20,000 after the note.
+    expect(head).toBe(`[ref ${ref}: characters 0 to 20,000 of 42,101; 22,101 remain: call again with {"ref": "${ref}", "offset": 20000} for the next page]`);
+    expect(a.text.endsWith(`\n${OC_SHELL.slice(0, 20_000)}`)).toBe(true);
+    // Later pages are the text alone.
+    expect(answerRecall({ ref, offset: 20_000 }, texts).text).not.toContain("its own file");
+    expect(answerRecall({ ref: refOf(OC_TOOL) }, texts).text.split("\n")[0]).toContain(`to its own file ${OC_PATH}. Read that file with the client's file-reading tool (OpenCode: read,`);
+  });
+
+  it("the summary's line after its ref line names the file; not in the reference profile", () => {
+    const messages = history(OC_SHELL, "z".repeat(3000), "w".repeat(40));
+    const s = compact(messages, "anthropic", { keepRecent: 1 })!.summaryText;
+    const ref = `result: dropped ${OC_SHELL.length.toLocaleString("en-US")} chars, ref ${refOf(OC_SHELL)}`;
+    expect(s).toContain(`${ref}\nresult: the client saved the whole output to its own file ${OC_PATH}; read it there, in pages\n`);
+    expect(s.match(/its own file/g)).toHaveLength(1);
+    expect(compact(messages, "anthropic", { profile: "reference", keepRecent: 1 })!.summaryText).not.toContain("its own file");
   });
 });
