@@ -2,7 +2,9 @@
  * A tool result the client replaced with a placeholder before it ever reached the request: Claude
  * Code saves an output over 30,000 characters to a file of its own (under its config folder) and
  * sends `<persisted-output>` with the path and a short preview; OpenCode saves an output over 2,000
- * lines or 51,200 bytes (under its data folder) and sends a part of it with a line naming the file.
+ * lines or 51,200 bytes (under its data folder) and sends a part of it with a line naming the file;
+ * Copilot CLI saves a large one to the system's temporary folder (for the session) and sends a
+ * line naming the file and a 500-character preview.
  * No request holds that output, so a recall of the result's ref can give back only the placeholder;
  * what brings the output back is the client's own file-reading tool, which reads that file in the
  * client's default permissions. This names the file, for the recall's answer and the summary's ref
@@ -16,7 +18,7 @@ export interface ClientFile {
   readonly size: string | null;
   /** When the file holds only the start of the output: how much ("64MB"); null when it holds it all. */
   readonly first: string | null;
-  /** The client's tool that reads the file, as the recall's note names it ("Claude Code: Read"). */
+  /** The client's tool that reads the file and how it pages, as the recall's note names them. */
   readonly reader: string;
 }
 
@@ -37,16 +39,21 @@ const OPENCODE_TOOL =
   /(?:^|\n\n)\.\.\.\d+ (?:lines|bytes) truncated\.\.\.\n\nThe tool call succeeded but the output was truncated\. Full output saved to: ([^\n]+)\n(?:Use Grep to search the full content or Read with offset\/limit to view specific sections\.|Use the Task tool to have explore agent process this file with Grep and Read \(with offset\/limit\)\. Do NOT read the full file yourself - delegate to save context\.)$/;
 const OPENCODE_V2 = /(?:^|\n\n)\.\.\. output truncated; full content saved to ([^\n]+?) \.\.\.(?:\n\n|$)/;
 
+// Copilot CLI's (1.0.x): the line opens the result, its advice follows, then the preview.
+const COPILOT = /^Output too large to read at once \(([^()\n]+)\)\. Saved to: ([^\n]+)\nConsider using tools like /;
+
 /**
  * The client's file a placeholder names, or null when `text` is not one. Claude Code's opens with the
- * tag, the file's line stands before any preview, and the tag closes it; OpenCode's line stands where
- * OpenCode puts it, apart from the output's own lines. Linear in the text's length.
+ * tag, the file's line stands before any preview, and the tag closes it; OpenCode's and Copilot CLI's
+ * line stands where the client puts it, apart from the output's own lines. Linear in the text's length.
  */
 export function clientFileOf(text: string): ClientFile | null {
   const start = text.search(/\S/);
   if (start >= 0 && text.startsWith(OPENING, start)) return endsWithClosing(text) ? persistedOutputFile(text, start) : null;
+  const copilot = COPILOT.exec(text);
+  if (copilot !== null) return named(copilot[2], copilot[1], null, "Copilot CLI: view, in pages of view_range lines");
   const m = OPENCODE_SHELL.exec(text) ?? OPENCODE_TOOL.exec(text) ?? OPENCODE_V2.exec(text);
-  return m === null ? null : named(m[1], null, null, "OpenCode: read");
+  return m === null ? null : named(m[1], null, null, "OpenCode: read, in pages of offset and limit lines");
 }
 
 function persistedOutputFile(text: string, start: number): ClientFile | null {
@@ -79,7 +86,7 @@ function fileOfLine(line: string): ClientFile | null {
   return m === null ? null : named(m[1], null, m[2] ?? null, CLAUDE_READ);
 }
 
-const CLAUDE_READ = "Claude Code: Read";
+const CLAUDE_READ = "Claude Code: Read, in pages of offset and limit lines";
 
 function named(path: string, size: string | null, first: string | null, reader: string): ClientFile | null {
   const p = path.trim();
@@ -101,6 +108,6 @@ export function clientFileLine(f: ClientFile): string {
 export function clientFileNote(ref: string, f: ClientFile): string {
   return (
     `[ref ${ref} is the client's placeholder for an output too long for its context, not the output: ${clientFilePhrase(f)}. ` +
-    `Read that file with the client's file-reading tool (${f.reader}, in pages of offset and limit lines when it is long); the placeholder follows]`
+    `Read that file with the client's file-reading tool (${f.reader} when it is long); the placeholder follows]`
   );
 }

@@ -5,8 +5,9 @@
  * recall of that result's ref can only give the placeholder back: the answer says first, plainly,
  * that the whole output is in the client's file at that path and how to read it in pages, and the
  * summary's ref line for it names the file. OpenCode does the same for an output over 2,000 lines
- * or 51,200 bytes, sending a part of it and a line naming the file. Recognised in Claude Code's three
- * forms and OpenCode's three only; the reference profile (no refs) says nothing of it.
+ * or 51,200 bytes, sending a part of it and a line naming the file, and Copilot CLI for a large one,
+ * sending a line naming the file and a preview. Recognised in Claude Code's three forms, OpenCode's
+ * three and Copilot CLI's one only; the reference profile (no refs) says nothing of it.
  */
 import { describe, expect, it } from "vitest";
 import { compact } from "../../core/index.js";
@@ -22,7 +23,7 @@ const CONTEXT_HINT = `<persisted-output>Tool result saved to: ${PATH} (truncated
 
 describe("the client's placeholder for an output it saved to a file of its own", () => {
   it("is recognised in each of Claude Code's forms: the path, and how much of the output the file holds", () => {
-    const read = "Claude Code: Read";
+    const read = "Claude Code: Read, in pages of offset and limit lines";
     expect(clientFileOf(WRAPPER)).toEqual({ path: PATH, size: "59.5KB", first: null, reader: read });
     expect(clientFileOf(OVER_CAP)).toEqual({ path: PATH, size: null, first: "64MB", reader: read });
     expect(clientFileOf(CONTEXT_HINT)).toEqual({ path: PATH, size: null, first: "2MB", reader: read });
@@ -110,7 +111,7 @@ const OC_TASK_HINT = "Use the Task tool to have explore agent process this file 
 const OC_V2 = `${numbers(1, 998)}\n\n... output truncated; full content saved to ${OC_PATH} ...\n\n${numbers(1903, 2900)}`;
 
 describe("OpenCode's shortened output, the whole saved to a file of its own", () => {
-  const whole = { path: OC_PATH, size: null, first: null, reader: "OpenCode: read" };
+  const whole = { path: OC_PATH, size: null, first: null, reader: "OpenCode: read, in pages of offset and limit lines" };
 
   it("is recognised in each of OpenCode's forms: the path, the file holding the whole output", () => {
     expect(clientFileOf(OC_SHELL)).toEqual(whole);
@@ -162,5 +163,36 @@ describe("OpenCode's shortened output, the whole saved to a file of its own", ()
     expect(s).toContain(`${ref}\nresult: the client saved the whole output to its own file ${OC_PATH}; read it there, in pages\n`);
     expect(s.match(/its own file/g)).toHaveLength(1);
     expect(compact(messages, "anthropic", { profile: "reference", keepRecent: 1 })!.summaryText).not.toContain("its own file");
+  });
+});
+
+const CP_PATH = "/tmp/1796582354860-copilot-tool-output-16300-2c1963fc-fdbf-412b-8ec0-002938299fa0.txt";
+/** Copilot CLI 1.0.102's bash result for a 60,900-character output, as it reached the proxy. */
+const CP_SHELL =
+  `Output too large to read at once (59.5 KB). Saved to: ${CP_PATH}\n` +
+  "Consider using tools like rg (for searching), head/tail (for viewing start/end), view with view_range (for specific sections), or jq (for JSON) to examine portions of the output.\n\n" +
+  `Preview (first 500 chars):\n${numbers(100_000, 100_023)}\n00000000000000100\n<shellId: 0 completed with exit code 0>`;
+
+describe("Copilot CLI's large output, saved to a file of its own", () => {
+  it("is recognised where Copilot CLI puts its line: the path and the output's size", () => {
+    expect(clientFileOf(CP_SHELL)).toEqual({ path: CP_PATH, size: "59.5 KB", first: null, reader: "Copilot CLI: view, in pages of view_range lines" });
+  });
+
+  it("is not recognised where an output only quotes the line", () => {
+    expect(clientFileOf(`$ cat log\n${CP_SHELL}`)).toBeNull();
+    expect(clientFileOf(CP_SHELL.replace("\nConsider using tools like", "\nSomething else"))).toBeNull();
+    expect(clientFileOf(`Output too large to read at once (59.5 KB). Saved to: ${CP_PATH}`)).toBeNull();
+  });
+
+  it("a recall of its ref says the whole output is in Copilot CLI's file, to be read with its view; the summary names the file", () => {
+    const texts = RecallTexts.of(history(CP_SHELL), getDialect("anthropic"), resolveConfig({}));
+    const ref = refOf(CP_SHELL);
+    const a = answerRecall({ ref }, texts);
+    expect(a.text).toBe(
+      `[ref ${ref} is the client's placeholder for an output too long for its context, not the output: the client saved the whole output (59.5 KB) to its own file ${CP_PATH}. ` +
+        `Read that file with the client's file-reading tool (Copilot CLI: view, in pages of view_range lines when it is long); the placeholder follows]\n${CP_SHELL}`,
+    );
+    const s = compact(history(CP_SHELL, "z".repeat(3000), "w".repeat(40)), "anthropic", { keepRecent: 1 })!.summaryText;
+    expect(s).toContain(`ref ${ref}\nresult: the client saved the whole output (59.5 KB) to its own file ${CP_PATH}; read it there, in pages\n`);
   });
 });
