@@ -47,6 +47,21 @@ function oldestSummarised(s: Seen): number {
   return Math.min(...steps);
 }
 
+const recall = (input: Record<string, unknown>, text?: string): Reply => ({ text, calls: [{ name: "cliff_recall", input }] });
+const chars = (text: string): string => `${text.length.toLocaleString("en-US")} chars`;
+
+/**
+ * What the model asks for when it needs step `step`'s output: the step again without the tool; with
+ * it, the ref the summary names, or a search for the output's first line when no summary names it.
+ */
+function ask(s: Seen, step: number): { reply: Reply; asked: string } {
+  const text = `I need step ${step}'s output again.`;
+  if (!s.tools.includes("cliff_recall")) return { reply: { text, calls: [{ name: "bash", input: { command: `make step${step}` } }] }, asked: "rerun" };
+  const ref = new RegExp(`make step${step}\\b[^]*?ref ([0-9a-f]{12})`).exec(JSON.stringify(s.body.messages[1]))?.[1];
+  if (ref !== undefined) return { reply: recall({ ref }, text), asked: ref };
+  return { reply: recall({ search: `== make step${step} ==` }, text), asked: "search" };
+}
+
 /**
  * The model: one step a turn. At request `needAt` of the client it needs again the output of step
  * `need.step` (when unset: the oldest step the summary shows), which the request must no longer hold.
@@ -56,12 +71,17 @@ function script(steps: number, needAt: number, need: { step?: number; met: strin
   let next = 0;
   let asked = "";
   const run = (n: number): Reply => ((next = n + 1), { text: `Running step ${n}.`, calls: [{ name: "bash", input: { command: `make step${n}` } }] });
-  const chars = (text: string): string => `${text.length.toLocaleString("en-US")} chars`;
   return (s) => {
-    const recalled = recallsIn(s);
-    if (recalled.length > 0) {
-      if (recalled[0].text !== outputOf(need.step!)) throw new Error(`the recall did not bring step ${need.step}'s output back byte for byte`);
-      need.met = `cliff_recall of ref ${asked}, step ${need.step}'s output (${chars(recalled[0].text)})`;
+    const answer = recallsIn(s)[0]?.text;
+    if (answer !== undefined && asked === "search") {
+      asked = new RegExp(`([0-9a-f]{12}):1: == make step${need.step} ==`).exec(answer)?.[1] ?? "";
+      if (asked === "") throw new Error(`the search found no line of step ${need.step}'s output: ${answer}`);
+      need.met = `cliff_recall search, then ref ${asked}`;
+      return recall({ ref: asked });
+    }
+    if (answer !== undefined) {
+      if (answer !== outputOf(need.step!)) throw new Error(`the recall did not bring step ${need.step}'s output back byte for byte`);
+      need.met = `${need.met === "" ? `cliff_recall of ref ${asked}` : need.met}, step ${need.step}'s output (${chars(answer)})`;
       return run(next);
     }
     requests++;
@@ -72,11 +92,9 @@ function script(steps: number, needAt: number, need: { step?: number; met: strin
     } else if (requests === needAt) {
       const step = (need.step ??= oldestSummarised(s));
       if (JSON.stringify(s.body).includes(JSON.stringify(outputOf(step)))) throw new Error(`step ${step}'s output was not dropped by request ${needAt}`);
-      const text = `I need step ${step}'s output again.`;
-      if (!s.tools.includes("cliff_recall")) return (asked = "rerun"), { text, calls: [{ name: "bash", input: { command: `make step${step}` } }] };
-      asked = new RegExp(`make step${step}\\b[^]*?ref ([0-9a-f]{12})`).exec(JSON.stringify(s.body.messages[1]))?.[1] ?? "";
-      if (asked === "") throw new Error(`the summary names no ref for step ${step}`);
-      return { text, calls: [{ name: "cliff_recall", input: { ref: asked } }] };
+      const { reply, asked: what } = ask(s, step);
+      asked = what;
+      return reply;
     }
     return next >= steps ? { text: "All steps pass." } : run(next);
   };
@@ -149,7 +167,7 @@ async function status(url: string, token: string, turns: number): Promise<any> {
 export async function session(steps: number, needAt: number, recallTool: boolean, step?: number): Promise<Bill> {
   const cache = new PromptCache();
   let chars = 0;
-  const need: { step?: number; met: string } = { step, met: "not met" };
+  const need: { step?: number; met: string } = { step, met: "" };
   const model = await recallModel(script(steps, needAt, need), 600_000, (raw) => ((chars += raw.length), 0));
   model.refuse = (s) => cache.refusal(s.body);
   model.anthropicUsage = (s, reply) => cache.usage(s.body, tokensOf(JSON.stringify(reply).length));
@@ -158,6 +176,7 @@ export async function session(steps: number, needAt: number, recallTool: boolean
     const turns = await agent(proxy.url);
     const s = await status(proxy.url, proxy.token, turns);
     if (model.refused.length > 0) throw new Error(`the model refused: ${model.refused.join("; ")}`);
+    if (!/chars\)$/.test(need.met)) throw new Error(`the need for step ${need.step} was not met: ${need.met}`);
     return { upstream: model.seen.length, chars, clientTurns: turns, usage: s.usage, dollars: s.dollars, cliffs: s.cliffs, recalls: { calls: s.recalls.calls, rounds: s.recalls.rounds, tokens: s.recalls.tokens }, step: need.step!, met: need.met };
   } finally {
     proxy.stop();
@@ -169,15 +188,16 @@ const n = (x: number): string => x.toLocaleString("en-US");
 
 /** The table: each size with the tool and without, the same session and the same need. */
 export async function benchRecallBill(): Promise<void> {
-  console.log(`recall: the bill of one need for a dropped output, with cliff_recall and without (serve --threshold ${n(THRESHOLD)} --keep-recent 1, ${MODEL}: at request 30 of 40 results, 70 of 80, the model needs the output of the oldest step the summary names)`);
+  console.log(`recall: the bill of one need for a dropped output, with cliff_recall and without (serve --threshold ${n(THRESHOLD)} --keep-recent 1, ${MODEL}): at request 30 of 40 results, 70 of 80, the model needs the output of the oldest step the summary names, or of step 5, which no summary names any more`);
   console.log("| results | serve | upstream requests | client turns | chars sent | input | cache write | cache read | output | list price | cliffs | recalls (calls / rounds / tokens) | the need met by |");
   console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
   for (const steps of [40, 80]) {
-    const withTool = await session(steps, steps - 10, true);
-    for (const b of [withTool, await session(steps, steps - 10, false, withTool.step)]) {
-      const tool = b === withTool;
-      const r = b.recalls;
-      console.log(`| ${steps} | ${tool ? "default" : "--no-recall-tool"} | ${b.upstream} | ${b.clientTurns} | ${n(b.chars)} | ${n(b.usage.input)} | ${n(b.usage.cacheWrite)} | ${n(b.usage.cacheRead)} | ${n(b.usage.output)} | $${b.dollars.toFixed(4)} | ${b.cliffs} | ${r.calls} / ${r.rounds} / ${n(r.tokens)} | ${b.met} |`);
+    for (const step of [undefined, 5]) {
+      const withTool = await session(steps, steps - 10, true, step);
+      for (const b of [withTool, await session(steps, steps - 10, false, withTool.step)]) {
+        const r = b.recalls;
+        console.log(`| ${steps} | ${b === withTool ? "default" : "--no-recall-tool"} | ${b.upstream} | ${b.clientTurns} | ${n(b.chars)} | ${n(b.usage.input)} | ${n(b.usage.cacheWrite)} | ${n(b.usage.cacheRead)} | ${n(b.usage.output)} | $${b.dollars.toFixed(4)} | ${b.cliffs} | ${r.calls} / ${r.rounds} / ${n(r.tokens)} | ${b.met} |`);
+      }
     }
   }
 }

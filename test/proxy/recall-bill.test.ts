@@ -1,8 +1,9 @@
 /**
  * The recall bill's bench: its model's prompt cache follows Anthropic's documented rules (a prefix
  * read back though the marker moved on, nothing written under 1,024 tokens, a read from a block
- * boundary within 20 blocks of a breakpoint, more than 4 breakpoints refused), and a short session
- * through `serve` meets the need by a recall with the tool and by running the command again without.
+ * boundary within 20 blocks of a breakpoint, more than 4 breakpoints refused), and a session through
+ * `serve` meets the need by a recall with the tool (a search first when no summary names the output)
+ * and by running the command again without.
  */
 import { describe, expect, it } from "vitest";
 import { PromptCache, tokensOf } from "../../bench/recall-cache.js";
@@ -74,5 +75,12 @@ describe("the session through serve", () => {
     expect(withTool.usage.input).toBeGreaterThan(0);
     expect(withTool.usage.cacheRead).toBeGreaterThan(0);
     expect(await session(24, 20, true)).toEqual(withTool);
+  }, 60_000);
+
+  it("a need no summary names any more: a search for the output's first line, then its ref, two rounds", async () => {
+    const b = await session(40, 30, true, 5);
+    expect(b.met).toMatch(new RegExp(`^cliff_recall search, then ref [0-9a-f]{12}, step 5's output \\(${outputOf(5).length.toLocaleString("en-US")} chars\\)$`));
+    expect(b.recalls).toMatchObject({ calls: 2, rounds: 2 });
+    expect([b.upstream, b.clientTurns]).toEqual([43, 41]);
   }, 60_000);
 });
