@@ -10,7 +10,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { anthropicAnswer, RECALL, refOf, summaryOf, type ScriptReply } from "./recall-script.js";
+import { anthropicAnswer, chatAnswer, RECALL, refOf, summaryOf, type ScriptReply } from "./recall-script.js";
 
 /** The big output: 2,900 lines of 21 characters, over Claude Code's 30,000-character cap and OpenCode's 51,200 bytes. */
 export const BIG = { command: "seq -f '%020g' 100000 102899", text: Array.from({ length: 2900 }, (_, i) => `${String(100_000 + i).padStart(20, "0")}\n`).join("") };
@@ -38,17 +38,21 @@ export interface LargeOutputRun {
   close(): void;
 }
 
-/** What the script needs to know of a client: its tools' names and forms. */
+/** What the script needs to know of a client: its API, its tools' names and forms. */
 export interface LargeOutputClient {
+  readonly api: "anthropic" | "chat";
   readonly shell: string;
   readonly read: string;
+  /** Lines of each later shell output: under the client's cap. */
+  readonly laterLines: number;
+  readonly pageLines: number;
   /** Whether a result's text is the client's placeholder for an output it saved to a file. */
   isPlaceholder(text: string): boolean;
   readInput(file: string, offset: number): Record<string, unknown>;
   /** A page's lines from line `from` on, in order (null when one is out of place), and whether the file ends there. */
   page(text: string, from: number): { lines: string[]; end: boolean } | null;
-  /** The output from the lines read, and the recalled text (the output's own end, where a read tool does not show a last newline). */
-  whole(lines: string[], recalled: string): string;
+  /** The output from the lines read, the recalled text and the last page (where a read tool does not show a last newline). */
+  whole(lines: string[], recalled: string, lastPage: string): string;
 }
 
 /** A read tool's numbered lines (`form`: the number, the text) from line `from` on, in order; null when a line is out of place. */
@@ -65,8 +69,11 @@ function numbered(text: string, from: number, form: RegExp): string[] | null {
 
 /** Claude Code 2.1.x: Bash, and Read's lines as `N<tab>text`, the empty line after a file's last newline shown. */
 export const CLAUDE_CODE: LargeOutputClient = {
+  api: "anthropic",
   shell: "Bash",
   read: "Read",
+  laterLines: 1300,
+  pageLines: PAGE_LINES,
   isPlaceholder: (t) => t.startsWith("<persisted-output>"),
   readInput: (file, offset) => ({ file_path: file, offset, limit: PAGE_LINES }),
   page(text, from) {
@@ -78,8 +85,11 @@ export const CLAUDE_CODE: LargeOutputClient = {
 
 /** OpenCode 1.18.x: bash, and read's lines as `N: text` inside `<content>`, the last page saying `(End of file …)`. */
 export const OPENCODE: LargeOutputClient = {
+  api: "anthropic",
   shell: "bash",
   read: "read",
+  laterLines: 1300,
+  pageLines: PAGE_LINES,
   isPlaceholder: (t) => t.startsWith("...output truncated...\n\nFull output saved to: "),
   readInput: (file, offset) => ({ filePath: file, offset, limit: PAGE_LINES }),
   page(text, from) {
@@ -89,9 +99,32 @@ export const OPENCODE: LargeOutputClient = {
   whole: (lines, recalled) => lines.join("\n") + (recalled.endsWith("\n") ? "\n" : ""),
 };
 
+/** Lines of a Copilot CLI `view` page: 16,800 characters, under the size it would save to a file again. */
+export const COPILOT_PAGE_LINES = 800;
+
+/** Copilot CLI 1.0.x (Chat Completions with a key of one's own): bash, and view's `view_range`, the lines as they are. */
+export const COPILOT: LargeOutputClient = {
+  api: "chat",
+  shell: "bash",
+  read: "view",
+  laterLines: 900,
+  pageLines: COPILOT_PAGE_LINES,
+  isPlaceholder: (t) => t.startsWith("Output too large to read at once ("),
+  readInput: (file, offset) => ({ path: file, view_range: [offset, offset + COPILOT_PAGE_LINES - 1] }),
+  page(text) {
+    const lines = text.split("\n");
+    if (lines[lines.length - 1] === "") lines.pop();
+    return { lines, end: lines.length < COPILOT_PAGE_LINES };
+  },
+  whole: (lines, _recalled, lastPage) => lines.join("\n") + (lastPage.endsWith("\n") ? "\n" : ""),
+};
+
 interface Request {
   raw: string;
   body: any;
+  tools: string[];
+  /** Every tool result's text the request holds. */
+  results: string[];
   /** The result of the model's last call, by the call's name. */
   last: { name: string; text: string; isError: boolean } | undefined;
   offersRecall: boolean;
@@ -100,26 +133,37 @@ interface Request {
 const textOf = (content: unknown): string =>
   typeof content === "string" ? content : Array.isArray(content) ? content.filter((c: any) => typeof c?.text === "string").map((c: any) => c.text).join("\n") : JSON.stringify(content);
 
-function read(raw: string): Request {
+function read(raw: string, api: LargeOutputClient["api"]): Request {
   const body = JSON.parse(raw);
   const msgs: any[] = body.messages ?? [];
   const names = new Map<string, string>();
+  const results: string[] = [];
   let lastCall: string | undefined;
-  for (const m of msgs) for (const b of Array.isArray(m.content) ? m.content : []) if (b.type === "tool_use") names.set(b.id, b.name), (lastCall = b.id);
-  // Claude Code may put a message of its own after a result (Read's note on a long file): look back for it.
   let last: Request["last"];
-  for (const m of msgs) for (const b of Array.isArray(m.content) ? m.content : []) {
-    if (b.type === "tool_result" && b.tool_use_id === lastCall) last = { name: names.get(b.tool_use_id) ?? "?", text: textOf(b.content), isError: b.is_error === true };
+  // The result of the model's last call, wherever the client put it after (Claude Code may add a message of its own).
+  const answered = (id: string, content: unknown, isError: boolean): void => {
+    results.push(textOf(content));
+    if (id === lastCall) last = { name: names.get(id) ?? "?", text: textOf(content), isError };
+  };
+  for (const m of msgs) {
+    if (api === "chat") {
+      for (const c of m.tool_calls ?? []) names.set(c.id, c.function?.name), (lastCall = c.id);
+      if (m.role === "tool") answered(m.tool_call_id, m.content, false);
+      continue;
+    }
+    for (const b of Array.isArray(m.content) ? m.content : []) {
+      if (b.type === "tool_use") names.set(b.id, b.name), (lastCall = b.id);
+      if (b.type === "tool_result") answered(b.tool_use_id, b.content, b.is_error === true);
+    }
   }
-  return { raw, body, last, offersRecall: (body.tools ?? []).some((t: any) => t.name === RECALL) };
+  const tools = (body.tools ?? []).map((t: any) => t.function?.name ?? t.name);
+  return { raw, body, tools, results, last, offersRecall: tools.includes(RECALL) };
 }
 
 function decide(q: Request, c: LargeOutputClient, s: LargeOutputRun, state: { calls: number; known: Map<string, string>; lines: string[] }): ScriptReply {
   const summary = summaryOf(q.raw);
   if (summary !== null && !s.summaries.includes(summary)) s.summaries.push(summary);
-  for (const m of q.body.messages ?? []) for (const b of Array.isArray(m.content) ? m.content : []) {
-    if (b.type === "tool_result") state.known.set(refOf(textOf(b.content)), textOf(b.content));
-  }
+  for (const r of q.results) state.known.set(refOf(r), r);
   if (q.last?.name === RECALL && s.recall !== undefined) {
     s.recall.answer = q.last.text;
     s.recall.isError = q.last.isError;
@@ -134,8 +178,8 @@ function decide(q: Request, c: LargeOutputClient, s: LargeOutputRun, state: { ca
     const page = c.page(q.last.text, offset);
     if (page === null || q.last.isError) return { text: `READ FAILED at line ${offset}: ${q.last.text.slice(0, 300)}` };
     state.lines.push(...page.lines);
-    if (!page.end) return readPage(c, s, offset + PAGE_LINES);
-    s.got = c.whole(state.lines, s.recall!.placeholder);
+    if (!page.end) return readPage(c, s, offset + c.pageLines);
+    s.got = c.whole(state.lines, s.recall!.placeholder, q.last.text);
     return { text: s.got === BIG.text ? `ALL DONE: read the whole output back, ${s.got.length} chars, byte for byte` : `OUTPUT MISMATCH: ${s.got.length} chars` };
   }
   if (s.summaries.length >= 2 && q.offersRecall && summary !== null && s.recall === undefined) {
@@ -150,7 +194,7 @@ function decide(q: Request, c: LargeOutputClient, s: LargeOutputRun, state: { ca
   }
   if (state.calls >= 14) return { text: "GAVE UP: no placeholder to recall" };
   const k = ++state.calls;
-  return { call: c.shell, input: { command: k === 1 ? BIG.command : `seq -f '%020g' ${k * 100_000} ${k * 100_000 + 1299}`, description: "print numbers" } };
+  return { call: c.shell, input: { command: k === 1 ? BIG.command : `seq -f '%020g' ${k * 100_000} ${k * 100_000 + c.laterLines - 1}`, description: "print numbers" } };
 }
 
 function readPage(c: LargeOutputClient, s: LargeOutputRun, offset: number): ScriptReply {
@@ -166,16 +210,16 @@ export async function largeOutputScript(client: LargeOutputClient = CLAUDE_CODE,
     req.on("data", (c) => (raw += c));
     req.on("end", () => {
       const path = (req.url ?? "").split("?")[0];
-      if (req.method !== "POST" || !path.endsWith("/messages")) {
+      if (req.method !== "POST" || !path.endsWith(client.api === "chat" ? "/chat/completions" : "/messages")) {
         res.writeHead(path.endsWith("/count_tokens") ? 200 : 404, { "content-type": "application/json" });
         return void res.end(path.endsWith("/count_tokens") ? JSON.stringify({ input_tokens: Math.ceil(raw.length / 4) }) : '{"error":{"message":"not here"}}');
       }
       out.seen.push({ path, body: raw });
-      const q = read(raw);
+      const q = read(raw, client.api);
       // The clients' side requests (titles, checks) have no shell.
-      const reply = (q.body.tools ?? []).some((t: any) => t.name === client.shell) ? decide(q, client, out, state) : { text: "ok" };
+      const reply = q.tools.includes(client.shell) ? decide(q, client, out, state) : { text: "ok" };
       res.writeHead(200, { "content-type": q.body.stream === true ? "text/event-stream" : "application/json" });
-      res.end(anthropicAnswer(q.body, reply));
+      res.end((client.api === "chat" ? chatAnswer : anthropicAnswer)(q.body, reply));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

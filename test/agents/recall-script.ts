@@ -118,7 +118,7 @@ function chatTurn(body: any): ScriptTurn {
   return { shell: tools.find((t) => t.name === "bash"), offersRecall: tools.some((t) => t.name === RECALL), last, all, recallCalls };
 }
 
-function chatAnswer(body: any, r: ScriptReply): string {
+export function chatAnswer(body: any, r: ScriptReply): string {
   const id = ++ids;
   const calls = "call" in r ? [{ id: `call_${id}`, type: "function", function: { name: r.call, arguments: JSON.stringify(r.input) } }] : [];
   const message = { role: "assistant", content: "text" in r ? r.text : null, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
