@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { anthropicSession } from "./sessions.js";
+import { proxyUrl } from "./util.js";
 
 const SESSIONS = 200;
 const REQUESTS = Number(process.env.CLIFF_BENCH_MEMORY_REQUESTS ?? 100);
@@ -58,15 +59,7 @@ async function probe(child: ChildProcess, file: string): Promise<Probe> {
 async function startServe(upstreamUrl: string, file: string): Promise<{ child: ChildProcess; url: string }> {
   const args = ["--expose-gc", ...NODE_FLAGS, "--import", PROBE, CLI, "serve", "--port", "0", "--threshold", String(THRESHOLD), "--keep-recent", "3", "--min-gain-tokens", String(THRESHOLD / 10), "--anthropic-upstream", upstreamUrl];
   const child = spawn(process.execPath, args, { env: { ...process.env, CLIFF_MEMORY_PROBE: file }, stdio: ["ignore", "ignore", "pipe"] });
-  let err = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on("data", (c: Buffer) => {
-      err += c.toString("utf8");
-      const m = /proxy on (http:\/\/[\d.:]+)/.exec(err);
-      if (m !== null) resolve(m[1]);
-    });
-    child.once("exit", () => reject(new Error(`serve exited: ${err}`)));
-  });
+  const url = await proxyUrl(child);
   child.stderr!.resume();
   return { child, url };
 }

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { recallModel, recallsIn, type Reply, type Seen } from "../test/helpers/recall-model.js";
 import { PromptCache, tokensOf } from "./recall-cache.js";
+import { proxyUrl } from "./util.js";
 
 const CLI = fileURLToPath(new URL("../dist/cli.mjs", import.meta.url));
 const THRESHOLD = 12_000;
@@ -107,15 +108,7 @@ async function serve(upstream: string, flags: string[]): Promise<{ url: string; 
   const env = { ...process.env, HOME: home, XDG_STATE_HOME: join(home, "state"), XDG_CACHE_HOME: join(home, "cache"), XDG_CONFIG_HOME: join(home, "config") };
   const args = [CLI, "serve", "--port", "0", "--threshold", String(THRESHOLD), "--keep-recent", "1", "--anthropic-upstream", upstream, "--admin-token-file", tokenFile, ...flags];
   const child = spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"] });
-  let err = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on("data", (c: Buffer) => {
-      err += c.toString("utf8");
-      const m = /proxy on (http:\/\/[\d.:]+)/.exec(err);
-      if (m !== null) resolve(m[1]);
-    });
-    child.once("exit", () => reject(new Error(`serve exited: ${err}`)));
-  });
+  const url = await proxyUrl(child);
   return { url, token: readFileSync(tokenFile, "utf8").trim(), stop: () => (child.kill(), rmSync(home, { recursive: true, force: true })) };
 }
 

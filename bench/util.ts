@@ -1,4 +1,5 @@
 /** Timing helpers for `npm run bench`: medians over repeats, with a warm-up. */
+import type { ChildProcess } from "node:child_process";
 import { performance } from "node:perf_hooks";
 
 export function median(xs: number[]): number {
@@ -47,4 +48,17 @@ export function timeEach<T>(make: () => T, fn: (input: T) => unknown, runs: numb
     best = Math.min(best, performance.now() - t0);
   }
   return best;
+}
+
+/** The address `serve` says it listens on (its "proxy on http://…" line on standard error); rejects if it exits first. */
+export function proxyUrl(child: ChildProcess): Promise<string> {
+  let err = "";
+  return new Promise<string>((resolve, reject) => {
+    child.stderr!.on("data", (c: Buffer) => {
+      err += c.toString("utf8");
+      const m = /proxy on (http:\/\/[\d.:]+)/.exec(err);
+      if (m !== null) resolve(m[1]);
+    });
+    child.once("exit", () => reject(new Error(`serve exited: ${err}`)));
+  });
 }

@@ -7,11 +7,12 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { mockModel } from "../agents/mock-model.js";
 import { runChild } from "../helpers/child.js";
+import { agentFolder, entries } from "./host-setup.js";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 const NPM = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ["npm"];
@@ -54,22 +55,12 @@ function installOmp(): void {
 
 /** A home of its own with an agent folder: the scripted model, auto-compaction on. */
 function home(modelUrl: string, contextWindow: number, reserveTokens: number): { dir: string; agentDir: string; cwd: string; env: NodeJS.ProcessEnv } {
-  const dir = mkdtempSync(join(tmpdir(), "cliff-install-home-"));
-  const agentDir = join(dir, "agent");
-  const cwd = join(dir, "cwd");
-  mkdirSync(agentDir);
-  mkdirSync(cwd);
-  const model = { id: "mock-1", contextWindow, maxTokens: 1000, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
-  writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers: { mock: { baseUrl: modelUrl, api: "anthropic-messages", apiKey: "x", models: [model] } } }));
-  writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ compaction: { enabled: true, reserveTokens, keepRecentTokens: 2000 } }));
+  const { dir, agentDir, cwd } = agentFolder(modelUrl, contextWindow, reserveTokens);
   const env = { ...process.env, HOME: dir, XDG_CONFIG_HOME: join(dir, ".config"), XDG_DATA_HOME: join(dir, ".local", "share"), XDG_STATE_HOME: join(dir, ".local", "state"), XDG_CACHE_HOME: join(dir, ".cache"), PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1" };
   return { dir, agentDir, cwd, env };
 }
 
-function compactions(agentDir: string): Record<string, any>[] {
-  const walk = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)]));
-  return walk(agentDir).filter((f) => f.endsWith(".jsonl")).flatMap((f) => readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l))).filter((e) => e.type === "compaction");
-}
+const compactions = (agentDir: string): Record<string, any>[] => entries(agentDir).filter((e) => e.type === "compaction");
 
 /** Installs the package at `path` with the host's own install command, then runs a session with no -e. */
 async function installedSession(name: string, host: "pi" | "omp", path: string): Promise<void> {
