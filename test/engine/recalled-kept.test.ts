@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { Engine, recallLine, refOf, answerRecall, RecallTexts, getDialect, resolveConfig } from "../../core/index.js";
+import { stepTexts } from "../helpers/recall-history.js";
 
-const lines = (tag: string, n: number): string => Array.from({ length: n }, (_, i) => `${tag} line ${i}: value ${i * 7}`).join("\n");
-const TEXTS = Array.from({ length: 10 }, (_, i) => lines(`step${i}`, 70));
+const TEXTS = stepTexts(10, 70);
 
 function history(withLine: boolean): unknown[] {
   const msgs: unknown[] = [{ role: "user", content: "Fix the build." }];

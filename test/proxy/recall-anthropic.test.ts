@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { refOf, resolveConfig, RECALL_PAGE_CHARS } from "../../core/index.js";
 import { startProxy, type RunningProxy } from "../../proxy/index.js";
 import { recallModel, type RecallModel, type Reply, type Seen } from "../helpers/recall-model.js";
+import { stepLines, stepTexts } from "../helpers/recall-history.js";
 
-const lines = (tag: string, n: number): string => Array.from({ length: n }, (_, i) => `${tag} line ${i}: value ${i * 7} at src/${tag}/mod${i}.ts`).join("\n");
-const TEXTS = Array.from({ length: 8 }, (_, i) => lines(`step${i}`, 60));
-TEXTS[2] = lines("long", 1500); // over a page
+const TEXTS = stepTexts(8, 60, true);
+TEXTS[2] = stepLines("long", 1500, true); // over a page
 const REF = refOf(TEXTS[1]);
 
 function history(question = "What did step 1 print on line 3?"): unknown[] {

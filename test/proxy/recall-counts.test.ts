@@ -17,19 +17,12 @@ import { cliffFrame } from "../../cli/watch/cliff.js";
 import { proxyLine } from "../../cli/service/status.js";
 import { PAGE_HTML } from "../../proxy/web/index.js";
 import { runPage } from "../helpers/page-dom.js";
+import { bashSteps, stepTexts } from "../helpers/recall-history.js";
 
 const TOKEN = "recall-counts-test-token";
-const lines = (tag: string, n: number): string => Array.from({ length: n }, (_, i) => `${tag} line ${i}: value ${i * 7} at src/${tag}/mod${i}.ts`).join("\n");
-const TEXTS = Array.from({ length: 24 }, (_, i) => lines(`step${i}`, 60));
+const TEXTS = stepTexts(24, 60, true);
 
-function history(steps: number): unknown[] {
-  const msgs: unknown[] = [{ role: "user", content: "Fix the build." }];
-  for (let i = 0; i < steps; i++) {
-    msgs.push({ role: "assistant", content: [{ type: "text", text: `Running step ${i}.` }, { type: "tool_use", id: `tu_${i}`, name: "bash", input: { command: `make step${i}` } }] });
-    msgs.push({ role: "user", content: [{ type: "tool_result", tool_use_id: `tu_${i}`, content: TEXTS[i] }] });
-  }
-  return msgs;
-}
+const history = (steps: number): unknown[] => bashSteps(TEXTS, steps);
 
 let model: RecallModel;
 let proxy: RunningProxy;

@@ -12,9 +12,9 @@ import { refOf, resolveConfig } from "../../core/index.js";
 import { startProxy, type RunningProxy } from "../../proxy/index.js";
 import { logLine } from "../../proxy/observe/index.js";
 import { recallModel, recallsIn, type RecallModel, type Refusal, type Seen } from "../helpers/recall-model.js";
+import { stepTexts } from "../helpers/recall-history.js";
 
-const lines = (tag: string, n: number): string => Array.from({ length: n }, (_, i) => `${tag} line ${i}: value ${i * 7} at src/${tag}/mod${i}.ts`).join("\n");
-const TEXTS = Array.from({ length: 8 }, (_, i) => lines(`step${i}`, 60));
+const TEXTS = stepTexts(8, 60, true);
 const REF = refOf(TEXTS[1]);
 const OURS: Refusal = { status: 400, type: "invalid_request_error", message: "messages.17.content.0: a rule nobody foresaw" };
 const TOO_LONG: Refusal = { status: 400, type: "invalid_request_error", message: "prompt is too long: 210000 tokens > 200000 maximum" };

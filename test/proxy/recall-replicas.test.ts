@@ -10,19 +10,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { refOf } from "../../core/index.js";
 import { recallModel, type RecallModel } from "../helpers/recall-model.js";
+import { bashSteps, stepTexts } from "../helpers/recall-history.js";
 
-const lines = (tag: string, n: number): string => Array.from({ length: n }, (_, i) => `${tag} line ${i}: value ${i * 7} at src/${tag}/mod${i}.ts`).join("\n");
-const TEXTS = Array.from({ length: 14 }, (_, i) => lines(`step${i}`, 60));
+const TEXTS = stepTexts(14, 60, true);
 const TOOLS = [{ name: "bash", description: "run a command", input_schema: { type: "object", properties: { command: { type: "string" } } } }];
 
-function history(steps: number): unknown[] {
-  const msgs: unknown[] = [{ role: "user", content: "Fix the build." }];
-  for (let i = 0; i < steps; i++) {
-    msgs.push({ role: "assistant", content: [{ type: "text", text: `Running step ${i}.` }, { type: "tool_use", id: `tu_${i}`, name: "bash", input: { command: `make step${i}` } }] });
-    msgs.push({ role: "user", content: [{ type: "tool_result", tool_use_id: `tu_${i}`, content: TEXTS[i] }] });
-  }
-  return msgs;
-}
+const history = (steps: number): unknown[] => bashSteps(TEXTS, steps);
 
 interface Replica { url: string; child: ChildProcess; home: string }
 const homes: string[] = [];

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { refOf, resolveConfig } from "../../core/index.js";
 import { startProxy, type RunningProxy } from "../../proxy/index.js";
 import { recallModel, type RecallModel, type Reply, type Seen, recallsIn, scriptRecall } from "../helpers/recall-model.js";
+import { stepTexts } from "../helpers/recall-history.js";
 
-const lines = (tag: string, n: number): string => Array.from({ length: n }, (_, i) => `${tag} line ${i}: value ${i * 7}`).join("\n");
-const TEXTS = Array.from({ length: 8 }, (_, i) => lines(`step${i}`, 70));
+const TEXTS = stepTexts(8, 70);
 const REF = refOf(TEXTS[1]);
 
 function input(): unknown[] {
