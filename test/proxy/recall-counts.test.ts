@@ -7,7 +7,6 @@
  * script draws them per session and per cliff. A session with no recall shows zeros everywhere.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import http from "node:http";
 import { refOf, resolveConfig, tokensOfChars } from "../../core/index.js";
 import { startProxy, type RunningProxy } from "../../proxy/index.js";
 import { recallModel, recallsIn, type RecallModel, type Reply, type Seen } from "../helpers/recall-model.js";
@@ -18,6 +17,7 @@ import { proxyLine } from "../../cli/service/status.js";
 import { PAGE_HTML } from "../../proxy/web/index.js";
 import { runPage } from "../helpers/page-dom.js";
 import { bashSteps, stepTexts } from "../helpers/recall-history.js";
+import { eventBacklog } from "../helpers/event-backlog.js";
 
 const TOKEN = "recall-counts-test-token";
 const TEXTS = stepTexts(24, 60, true);
@@ -61,25 +61,7 @@ async function settled(requests: number): Promise<any> {
   throw new Error("the sessions never showed their requests");
 }
 
-function backlog(): Promise<any[]> {
-  return new Promise((resolve, reject) => {
-    const out: any[] = [];
-    let buf = "";
-    const req = http.get(proxy.url + "/_cliff/events", { headers: { authorization: `Bearer ${TOKEN}` } }, (res) => {
-      res.setEncoding("utf8");
-      res.on("data", (c: string) => {
-        buf += c;
-        for (let at = buf.indexOf("\n\n"); at >= 0; at = buf.indexOf("\n\n")) {
-          const chunk = buf.slice(0, at);
-          buf = buf.slice(at + 2);
-          if (chunk.startsWith(": live")) return void (req.destroy(), resolve(out));
-          if (chunk.startsWith("data: ")) out.push(JSON.parse(chunk.slice(6)));
-        }
-      });
-    });
-    req.on("error", reject);
-  });
-}
+const backlog = (): Promise<any[]> => eventBacklog(proxy.url, TOKEN);
 
 let status: any;
 let withRecalls: any;

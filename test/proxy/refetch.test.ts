@@ -6,11 +6,11 @@
  * newest result stays at the next cliff (asked twice), where the reference profile drops it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import http from "node:http";
 import { resolveConfig, tokensOfChars } from "../../core/index.js";
 import { startProxy, type RunningProxy } from "../../proxy/index.js";
 import { mockUpstream, type MockUpstream } from "../helpers/mock-upstream.js";
 import { parsePrometheus } from "../helpers/prometheus.js";
+import { eventBacklog } from "../helpers/event-backlog.js";
 
 const TOKEN = "refetch-test-token-0123456789";
 const lines = (label: string, n = 60) => Array.from({ length: n }, (_, i) => `${label} line ${i} of the output`).join("\n");
@@ -68,29 +68,7 @@ async function session(proxy: RunningProxy, requests: number): Promise<any> {
 }
 const metrics = async (proxy: RunningProxy) => parsePrometheus(await (await fetch(proxy.url + "/_cliff/metrics")).text());
 
-function backlog(proxy: RunningProxy): Promise<any[]> {
-  return new Promise((resolve, reject) => {
-    const out: any[] = [];
-    let buf = "";
-    const req = http.get(proxy.url + "/_cliff/events", { headers: { authorization: `Bearer ${TOKEN}` } }, (res) => {
-      res.setEncoding("utf8");
-      res.on("data", (c: string) => {
-        buf += c;
-        let at: number;
-        while ((at = buf.indexOf("\n\n")) >= 0) {
-          const chunk = buf.slice(0, at);
-          buf = buf.slice(at + 2);
-          if (chunk.startsWith(": live")) {
-            req.destroy();
-            return resolve(out);
-          }
-          if (chunk.startsWith("data: ")) out.push(JSON.parse(chunk.slice(6)));
-        }
-      });
-    });
-    req.on("error", reject);
-  });
-}
+const backlog = (proxy: RunningProxy): Promise<any[]> => eventBacklog(proxy.url, TOKEN);
 
 // Read the widget, make four targets (the context crosses the threshold: a cliff drops the read), read it again, then a file never read.
 const STEPS: Step[] = [read("src/widget.ts"), make(1), make(2), make(3), make(4), read("src/widget.ts"), read("src/other.ts", lines("other file"))];

@@ -15,6 +15,7 @@ import { resolveConfig, SUMMARY_HEADER, type Config } from "../../core/index.js"
 import { startProxy, type RunningProxy } from "../../proxy/index.js";
 import { claudeBody, claudeSession, type ClaudeSession } from "../helpers/claude-sessions.js";
 import { mockUpstream, type MockUpstream } from "../helpers/mock-upstream.js";
+import { eventBacklog } from "../helpers/event-backlog.js";
 
 let mock: MockUpstream;
 beforeAll(async () => {
@@ -60,21 +61,7 @@ const metric = async (p: RunningProxy, name: string): Promise<number> => {
 
 const TOKEN = "wire-counts-admin-token";
 
-/** The events `/_cliff/events` sends before it goes live. */
-async function backlog(p: RunningProxy): Promise<Record<string, unknown>[]> {
-  const ac = new AbortController();
-  // The event stream carries session text: the owner's token, on loopback too.
-  const r = await fetch(p.url + "/_cliff/events", { signal: ac.signal, headers: { authorization: `Bearer ${TOKEN}` } });
-  const reader = r.body!.getReader();
-  let text = "";
-  while (!text.includes(": live")) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += Buffer.from(value).toString("utf8");
-  }
-  ac.abort();
-  return text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)) as Record<string, unknown>);
-}
+const backlog = (p: RunningProxy): Promise<Record<string, unknown>[]> => eventBacklog(p.url, TOKEN);
 
 function watchOnce(p: RunningProxy): Promise<string> {
   return new Promise((resolve, reject) => {
