@@ -77,7 +77,7 @@ function install(): void {
 }
 
 /** What the proxy shows while the model holds its final answer: a watch frame, and its status beside the usage the model reported. */
-async function look(port: number, model: { usage: unknown }): Promise<Looked> {
+async function look(port: number, model: { usage: unknown }, home: string): Promise<Looked> {
   let status: any = null;
   let usage: unknown = null;
   // Requests of the agent's own (titles, probes) may still be ending: until both sides agree, or a few seconds.
@@ -87,7 +87,8 @@ async function look(port: number, model: { usage: unknown }): Promise<Looked> {
     if (JSON.stringify(status.usage) === JSON.stringify(usage)) break;
     await new Promise((r) => setTimeout(r, 250));
   }
-  const w = await runChild(process.execPath, ["dist/cli.mjs", "watch", "--once", "--port", String(port)], process.cwd(), { ...process.env, COLUMNS: "140" }, 20_000);
+  // watch reads the admin token `run` wrote in the agent's home, as the user's own terminal would.
+  const w = await runChild(process.execPath, ["dist/cli.mjs", "watch", "--once", "--port", String(port)], process.cwd(), { ...process.env, HOME: home, XDG_STATE_HOME: "", COLUMNS: "140" }, 20_000);
   return { frame: w.out, status, usage };
 }
 
@@ -98,7 +99,7 @@ async function session(s: Scenario): Promise<AgentRun> {
   const port = await freePort();
   let looked: Looked | null = null;
   const through = s.run !== undefined;
-  const model: MockModel = await mockModel({ ...s.model, beforeFinal: through ? async () => void (looked = await look(port, model)) : undefined });
+  const model: MockModel = await mockModel({ ...s.model, beforeFinal: through ? async () => void (looked = await look(port, model, home)) : undefined });
   const home = mkdtempSync(join(tmpdir(), `cliff-${s.name.replace(/\W+/g, "-")}-home-`));
   // Codex refuses a CODEX_HOME that does not exist.
   mkdirSync(join(home, ".codex"));
@@ -155,7 +156,8 @@ function expectWatched(run: AgentRun): void {
     const row = seen!.frame.split("\n").find((l) => l.slice(2).startsWith(s.id));
     expect(row, `no row for session ${s.id}`).toBeDefined();
     expect(row).toContain("×");
-    expect(row).toMatch(new RegExp(` ${s.cliffs} +(—|\\d+%) `));
+    // CLIFFS, then RECALLS ("0", or "2 (6.9k)"), then HIT.
+    expect(row).toMatch(new RegExp(` ${s.cliffs} +${s.recalls.calls}( \\([^)]*\\))? +(—|\\d+%) `));
   }
 }
 

@@ -57,7 +57,7 @@ interface ClientRun {
 }
 
 /** The status while the model holds the final answer, once it counts every answer the model sent (a title request may still be ending). */
-async function look(port: number, model: PairedModel): Promise<Looked> {
+async function look(port: number, model: PairedModel, home: string): Promise<Looked> {
   let status: any = null;
   let usage: unknown = null;
   for (let i = 0; i < 20; i++) {
@@ -66,7 +66,8 @@ async function look(port: number, model: PairedModel): Promise<Looked> {
     if (JSON.stringify(status.usage) === JSON.stringify(usage)) break;
     await new Promise((r) => setTimeout(r, 250));
   }
-  const w = await runChild(process.execPath, [CLI, "watch", "--once", "--port", String(port)], process.cwd(), { ...process.env, COLUMNS: "120" }, 20_000);
+  // watch reads the admin token `run` wrote in the agent's home, as the user's own terminal would.
+  const w = await runChild(process.execPath, [CLI, "watch", "--once", "--port", String(port)], process.cwd(), { ...process.env, HOME: home, XDG_STATE_HOME: "", COLUMNS: "120" }, 20_000);
   return { status, usage, frame: w.out };
 }
 
@@ -84,7 +85,7 @@ async function session(name: string, model: Omit<PairedOptions, "beforeFinal">, 
   install();
   const port = await freePort();
   let looked: Looked | null = null;
-  const m: PairedModel = await pairedModel({ ...model, beforeFinal: async () => void (looked = await look(port, m)) });
+  const m: PairedModel = await pairedModel({ ...model, beforeFinal: async () => void (looked = await look(port, m, home)) });
   const home = mkdtempSync(join(tmpdir(), `cliff-${name}-home-`));
   const work = mkdtempSync(join(tmpdir(), `cliff-${name}-work-`));
   prepare?.(home);
