@@ -10,6 +10,7 @@ import { refOf, resolveConfig, RECALL_PAGE_CHARS } from "../../core/index.js";
 import { startProxy, type RunningProxy } from "../../proxy/index.js";
 import { recallModel, type RecallModel, type Reply, type Seen } from "../helpers/recall-model.js";
 import { stepLines, stepTexts } from "../helpers/recall-history.js";
+import { recallProxy } from "../helpers/recall-proxy.js";
 
 const TEXTS = stepTexts(8, 60, true);
 TEXTS[2] = stepLines("long", 1500, true); // over a page
@@ -32,7 +33,7 @@ let model: RecallModel;
 let proxy: RunningProxy;
 beforeAll(async () => {
   model = await recallModel(() => ({ text: "ok" }));
-  proxy = await startProxy({ config: resolveConfig({ thresholdTokens: 3000, keepRecent: 1, archive: false }), port: 0, upstreams: { anthropic: model.url, openai: model.url }, log: () => undefined });
+  proxy = await recallProxy(model.url);
 });
 afterAll(async () => {
   await proxy.close();
@@ -200,7 +201,7 @@ describe("when the tool is offered", () => {
 
   it("the same tool bytes on every request of a session, warm or cold, and two replicas answer a recall alike", async () => {
     scripted(() => ({ calls: [{ name: "cliff_recall", input: { ref: REF } }] }), (s) => ({ text: String(recalls(s)[0].text.length) }));
-    const other = await startProxy({ config: resolveConfig({ thresholdTokens: 3000, keepRecent: 1, archive: false }), port: 0, upstreams: { anthropic: model.url, openai: model.url }, log: () => undefined });
+    const other = await recallProxy(model.url);
     try {
       const full = history();
       const sent: string[][] = [[], []];

@@ -6,10 +6,11 @@
  * line in its text, no trace of the tool.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { refOf, resolveConfig } from "../../core/index.js";
-import { startProxy, type RunningProxy } from "../../proxy/index.js";
+import { refOf } from "../../core/index.js";
+import type { RunningProxy } from "../../proxy/index.js";
 import { recallModel, type RecallModel, type Reply, type Seen, recallsIn, scriptRecall } from "../helpers/recall-model.js";
 import { stepTexts } from "../helpers/recall-history.js";
+import { recallProxy } from "../helpers/recall-proxy.js";
 
 const TEXTS = stepTexts(8, 70);
 const REF = refOf(TEXTS[1]);
@@ -30,7 +31,7 @@ let model: RecallModel;
 let proxy: RunningProxy;
 beforeAll(async () => {
   model = await recallModel(() => ({ text: "ok" }));
-  proxy = await startProxy({ config: resolveConfig({ thresholdTokens: 3000, keepRecent: 1, archive: false }), port: 0, upstreams: { anthropic: model.url, openai: model.url + "/v1" }, log: () => undefined });
+  proxy = await recallProxy(model.url, {}, "/v1");
 });
 afterAll(async () => {
   await proxy.close();

@@ -7,8 +7,8 @@
  * script draws them per session and per cliff. A session with no recall shows zeros everywhere.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { refOf, resolveConfig, tokensOfChars } from "../../core/index.js";
-import { startProxy, type RunningProxy } from "../../proxy/index.js";
+import { refOf, tokensOfChars } from "../../core/index.js";
+import type { RunningProxy } from "../../proxy/index.js";
 import { recallModel, recallsIn, type RecallModel, type Reply, type Seen } from "../helpers/recall-model.js";
 import { parsePrometheus } from "../helpers/prometheus.js";
 import { frame, short } from "../../cli/watch/frame.js";
@@ -18,6 +18,7 @@ import { PAGE_HTML } from "../../proxy/web/index.js";
 import { runPage } from "../helpers/page-dom.js";
 import { bashSteps, stepTexts } from "../helpers/recall-history.js";
 import { eventBacklog } from "../helpers/event-backlog.js";
+import { recallProxy } from "../helpers/recall-proxy.js";
 
 const TOKEN = "recall-counts-test-token";
 const TEXTS = stepTexts(24, 60, true);
@@ -70,7 +71,7 @@ const sum = (xs: number[]): number => xs.reduce((n, x) => n + x, 0);
 
 beforeAll(async () => {
   model = await recallModel(plain);
-  proxy = await startProxy({ config: resolveConfig({ thresholdTokens: 3000, keepRecent: 1, archive: false }), port: 0, upstreams: { anthropic: model.url, openai: model.url }, log: () => undefined, adminToken: TOKEN, keepAliveMs: 50 });
+  proxy = await recallProxy(model.url, { adminToken: TOKEN, keepAliveMs: 50 });
   // Session "a" grows a step at a time: the first request of its first cliff recalls once, the next
   // recalls twice in one turn, the first request of its second cliff once; then it stops.
   const summaries: string[] = [];

@@ -8,11 +8,12 @@
  * its quota or the provider's load (429) goes on as the client would have seen it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { refOf, resolveConfig } from "../../core/index.js";
-import { startProxy, type RunningProxy } from "../../proxy/index.js";
+import { refOf } from "../../core/index.js";
+import type { RunningProxy } from "../../proxy/index.js";
 import { logLine } from "../../proxy/observe/index.js";
 import { recallModel, recallsIn, type RecallModel, type Refusal, type Seen } from "../helpers/recall-model.js";
 import { stepTexts } from "../helpers/recall-history.js";
+import { recallProxy } from "../helpers/recall-proxy.js";
 
 const TEXTS = stepTexts(8, 60, true);
 const REF = refOf(TEXTS[1]);
@@ -44,7 +45,7 @@ let proxy: RunningProxy;
 const logs: string[] = [];
 beforeAll(async () => {
   model = await recallModel(() => ({ text: "ok" }));
-  proxy = await startProxy({ config: resolveConfig({ thresholdTokens: 3000, keepRecent: 1, archive: false }), port: 0, upstreams: { anthropic: model.url, openai: model.url + "/v1" }, log: (l) => logs.push(l), logJson: true });
+  proxy = await recallProxy(model.url, { log: (l) => logs.push(l), logJson: true }, "/v1");
 });
 afterAll(async () => {
   await proxy.close();
@@ -244,7 +245,7 @@ for (const stream of [false, true]) {
 
 describe("with the fallback turned off", () => {
   it("a refused recall round goes on as it came", async () => {
-    const off = await startProxy({ config: resolveConfig({ thresholdTokens: 3000, keepRecent: 1, archive: false }), port: 0, upstreams: { anthropic: model.url, openai: model.url }, log: () => undefined, fallback: false });
+    const off = await recallProxy(model.url, { fallback: false });
     try {
       scripted(refusingRecalls(OURS));
       const r = await fetch(off.url + "/v1/messages", { method: "POST", headers: { "content-type": "application/json", "x-api-key": "k" }, body: JSON.stringify(anthropic(false)) });
