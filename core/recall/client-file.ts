@@ -48,8 +48,6 @@ const COPILOT = /^Output too large to read at once \(([^()\n]+)\)\. Saved to: ([
  * line stands where the client puts it, apart from the output's own lines. Linear in the text's length.
  */
 export function clientFileOf(text: string): ClientFile | null {
-  // Every form names its file after "saved to" / "Saved to": one search spares the others on every dropped text.
-  if (text.indexOf("aved to") < 0) return null;
   const start = text.search(/\S/);
   if (start >= 0 && text.startsWith(OPENING, start)) return endsWithClosing(text) ? persistedOutputFile(text, start) : null;
   const copilot = COPILOT.exec(text);
